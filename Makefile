@@ -1,0 +1,95 @@
+# Positional Encoding Explorer — build, serve and test on a fresh Debian machine.
+#   make serve   install what is missing, build, serve on http://127.0.0.1:8080
+#   make test    install what is missing, run every test tier
+#   make bench   criterion kernels (native)
+# Nothing is downloaded from outside the package registries (crates.io, Debian, npm).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+export PATH := $(CURDIR)/tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+
+# The wasm-bindgen CLI must be exactly the wasm-bindgen crate version in Cargo.lock.
+WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
+TRUNK_VERSION := 0.21.14
+CHROMIUM := /usr/bin/chromium
+CHROMEDRIVER := /usr/bin/chromedriver
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+WASM := --target wasm32-unknown-unknown
+
+.PHONY: serve test bench build tools lint unit wasm-test e2e screenshots clean
+
+serve: tools
+	trunk serve --release
+
+test: tools lint unit wasm-test e2e
+	@echo "make test: every tier passed"
+
+bench:
+	cargo bench --bench kernels
+
+build: tools
+	trunk build --release
+
+# ---------------------------------------------------------------- tools (installed when missing)
+tools: .tools/target .tools/trunk-$(TRUNK_VERSION) .tools/wasm-bindgen-$(WASM_BINDGEN_VERSION) .tools/chromium .tools/npm-tools .tools/npm-e2e
+
+.tools:
+	mkdir -p .tools
+
+.tools/target: | .tools
+	rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+	rustup component list --installed | grep -q '^clippy' || rustup component add clippy
+	rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
+	touch $@
+
+.tools/trunk-$(TRUNK_VERSION): | .tools
+	trunk --version 2>/dev/null | grep -qx 'trunk $(TRUNK_VERSION)' || cargo install --locked trunk --version $(TRUNK_VERSION)
+	touch $@
+
+# Not --locked: wasm-bindgen-cli's own lockfile pins a webpki-roots release the registry no longer serves.
+.tools/wasm-bindgen-$(WASM_BINDGEN_VERSION): Cargo.lock | .tools
+	@[ -n "$(WASM_BINDGEN_VERSION)" ] || { echo "no wasm-bindgen in Cargo.lock" >&2; exit 1; }
+	wasm-bindgen --version 2>/dev/null | grep -qx 'wasm-bindgen $(WASM_BINDGEN_VERSION)' || cargo install --force wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
+	grep -qx 'wasm_bindgen = "$(WASM_BINDGEN_VERSION)"' Trunk.toml || { echo "Trunk.toml [tools] wasm_bindgen must be $(WASM_BINDGEN_VERSION) (Cargo.lock)" >&2; exit 1; }
+	touch $@
+
+.tools/chromium: | .tools
+	if [ ! -x $(CHROMIUM) ] || [ ! -x $(CHROMEDRIVER) ]; then \
+	  $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium chromium-driver; \
+	fi
+	command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y nodejs npm; }
+	touch $@
+
+# binaryen (wasm-opt 132) from npm: Debian's binaryen 108 emits modules that fail to load.
+.tools/npm-tools: tools/package.json tools/package-lock.json .tools/chromium | .tools
+	npm ci --prefix tools --no-audit --no-fund
+	touch $@
+
+.tools/npm-e2e: tests/e2e/package.json tests/e2e/package-lock.json .tools/chromium | .tools
+	npm ci --prefix tests/e2e --no-audit --no-fund
+	touch $@
+
+# ---------------------------------------------------------------- test tiers
+lint: .tools/target
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy $(WASM) --all-targets -- -D warnings
+
+unit:
+	cargo test
+
+wasm-test: tools
+	CHROMEDRIVER=$(CHROMEDRIVER) CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+	  cargo test $(WASM) --test web
+
+e2e: build
+	CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/e2e/
+
+# Screenshots for the README (1280 px and 390 px wide, light and dark).
+screenshots: build
+	CHROMIUM=$(CHROMIUM) node tests/e2e/screenshots.mjs docs
+
+clean:
+	cargo clean
+	rm -rf dist .tools tools/node_modules tests/e2e/node_modules

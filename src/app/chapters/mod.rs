@@ -1,0 +1,3 @@
+//! The explainer's chapters, in reading order. A chapter is prose, controls and figures.
+
+pub mod sinusoids;

@@ -1,0 +1,98 @@
+//! Chapter 1, "Order and sinusoids": how the sinusoidal encoding gives every position its own
+//! pattern of waves.
+
+use leptos::prelude::*;
+
+use crate::app::controls::{Choice, IntSlider, LogSlider};
+use crate::app::figures::clocks::SinusoidalClocks;
+use crate::app::figures::heatmap::SinusoidalHeatmap;
+use crate::app::figures::waves::SinusoidalWaves;
+use crate::app::state::AppState;
+use crate::math::limits;
+use crate::math::sinusoidal::{Layout, Spacing};
+
+/// `PE(pos, 2i[+1]) = func(pos / base^(2i/d))` in MathML with the current base and d_model.
+#[component]
+fn Equation(func: &'static str, offset: &'static str) -> impl IntoView {
+    let s = expect_context::<AppState>().sinusoidal;
+    let base = move || crate::params::format_number(s.base.get());
+    let dim = move || s.dim.get().to_string();
+    view! {
+        <math display="block">
+            <mrow>
+                <mi>"PE"</mi>
+                <mo>"("</mo>
+                <mi>"pos"</mi>
+                <mo>","</mo>
+                <mn>"2"</mn>
+                <mi>"i"</mi>
+                {(!offset.is_empty()).then(|| view! { <mo>"+"</mo><mn>"1"</mn> })}
+                <mo>")"</mo>
+                <mo>"="</mo>
+                <mi>{func}</mi>
+                <mo>"("</mo>
+                <mfrac>
+                    <mi>"pos"</mi>
+                    <msup>
+                        <mn>{base}</mn>
+                        <mrow><mn>"2"</mn><mi>"i"</mi><mo>"/"</mo><mn>{dim}</mn></mrow>
+                    </msup>
+                </mfrac>
+                <mo>")"</mo>
+            </mrow>
+        </math>
+    }
+}
+
+/// The chapter: prose, the controls of the sinusoidal encoding, and the heatmap.
+#[component]
+pub fn Sinusoids() -> impl IntoView {
+    let s = expect_context::<AppState>().sinusoidal;
+    let max_pos = Signal::derive(move || s.positions.get().saturating_sub(1));
+    view! {
+        <section class="chapter" id="sinusoids" aria-labelledby="sinusoids-title">
+            <h2 id="sinusoids-title">"1 · Order and sinusoids"</h2>
+            <p>
+                "Attention compares every token with every other token, and it does not care in what "
+                "order they come: shuffle the words and each one attends exactly as before. To know "
+                "word order, a transformer adds a " <em>"position vector"</em> " to each token. "
+                "The original Transformer (Vaswani et al., 2017) builds it from sines and cosines:"
+            </p>
+            <div class="formula" aria-label="PE(pos, 2i) = sin(pos / base^(2i/d)); PE(pos, 2i+1) = cos(pos / base^(2i/d))">
+                <Equation func="sin" offset="" />
+                <Equation func="cos" offset="+1" />
+            </div>
+            <div class="figure-grid">
+                <div class="controls" role="group" aria-label="Sinusoidal encoding controls">
+                    <IntSlider
+                        label="positions"
+                        id="ctl-n"
+                        min=limits::POSITIONS.0
+                        max=limits::POSITIONS.1
+                        value=s.positions
+                    />
+                    <IntSlider label="d_model" id="ctl-d" min=limits::DIM.0 max=limits::DIM.1 value=s.dim />
+                    <LogSlider label="base" id="ctl-base" min=limits::BASE.0 max=limits::BASE.1 value=s.base />
+                    <IntSlider label="position" id="ctl-pos" min=0usize max=max_pos value=s.pos />
+                    <Choice
+                        legend="layout"
+                        name="layout"
+                        options=vec![(Layout::Interleaved, "interleaved"), (Layout::Half, "half-split")]
+                        value=s.layout
+                    />
+                    <Choice
+                        legend="spacing"
+                        name="spacing"
+                        options=vec![(Spacing::Paper, "paper"), (Spacing::Fairseq, "fairseq")]
+                        value=s.spacing
+                    />
+                </div>
+                <div class="figure-stack">
+                    <SinusoidalHeatmap />
+                    <SinusoidalWaves />
+                    <SinusoidalClocks />
+                </div>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,172 @@
+//! Reusable controls: native range inputs with a label and an exact-value box, and radio groups.
+//! Every control is keyboard-operable (native inputs), labelled, and writes one signal; typed values
+//! are clamped through [`crate::params`] with a notice — never a panic.
+
+use leptos::prelude::*;
+use web_sys::HtmlInputElement;
+
+use super::state::Notices;
+use crate::params::{self, format_number, round_significant};
+
+/// Sets the text of the `<input>` an event came from (after clamping, the box shows what was used).
+fn show_in_box(ev: &leptos::ev::Event, text: &str) {
+    event_target::<HtmlInputElement>(ev).set_value(text);
+}
+
+/// An integer slider `min..=max` with a number box for exact values.
+#[component]
+pub fn IntSlider(
+    /// Visible label, also used in notices.
+    label: &'static str,
+    /// Element id (unique on the page).
+    id: &'static str,
+    /// Smallest value.
+    #[prop(into)]
+    min: Signal<usize>,
+    /// Largest value.
+    #[prop(into)]
+    max: Signal<usize>,
+    /// The value.
+    value: RwSignal<usize>,
+) -> impl IntoView {
+    let notices = expect_context::<Notices>();
+    let on_range = move |ev| {
+        if let Ok(v) = event_target_value(&ev).parse::<usize>() {
+            value.set(v.clamp(min.get_untracked(), max.get_untracked()));
+        }
+    };
+    let on_number = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        let range = (min.get_untracked(), max.get_untracked());
+        let (v, notice) = params::parse_usize(label, &text, range, value.get_untracked());
+        if let Some(n) = notice {
+            notices.push(n);
+        }
+        value.set(v);
+        show_in_box(&ev, &v.to_string());
+    };
+    let number_id = format!("{id}-value");
+    view! {
+        <div class="control">
+            <label for=id>{label}</label>
+            <input
+                type="range"
+                id=id
+                min=move || min.get().to_string()
+                max=move || max.get().to_string()
+                step="1"
+                prop:value=move || value.get().to_string()
+                on:input=on_range
+            />
+            <input
+                type="number"
+                class="exact"
+                id=number_id
+                aria-label=format!("{label}, exact value")
+                min=move || min.get().to_string()
+                max=move || max.get().to_string()
+                step="1"
+                prop:value=move || value.get().to_string()
+                on:change=on_number
+            />
+        </div>
+    }
+}
+
+/// A slider over `log10(value)` for quantities that span decades (the base: 2 … 10⁶), with a number
+/// box for exact values. Slider positions are rounded to three significant digits.
+#[component]
+pub fn LogSlider(
+    /// Visible label, also used in notices.
+    label: &'static str,
+    /// Element id (unique on the page).
+    id: &'static str,
+    /// Smallest value (> 0).
+    min: f64,
+    /// Largest value.
+    max: f64,
+    /// The value.
+    value: RwSignal<f64>,
+) -> impl IntoView {
+    let notices = expect_context::<Notices>();
+    let on_range = move |ev| {
+        if let Ok(e) = event_target_value(&ev).parse::<f64>() {
+            let v = round_significant(10f64.powf(e), 3).clamp(min, max);
+            value.set(v);
+        }
+    };
+    let on_number = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        let (v, notice) = params::parse_f64(label, &text, (min, max), value.get_untracked());
+        if let Some(n) = notice {
+            notices.push(n);
+        }
+        value.set(v);
+        show_in_box(&ev, &format_number(v));
+    };
+    let number_id = format!("{id}-value");
+    view! {
+        <div class="control">
+            <label for=id>{label}</label>
+            <input
+                type="range"
+                id=id
+                min=min.log10().to_string()
+                max=max.log10().to_string()
+                step="0.01"
+                aria-valuetext=move || format_number(value.get())
+                prop:value=move || value.get().log10().to_string()
+                on:input=on_range
+            />
+            <input
+                type="number"
+                class="exact"
+                id=number_id
+                aria-label=format!("{label}, exact value")
+                min=min.to_string()
+                max=max.to_string()
+                step="any"
+                prop:value=move || format_number(value.get())
+                on:change=on_number
+            />
+        </div>
+    }
+}
+
+/// A group of radio buttons styled as a segmented toggle.
+#[component]
+pub fn Choice<T>(
+    /// The group's visible legend.
+    legend: &'static str,
+    /// The radio group name (unique on the page).
+    name: &'static str,
+    /// The options: value and label.
+    options: Vec<(T, &'static str)>,
+    /// The value.
+    value: RwSignal<T>,
+) -> impl IntoView
+where
+    T: Copy + PartialEq + Send + Sync + 'static,
+{
+    view! {
+        <fieldset class="choice">
+            <legend>{legend}</legend>
+            {options
+                .into_iter()
+                .map(|(option, text)| {
+                    view! {
+                        <label>
+                            <input
+                                type="radio"
+                                name=name
+                                prop:checked=move || value.get() == option
+                                on:change=move |_| value.set(option)
+                            />
+                            <span>{text}</span>
+                        </label>
+                    }
+                })
+                .collect_view()}
+        </fieldset>
+    }
+}

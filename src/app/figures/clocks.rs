@@ -1,0 +1,184 @@
+//! The clock analogy: for the current position, one clock per frequency pair, the hand at angle
+//! `pos·ω_i` — fast "second hands" on the left, slow "hour hands" on the right.
+
+use std::f64::consts::TAU;
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+
+use crate::app::canvas;
+use crate::app::figure::draw_effect;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::clock::{
+    self, ClockLayout, ClockSpec, pair_columns, shown_pairs, sinusoidal_clocks,
+};
+use crate::chart::theme::Theme;
+use crate::math::sinusoidal::SinusoidalParams;
+
+/// Height of the figure for a given CSS width.
+fn figure_height(width: f64) -> f64 {
+    if width < 500.0 {
+        (width * 1.1).clamp(300.0, 520.0)
+    } else {
+        (width * 0.42).clamp(260.0, 400.0)
+    }
+}
+
+/// Draws the figure; returns the face layout for hover.
+fn paint(
+    canvas: &web_sys::HtmlCanvasElement,
+    p: &SinusoidalParams,
+    pos: usize,
+    pairs: &[usize],
+    selected: Option<usize>,
+    theme: Theme,
+) -> Option<ClockLayout> {
+    canvas::fit(canvas, figure_height)?;
+    let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
+    let title = format!("Clocks at position {pos}: hand angle = pos · ω_i");
+    let spec = ClockSpec {
+        title: &title,
+        clocks: sinusoidal_clocks(p, pos, pairs),
+        selected,
+        theme,
+    };
+    let layout = clock::draw(&root, &spec).ok()?;
+    root.present().ok()?;
+    Some(layout)
+}
+
+/// The clock figure with its readout.
+#[component]
+pub fn SinusoidalClocks() -> impl IntoView {
+    let state = expect_context::<AppState>().sinusoidal;
+    let theme = expect_context::<PageTheme>().chart();
+    let params = state.params();
+    let pos = state.current_pos();
+    let pairs = Memo::new(move |_| shown_pairs(&params.get()));
+
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let layout = StoredValue::new(None::<ClockLayout>);
+    let selected = RwSignal::new(None::<usize>);
+    let stats = draw_effect(canvas_ref, move |canvas| {
+        let drawn = pairs.with(|pairs| {
+            paint(
+                canvas,
+                &params.get(),
+                pos.get(),
+                pairs,
+                selected.get(),
+                theme.get(),
+            )
+        });
+        layout.set_value(drawn);
+    });
+    Effect::new(move |_| {
+        let n = pairs.with(Vec::len);
+        if selected.get_untracked().is_some_and(|k| k >= n) {
+            selected.set(None);
+        }
+    });
+
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        let Some(canvas) = canvas_ref.get_untracked() else {
+            return;
+        };
+        let ratio = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
+        let hit = layout.with_value(|l| {
+            l.as_ref().and_then(|l| {
+                l.clock_at(
+                    f64::from(ev.offset_x()) * ratio,
+                    f64::from(ev.offset_y()) * ratio,
+                )
+            })
+        });
+        if hit != selected.get_untracked() {
+            selected.set(hit);
+        }
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let n = pairs.with_untracked(Vec::len);
+        if n == 0 {
+            return;
+        }
+        let at = selected.get_untracked();
+        let next = match ev.key().as_str() {
+            "ArrowRight" | "ArrowDown" => at.map_or(0, |k| (k + 1).min(n - 1)),
+            "ArrowLeft" | "ArrowUp" => at.map_or(0, |k| k.saturating_sub(1)),
+            "Home" => 0,
+            "End" => n - 1,
+            _ => return,
+        };
+        ev.prevent_default();
+        selected.set(Some(next));
+    };
+
+    let readout = move || {
+        let p = params.get();
+        let at = pos.get();
+        match selected
+            .get()
+            .and_then(|k| pairs.with(|v| v.get(k).copied()))
+        {
+            Some(i) => {
+                let (s, c) = pair_columns(&p, i);
+                let omega = p.omega(s);
+                let angle = at as f64 * omega;
+                format!(
+                    "pair {i}: angle = {at} × {omega:.6} = {angle:.4} rad ({:.1}° into turn {}) · \
+                     sin = PE({at}, {s}) = {:.4} · cos = PE({at}, {c}) = {:.4}",
+                    angle.rem_euclid(TAU).to_degrees(),
+                    (angle / TAU).floor() as i64 + 1,
+                    p.value(at, s),
+                    p.value(at, c),
+                )
+            }
+            None => "Hover a clock (or focus the figure and use the arrow keys) to read its hand."
+                .to_string(),
+        }
+    };
+    let describe = move || {
+        format!(
+            "{} clock faces for position {}. Each hand turns by pos times the pair's frequency: \
+             the first clocks spin many times, the last barely move, so together they give \
+             every position a unique reading.",
+            pairs.with(Vec::len),
+            pos.get()
+        )
+    };
+
+    view! {
+        <figure
+            class="figure"
+            id="fig-clocks"
+            data-controls="ctl-pos ctl-d ctl-base"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <div class="canvas-wrap">
+                <canvas
+                    node_ref=canvas_ref
+                    tabindex="0"
+                    role="img"
+                    aria-label=describe
+                    aria-describedby="fig-clocks-readout"
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| selected.set(None)
+                    on:keydown=on_key
+                ></canvas>
+            </div>
+            <p class="readout" id="fig-clocks-readout" aria-live="polite">
+                {readout}
+            </p>
+            <figcaption>
+                "Each frequency pair is a clock hand: its tip is (sin, cos) of pos·ω" <sub>"i"</sub>
+                ". λ is the pair's wavelength in positions. Move the position slider and watch the "
+                "fast hands race while the slow ones creep — like the second, minute and hour hands "
+                "of a clock, together they tell every position apart."
+            </figcaption>
+        </figure>
+    }
+}

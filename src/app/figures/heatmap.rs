@@ -1,0 +1,343 @@
+//! The sinusoidal encoding as a heatmap: positions down, dimensions across, a diverging colour map
+//! fixed to [−1, 1]. The cells are one RGBA raster (one `putImageData` + one `drawImage`); plotters
+//! draws the frame. Hover or arrow keys pick a cell; the readout shows `PE(pos, i)` from the exact
+//! formula.
+
+use std::ops::Range;
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+
+use crate::app::canvas::{self, Blitter};
+use crate::app::figure::draw_effect;
+use crate::app::state::{AppState, Notices};
+use crate::app::theme::PageTheme;
+use crate::chart::colorbar::ColorBar;
+use crate::chart::colormap::{Lut, Scale};
+use crate::chart::heatmap::{self, HeatmapLayout, HeatmapSpec};
+use crate::math::sinusoidal::SinusoidalParams;
+use crate::params::{Span, parse_usize};
+
+/// Height of the figure for a given CSS width: wide screens get a landscape chart, narrow ones a
+/// taller one so rows stay visible.
+fn figure_height(width: f64) -> f64 {
+    (width * 0.62).clamp(300.0, 560.0)
+}
+
+/// Reusable buffers: the table of values and its RGBA raster (no allocation per frame).
+#[derive(Default)]
+struct Buffers {
+    table: Vec<f64>,
+    rgba: Vec<u8>,
+}
+
+/// What the text alternative says about the current figure.
+fn describe(p: &SinusoidalParams, pos: usize) -> String {
+    format!(
+        "Heatmap of the sinusoidal positional encoding: {} positions down, {} dimensions across, \
+         base {}, {} layout, {} spacing. Colour runs from blue (−1) through white (0) to red (+1). \
+         Columns on the left oscillate quickly down the positions; columns on the right change \
+         slowly, so each row is a distinct pattern. Position {} is outlined.",
+        p.positions,
+        p.dim,
+        p.base,
+        p.layout.as_str(),
+        p.spacing.as_str(),
+        pos
+    )
+}
+
+/// Draws the figure onto `canvas`. Returns the layout (for hover) or `None` if the canvas is not
+/// ready.
+fn paint(
+    canvas: &web_sys::HtmlCanvasElement,
+    params: &SinusoidalParams,
+    (rows, cols): (Range<usize>, Range<usize>),
+    pos: usize,
+    theme: crate::chart::theme::Theme,
+    buffers: &mut Buffers,
+    blitter: &Blitter,
+) -> Option<HeatmapLayout> {
+    canvas::fit(canvas, figure_height)?;
+    let ctx = canvas::context_2d(canvas)?;
+    params.table_into(&mut buffers.table);
+    let lut = Lut::diverging(theme.diverging);
+    lut.paint_block_into(
+        &buffers.table,
+        params.dim,
+        rows.clone(),
+        cols.clone(),
+        (-1.0, 1.0),
+        &mut buffers.rgba,
+    );
+
+    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
+    let root = backend.into_drawing_area();
+    let title = format!(
+        "Sinusoidal PE · base {}",
+        crate::params::format_number(params.base)
+    );
+    let spec = HeatmapSpec {
+        title: &title,
+        x_desc: "dimension i",
+        y_desc: "position",
+        cols: cols.clone(),
+        rows: rows.clone(),
+        colorbar: ColorBar {
+            lo: -1.0,
+            hi: 1.0,
+            label: "PE value",
+            scale: Scale::Diverging,
+        },
+        col_names: None,
+        row_names: None,
+        theme,
+    };
+    let layout = heatmap::draw_frame(&root, &spec).ok()?;
+    blitter.blit(
+        &ctx,
+        &buffers.rgba,
+        (cols.len() as u32, rows.len() as u32),
+        (
+            f64::from(layout.x.start),
+            f64::from(layout.y.start),
+            f64::from(layout.width()),
+            f64::from(layout.height()),
+        ),
+    );
+    heatmap::draw_row_highlight(&root, &layout, pos, &theme).ok()?;
+    root.present().ok()?;
+    Some(layout)
+}
+
+/// The heatmap figure with its readout.
+#[component]
+pub fn SinusoidalHeatmap() -> impl IntoView {
+    let state = expect_context::<AppState>().sinusoidal;
+    let page_theme = expect_context::<PageTheme>();
+    let params = state.params();
+    let pos = state.current_pos();
+    let rows = state.row_range();
+    let cols = state.col_range();
+    let theme = page_theme.chart();
+
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let layout = StoredValue::new(None::<HeatmapLayout>);
+    let cursor = RwSignal::new(None::<(usize, usize)>);
+
+    let mut buffers = Buffers::default();
+    let blitter = Blitter::new();
+    let stats = draw_effect(canvas_ref, move |canvas| {
+        let (p, row, t) = (params.get(), pos.get(), theme.get());
+        let window = (rows.get(), cols.get());
+        if let Some(blitter) = &blitter {
+            layout.set_value(paint(canvas, &p, window, row, t, &mut buffers, blitter));
+        }
+    });
+
+    // Share the column under the cursor with the wave view (UI state only).
+    Effect::new(move |_| {
+        state.hover_dim.set(cursor.get().map(|(_, col)| col));
+    });
+
+    // Keep the hovered cell inside the table when the table shrinks.
+    Effect::new(move |_| {
+        let (rs, cs) = (rows.get(), cols.get());
+        cursor.update(|c| {
+            if let Some((r, col)) = *c
+                && (!rs.contains(&r) || !cs.contains(&col))
+            {
+                *c = None;
+            }
+        });
+    });
+
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        let Some(canvas) = canvas_ref.get_untracked() else {
+            return;
+        };
+        let ratio = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
+        let cell = layout.with_value(|l| {
+            l.as_ref().and_then(|l| {
+                l.cell_at(
+                    f64::from(ev.offset_x()) * ratio,
+                    f64::from(ev.offset_y()) * ratio,
+                )
+            })
+        });
+        if cell.is_some() {
+            cursor.set(cell);
+        }
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let (rs, cs) = (rows.get_untracked(), cols.get_untracked());
+        let start = (pos.get_untracked().clamp(rs.start, rs.end - 1), cs.start);
+        let (r, c) = cursor.get_untracked().unwrap_or(start);
+        let next = match ev.key().as_str() {
+            "ArrowUp" => (r.saturating_sub(1), c),
+            "ArrowDown" => (r + 1, c),
+            "ArrowLeft" => (r, c.saturating_sub(1)),
+            "ArrowRight" => (r, c + 1),
+            "Home" => (r, cs.start),
+            "End" => (r, cs.end - 1),
+            "PageUp" => (r.saturating_sub(10), c),
+            "PageDown" => (r + 10, c),
+            _ => return,
+        };
+        ev.prevent_default();
+        let next = (
+            next.0.clamp(rs.start, rs.end - 1),
+            next.1.clamp(cs.start, cs.end - 1),
+        );
+        cursor.set(Some(next));
+    };
+
+    let readout = move || match cursor.get() {
+        Some((r, c)) => {
+            let p = params.get();
+            let kind = if c < p.dim && p.omega(c) == 0.0 {
+                " (zero padding)"
+            } else {
+                ""
+            };
+            format!("PE({r}, {c}) = {:.6}{kind}", p.value(r, c))
+        }
+        None => "Hover over the heatmap (or focus it and use the arrow keys) to read a value."
+            .to_string(),
+    };
+    let cursor_value = move || {
+        cursor
+            .get()
+            .map(|(r, c)| format!("{}", params.get().value(r, c)))
+            .unwrap_or_default()
+    };
+    let cursor_cell = move || {
+        cursor
+            .get()
+            .map(|(r, c)| format!("{r},{c}"))
+            .unwrap_or_default()
+    };
+
+    view! {
+        <figure
+            class="figure"
+            id="fig-heatmap"
+            data-controls="ctl-n ctl-d ctl-base ctl-pos"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <div class="figure-tools" role="group" aria-label="Zoom">
+                <SpanInput what="positions" id="ctl-rows" span=state.rows len=state.positions />
+                <SpanInput what="dimensions" id="ctl-cols" span=state.cols len=state.dim />
+                <button
+                    type="button"
+                    class="button small"
+                    on:click=move |_| {
+                        state.rows.set(None);
+                        state.cols.set(None);
+                    }
+                >
+                    "show all"
+                </button>
+            </div>
+            <div class="canvas-wrap">
+                <canvas
+                    node_ref=canvas_ref
+                    tabindex="0"
+                    role="img"
+                    aria-label=move || describe(&params.get(), pos.get())
+                    aria-describedby="fig-heatmap-readout"
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| cursor.set(None)
+                    on:keydown=on_key
+                ></canvas>
+            </div>
+            <p
+                class="readout"
+                id="fig-heatmap-readout"
+                aria-live="polite"
+                data-cell=cursor_cell
+                data-value=cursor_value
+            >
+                {readout}
+            </p>
+            <figcaption>
+                "Each row is the vector added to the token at that position. Column pair "
+                <i>"(2i, 2i+1)"</i>
+                " is a sine and a cosine of frequency "
+                <i>"ω"<sub>"i"</sub>" = 1/base"<sup>"2i/d"</sup></i>
+                ": fast on the left, slow on the right."
+            </figcaption>
+        </figure>
+    }
+}
+
+/// "`what` from [a] to [b]": an inclusive zoom range over `0..len`, typed as two numbers.
+#[component]
+fn SpanInput(
+    what: &'static str,
+    id: &'static str,
+    span: RwSignal<Option<Span>>,
+    len: RwSignal<usize>,
+) -> impl IntoView {
+    let notices = expect_context::<Notices>();
+    let shown = Memo::new(move |_| {
+        let n = len.get();
+        span.get().map_or(0..n, |s| s.fit(n))
+    });
+    let set_end = move |ev: leptos::ev::Event, is_from: bool| {
+        let n = len.get_untracked();
+        let current = shown.get_untracked();
+        let fallback = if is_from {
+            current.start
+        } else {
+            current.end - 1
+        };
+        let label = format!("{what} {}", if is_from { "from" } else { "to" });
+        let (v, notice) = parse_usize(&label, &event_target_value(&ev), (0, n - 1), fallback);
+        if let Some(n) = notice {
+            notices.push(n);
+        }
+        let (from, to) = if is_from {
+            (v, current.end - 1)
+        } else {
+            (current.start, v)
+        };
+        let next = Span {
+            from: from.min(to),
+            to: from.max(to),
+        };
+        span.set((next != Span { from: 0, to: n - 1 }).then_some(next));
+        event_target::<web_sys::HtmlInputElement>(&ev).set_value(&v.to_string());
+    };
+    let from_id = format!("{id}-from");
+    let to_id = format!("{id}-to");
+    view! {
+        <span class="span-input">
+            <label for=from_id.clone()>{what}</label>
+            <input
+                type="number"
+                class="exact"
+                id=from_id
+                min="0"
+                max=move || (len.get() - 1).to_string()
+                aria-label=format!("{what} shown from")
+                prop:value=move || shown.get().start.to_string()
+                on:change=move |ev| set_end(ev, true)
+            />
+            <span aria-hidden="true">"–"</span>
+            <input
+                type="number"
+                class="exact"
+                id=to_id
+                min="0"
+                max=move || (len.get() - 1).to_string()
+                aria-label=format!("{what} shown to")
+                prop:value=move || (shown.get().end - 1).to_string()
+                on:change=move |ev| set_end(ev, false)
+            />
+        </span>
+    }
+}

@@ -1,0 +1,6 @@
+//! One file a figure: a Leptos component that reads state, memoises the math, draws on a canvas
+//! through `chart`, and shows a readout and a text alternative.
+
+pub mod clocks;
+pub mod heatmap;
+pub mod waves;

@@ -1,0 +1,221 @@
+//! The wave view: chosen dimensions of the sinusoidal encoding as curves over position, the current
+//! position marked. Linked to the heatmap: the column under the heatmap's cursor is drawn too.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+
+use crate::app::canvas;
+use crate::app::figure::draw_effect;
+use crate::app::state::{AppState, Notices};
+use crate::app::theme::PageTheme;
+use crate::chart::lines::{self, LinePlotLayout, LinePlotSpec, Series};
+use crate::chart::theme::Theme;
+use crate::math::sinusoidal::SinusoidalParams;
+use crate::params::{format_dims, parse_dims};
+
+/// Height of the figure for a given CSS width.
+fn figure_height(width: f64) -> f64 {
+    (width * 0.45).clamp(260.0, 420.0)
+}
+
+/// One wave: `PE(pos, dim)` for every position.
+fn wave(p: &SinusoidalParams, dim: usize, label: String, color: RGBColor) -> Series {
+    Series {
+        label,
+        color,
+        points: (0..p.positions)
+            .map(|pos| (pos as f64, p.value(pos, dim)))
+            .collect(),
+        dots: p.positions <= 40,
+    }
+}
+
+/// The wavelength of a column in positions (`2π/ω`), or `None` for a constant column.
+fn wavelength(p: &SinusoidalParams, dim: usize) -> Option<f64> {
+    let w = p.omega(dim);
+    (w > 0.0).then(|| std::f64::consts::TAU / w)
+}
+
+/// The series to draw: the chosen dimensions, then the hovered heatmap column if it is not one.
+fn series(p: &SinusoidalParams, dims: &[usize], hovered: Option<usize>) -> Vec<Series> {
+    let mut out: Vec<Series> = dims
+        .iter()
+        .enumerate()
+        .map(|(k, &d)| wave(p, d, format!("dim {d}"), lines::series_color(k)))
+        .collect();
+    if let Some(h) = hovered.filter(|h| *h < p.dim && !dims.contains(h)) {
+        out.push(wave(
+            p,
+            h,
+            format!("dim {h} (hovered)"),
+            RGBColor(0x80, 0x80, 0x80),
+        ));
+    }
+    out
+}
+
+/// Draws the figure; returns the plot layout for hover.
+fn paint(
+    canvas: &web_sys::HtmlCanvasElement,
+    p: &SinusoidalParams,
+    dims: &[usize],
+    hovered: Option<usize>,
+    pos: usize,
+    theme: Theme,
+) -> Option<LinePlotLayout> {
+    canvas::fit(canvas, figure_height)?;
+    let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
+    let spec = LinePlotSpec {
+        title: "Each dimension is a wave over positions",
+        x_desc: "position",
+        y_desc: "PE(pos, i)",
+        x_range: 0.0..(p.positions.max(2) - 1) as f64,
+        y_range: -1.15..1.15,
+        series: series(p, dims, hovered),
+        marker: Some((pos as f64, format!("pos {pos}"))),
+        theme,
+    };
+    let layout = lines::draw(&root, &spec).ok()?;
+    root.present().ok()?;
+    Some(layout)
+}
+
+/// The wave figure with its dimension picker and readout.
+#[component]
+pub fn SinusoidalWaves() -> impl IntoView {
+    let state = expect_context::<AppState>().sinusoidal;
+    let notices = expect_context::<Notices>();
+    let theme = expect_context::<PageTheme>().chart();
+    let params = state.params();
+    let pos = state.current_pos();
+    let dims = state.wave_dims();
+    let hovered = state.hover_dim;
+
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let layout = StoredValue::new(None::<LinePlotLayout>);
+    let cursor = RwSignal::new(None::<usize>);
+    let stats = draw_effect(canvas_ref, move |canvas| {
+        let drawn = dims.with(|d| {
+            paint(
+                canvas,
+                &params.get(),
+                d,
+                hovered.get(),
+                pos.get(),
+                theme.get(),
+            )
+        });
+        layout.set_value(drawn);
+    });
+
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        let Some(canvas) = canvas_ref.get_untracked() else {
+            return;
+        };
+        let ratio = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
+        let x = layout.with_value(|l| {
+            l.as_ref()
+                .and_then(|l| l.data_x(f64::from(ev.offset_x()) * ratio))
+        });
+        if let Some(x) = x {
+            let n = params.get_untracked().positions;
+            cursor.set(Some((x.round().max(0.0) as usize).min(n - 1)));
+        }
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let n = params.get_untracked().positions;
+        let at = cursor.get_untracked().unwrap_or(pos.get_untracked());
+        let next = match ev.key().as_str() {
+            "ArrowLeft" => at.saturating_sub(1),
+            "ArrowRight" => (at + 1).min(n - 1),
+            "PageDown" => (at + 10).min(n - 1),
+            "PageUp" => at.saturating_sub(10),
+            "Home" => 0,
+            "End" => n - 1,
+            _ => return,
+        };
+        ev.prevent_default();
+        cursor.set(Some(next));
+    };
+    let on_dims = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        let (list, notice) = parse_dims(&text, params.get_untracked().dim);
+        if let Some(n) = notice {
+            notices.push(n);
+        }
+        event_target::<web_sys::HtmlInputElement>(&ev).set_value(&format_dims(&list));
+        state.dims.set(list);
+    };
+
+    let readout = move || {
+        let p = params.get();
+        let at = cursor.get().unwrap_or(pos.get()).min(p.positions - 1);
+        let values = dims.with(|d| {
+            d.iter()
+                .map(|&k| {
+                    let lambda = wavelength(&p, k)
+                        .map(|l| format!(" (λ = {l:.1})"))
+                        .unwrap_or_default();
+                    format!("dim {k} = {:.4}{lambda}", p.value(at, k))
+                })
+                .collect::<Vec<_>>()
+                .join(" · ")
+        });
+        format!("pos {at}: {values}")
+    };
+    let describe = move || {
+        let p = params.get();
+        let list = dims.with(|d| format_dims(d));
+        format!(
+            "Line plot of dimensions {list} of the sinusoidal encoding over positions 0 to {}. \
+             Low dimensions oscillate fast, high dimensions slowly. Position {} is marked.",
+            p.positions - 1,
+            pos.get()
+        )
+    };
+
+    view! {
+        <figure
+            class="figure"
+            id="fig-waves"
+            data-controls="ctl-n ctl-d ctl-base ctl-pos"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <div class="figure-tools">
+                <label for="ctl-dims">"dimensions"</label>
+                <input
+                    id="ctl-dims"
+                    type="text"
+                    inputmode="numeric"
+                    class="exact wide"
+                    prop:value=move || dims.with(|d| format_dims(d))
+                    on:change=on_dims
+                    aria-describedby="ctl-dims-hint"
+                />
+                <span id="ctl-dims-hint" class="hint">"comma-separated, up to 8"</span>
+            </div>
+            <div class="canvas-wrap">
+                <canvas
+                    node_ref=canvas_ref
+                    tabindex="0"
+                    role="img"
+                    aria-label=describe
+                    aria-describedby="fig-waves-readout"
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| cursor.set(None)
+                    on:keydown=on_key
+                ></canvas>
+            </div>
+            <p class="readout" id="fig-waves-readout" aria-live="polite">
+                {readout}
+            </p>
+            <figcaption>
+                "Dimension 2i is sin(pos·ω" <sub>"i"</sub> "), dimension 2i+1 its cosine. "
+                "Hover a column of the heatmap to add its wave here (grey)."
+            </figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,145 @@
+//! The browser app (wasm32 only): Leptos components over `math` and `chart`.
+//!
+//! State flows one way: URL → state signals → memoised math → drawing effects. Controls write
+//! signals; drawing never writes state.
+
+pub mod canvas;
+pub mod chapters;
+pub mod controls;
+pub mod figure;
+pub mod figures;
+pub mod state;
+pub mod theme;
+pub mod url;
+
+use leptos::prelude::*;
+
+use crate::params::ThemeChoice;
+use chapters::sinusoids::Sinusoids;
+use state::{AppState, Notices};
+use theme::PageTheme;
+
+/// Mounts the app into `<main id="app">` (or the body) and removes the loading message.
+pub fn mount() {
+    console_error_panic_hook::set_once();
+    if let Some(loading) = document().get_element_by_id("loading") {
+        loading.remove();
+    }
+    match document().get_element_by_id("app") {
+        Some(el) => {
+            use wasm_bindgen::JsCast;
+            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                leptos::mount::mount_to(el, App).forget();
+            }
+        }
+        None => leptos::mount::mount_to_body(App),
+    }
+}
+
+/// Reads the URL, provides state and theme to everything below, and keeps the URL in step.
+pub fn provide_app_state() -> AppState {
+    let pairs = url::read_query();
+    let state = AppState::from_query(&pairs);
+    let (choice, notice) = ThemeChoice::from_query(&pairs);
+    if let Some(n) = notice {
+        state.notices.push(n);
+    }
+    let theme = PageTheme::new(choice);
+    provide_context(state);
+    provide_context(state.notices);
+    provide_context(theme);
+    figure::provide_resize();
+    let view = state.sinusoidal.view();
+    url::sync_to_url(Memo::new(move |_| {
+        let mut pairs = view.get().to_query();
+        pairs.extend(theme.choice.get().to_query());
+        pairs
+    }));
+    state
+}
+
+/// The whole page.
+#[component]
+pub fn App() -> impl IntoView {
+    provide_app_state();
+    view! {
+        <Header />
+        <NoticeBar />
+        <Sinusoids />
+        <footer class="footer">
+            <p>
+                "Every number is computed in Rust (compiled to WebAssembly) from the formulas of the "
+                "papers and checked against PyTorch and Hugging Face transformers. The link in your "
+                "address bar restores this exact view."
+            </p>
+        </footer>
+    }
+}
+
+/// Title, theme switch and the copy-link button.
+#[component]
+fn Header() -> impl IntoView {
+    let theme = expect_context::<PageTheme>();
+    let dark = theme.is_dark();
+    let copied = RwSignal::new(false);
+    let copy_link = move |_| {
+        if let Ok(href) = window().location().href() {
+            let clipboard = window().navigator().clipboard();
+            let _ = clipboard.write_text(&href);
+            copied.set(true);
+            set_timeout(
+                move || copied.set(false),
+                std::time::Duration::from_millis(1500),
+            );
+        }
+    };
+    let toggle_theme = move |_| {
+        theme.choice.set(if dark.get_untracked() {
+            ThemeChoice::Light
+        } else {
+            ThemeChoice::Dark
+        });
+    };
+    view! {
+        <header class="masthead">
+            <div>
+                <h1>"Positional Encoding Explorer"</h1>
+                <p class="tagline">"How transformers know word order — every figure live."</p>
+            </div>
+            <div class="actions">
+                <button type="button" class="button" on:click=copy_link aria-live="polite">
+                    {move || if copied.get() { "Link copied" } else { "Copy link" }}
+                </button>
+                <button
+                    type="button"
+                    class="button"
+                    on:click=toggle_theme
+                    aria-pressed=move || dark.get().to_string()
+                    aria-label="Dark theme"
+                >
+                    {move || if dark.get() { "☀ Light" } else { "☾ Dark" }}
+                </button>
+            </div>
+        </header>
+    }
+}
+
+/// Notices about clamped or refused input, until dismissed.
+#[component]
+fn NoticeBar() -> impl IntoView {
+    let notices = expect_context::<Notices>();
+    view! {
+        <div class="notices" role="status" aria-live="polite">
+            <Show when=move || !notices.0.with(Vec::is_empty)>
+                <ul>
+                    {move || {
+                        notices.0.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()
+                    }}
+                </ul>
+                <button type="button" class="button small" on:click=move |_| notices.0.set(Vec::new())>
+                    "Dismiss"
+                </button>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,144 @@
+//! The app's state: typed, validated parameters in signals, read from the URL at start.
+//!
+//! Parsing and clamping live in [`crate::params`] (pure, tested natively); this module only holds
+//! the results in signals and collects the notices the page shows.
+
+use leptos::prelude::*;
+
+use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
+use crate::params::{Notice, SinusoidalView, Span};
+
+/// Messages about inputs that were clamped or refused, shown in the notice bar until dismissed.
+#[derive(Clone, Copy)]
+pub struct Notices(pub RwSignal<Vec<String>>);
+
+impl Notices {
+    /// Adds a notice (a repeat of the newest one is not added twice).
+    pub fn push(&self, notice: Notice) {
+        self.0.update(|list| {
+            if list.last() != Some(&notice.0) {
+                list.push(notice.0);
+            }
+        });
+    }
+}
+
+/// The sinusoidal chapter's controls, one signal each.
+#[derive(Clone, Copy)]
+pub struct SinusoidalState {
+    /// Number of positions (rows).
+    pub positions: RwSignal<usize>,
+    /// d_model (columns).
+    pub dim: RwSignal<usize>,
+    /// Base of the geometric frequency progression.
+    pub base: RwSignal<f64>,
+    /// Interleaved or half-split.
+    pub layout: RwSignal<Layout>,
+    /// Paper or fairseq spacing.
+    pub spacing: RwSignal<Spacing>,
+    /// The highlighted position.
+    pub pos: RwSignal<usize>,
+    /// Dimensions drawn as waves (may hold dimensions ≥ d_model after d shrinks: read them
+    /// through [`SinusoidalState::wave_dims`]).
+    pub dims: RwSignal<Vec<usize>>,
+    /// The heatmap's zoom: rows shown (`None` = all).
+    pub rows: RwSignal<Option<Span>>,
+    /// The heatmap's zoom: columns shown (`None` = all).
+    pub cols: RwSignal<Option<Span>>,
+    /// The heatmap column under the pointer or keyboard cursor (UI state: not in the URL).
+    pub hover_dim: RwSignal<Option<usize>>,
+}
+
+impl SinusoidalState {
+    /// Signals holding `view`.
+    pub fn new(view: SinusoidalView) -> Self {
+        let p = view.params;
+        let dims = view.dims;
+        SinusoidalState {
+            positions: RwSignal::new(p.positions),
+            dim: RwSignal::new(p.dim),
+            base: RwSignal::new(p.base),
+            layout: RwSignal::new(p.layout),
+            spacing: RwSignal::new(p.spacing),
+            pos: RwSignal::new(view.pos),
+            dims: RwSignal::new(dims),
+            rows: RwSignal::new(view.rows),
+            cols: RwSignal::new(view.cols),
+            hover_dim: RwSignal::new(None),
+        }
+    }
+
+    /// The encoding's parameters, as a memo (recomputed only when one of them changes).
+    pub fn params(self) -> Memo<SinusoidalParams> {
+        Memo::new(move |_| SinusoidalParams {
+            positions: self.positions.get(),
+            dim: self.dim.get(),
+            base: self.base.get(),
+            layout: self.layout.get(),
+            spacing: self.spacing.get(),
+        })
+    }
+
+    /// The highlighted position, kept below the number of positions.
+    pub fn current_pos(self) -> Memo<usize> {
+        Memo::new(move |_| self.pos.get().min(self.positions.get().saturating_sub(1)))
+    }
+
+    /// The wave dimensions that exist at the current d_model (the defaults that fit if none do).
+    pub fn wave_dims(self) -> Memo<Vec<usize>> {
+        Memo::new(move |_| {
+            let d = self.dim.get();
+            self.dims.with(|dims| crate::params::fit_dims(dims, d))
+        })
+    }
+
+    /// The rows the heatmap shows, fitted to the current number of positions.
+    pub fn row_range(self) -> Memo<std::ops::Range<usize>> {
+        Memo::new(move |_| {
+            let n = self.positions.get();
+            self.rows.get().map_or(0..n, |s| s.fit(n))
+        })
+    }
+
+    /// The columns the heatmap shows, fitted to the current d_model.
+    pub fn col_range(self) -> Memo<std::ops::Range<usize>> {
+        Memo::new(move |_| {
+            let d = self.dim.get();
+            self.cols.get().map_or(0..d, |s| s.fit(d))
+        })
+    }
+
+    /// The whole view, for the URL.
+    pub fn view(self) -> Memo<SinusoidalView> {
+        let params = self.params();
+        let pos = self.current_pos();
+        let dims = self.wave_dims();
+        Memo::new(move |_| SinusoidalView {
+            params: params.get(),
+            pos: pos.get(),
+            dims: dims.get(),
+            rows: self.rows.get(),
+            cols: self.cols.get(),
+        })
+    }
+}
+
+/// Everything the page holds, created once from the URL.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    /// The sinusoidal chapter.
+    pub sinusoidal: SinusoidalState,
+    /// Notices for the reader.
+    pub notices: Notices,
+}
+
+impl AppState {
+    /// The state described by query `pairs`, clamping what it must (with notices).
+    pub fn from_query(pairs: &[(String, String)]) -> Self {
+        let (view, notices) = SinusoidalView::from_query(pairs);
+        AppState {
+            sinusoidal: SinusoidalState::new(view),
+            notices: Notices(RwSignal::new(notices.into_iter().map(|n| n.0).collect())),
+        }
+    }
+}

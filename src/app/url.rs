@@ -1,0 +1,61 @@
+//! The page URL as the state's home: read the query once at start, write it back coalesced.
+//!
+//! One `history.replaceState` costs ~4 ms in Chromium, so a burst of slider input events writes the
+//! URL once, `WRITE_DELAY_MS` after the last change, never on every event.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use leptos::prelude::*;
+
+use crate::params::{self, build_query};
+
+/// Quiet time after the last change before the URL is written.
+const WRITE_DELAY_MS: u64 = 250;
+
+/// The current query string's pairs, decoded.
+pub fn read_query() -> Vec<(String, String)> {
+    let search = window().location().search().unwrap_or_default();
+    params::parse_query(&search)
+}
+
+/// The page's address with `pairs` as its query (and the current hash kept).
+pub fn href_with(pairs: &[(&str, String)]) -> String {
+    let location = window().location();
+    let path = location.pathname().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    let origin = location.origin().unwrap_or_default();
+    format!("{origin}{path}{}{hash}", build_query(pairs))
+}
+
+/// Keeps the URL in step with `query`: whenever it changes, writes it with `replaceState` after
+/// [`WRITE_DELAY_MS`] of quiet. Only the newest pending write runs.
+pub fn sync_to_url(query: Memo<Vec<(&'static str, String)>>) {
+    let generation = Rc::new(Cell::new(0u64));
+    Effect::new(move |_| {
+        let pairs = query.get();
+        let ticket = generation.get().wrapping_add(1);
+        generation.set(ticket);
+        let generation = Rc::clone(&generation);
+        set_timeout(
+            move || {
+                if generation.get() != ticket {
+                    return;
+                }
+                let location = window().location();
+                let path = location.pathname().unwrap_or_default();
+                let hash = location.hash().unwrap_or_default();
+                let url = format!("{path}{}{hash}", build_query(&pairs));
+                if let Ok(history) = window().history() {
+                    let _ = history.replace_state_with_url(
+                        &wasm_bindgen::JsValue::NULL,
+                        "",
+                        Some(&url),
+                    );
+                }
+            },
+            Duration::from_millis(WRITE_DELAY_MS),
+        );
+    });
+}

@@ -1,0 +1,310 @@
+//! Clock faces: one per frequency pair, the hand at angle `pos·ω_i`. The hand's tip is
+//! `(sin θ, cos θ)` — horizontal offset = `PE(pos, 2i)`, vertical = `PE(pos, 2i+1)` — so the picture
+//! is the encoding itself, read as the hands of clocks that tick at different speeds.
+
+use std::f64::consts::TAU;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::theme::Theme;
+use crate::math::sinusoidal::{Layout, SinusoidalParams};
+
+/// At most this many clocks in the sinusoidal figure (pairs are sampled evenly — evenly in
+/// log-frequency — beyond it).
+pub const MAX_CLOCKS: usize = 12;
+
+/// The (sin, cos) columns of frequency pair `i`: `(2i, 2i+1)` interleaved, `(i, i + ⌈d/2⌉)`
+/// half-split (Marian's sin block takes ⌈d/2⌉ columns).
+pub fn pair_columns(p: &SinusoidalParams, i: usize) -> (usize, usize) {
+    match p.layout {
+        Layout::Interleaved => (2 * i, 2 * i + 1),
+        Layout::Half => (i, i + p.dim.div_ceil(2)),
+    }
+}
+
+/// The frequency pairs shown: all of them if few, else [`MAX_CLOCKS`] spread evenly from the
+/// fastest (0) to the slowest (`d/2 − 1`).
+pub fn shown_pairs(p: &SinusoidalParams) -> Vec<usize> {
+    let pairs = p.dim / 2;
+    if pairs <= MAX_CLOCKS {
+        return (0..pairs).collect();
+    }
+    let mut out: Vec<usize> = (0..MAX_CLOCKS)
+        .map(|k| ((k * (pairs - 1)) as f64 / (MAX_CLOCKS - 1) as f64).round() as usize)
+        .collect();
+    out.dedup();
+    out
+}
+
+/// A wavelength in a few significant digits (6.28, 62.8, 6283).
+fn short(x: f64) -> String {
+    if x >= 1000.0 {
+        format!("{x:.0}")
+    } else if x >= 100.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// The sinusoidal encoding's clocks at position `pos`, one per pair in `pairs`: hand angle
+/// `pos·ω_i`, labelled with the pair and its wavelength `2π/ω_i` in positions.
+pub fn sinusoidal_clocks(p: &SinusoidalParams, pos: usize, pairs: &[usize]) -> Vec<Clock> {
+    pairs
+        .iter()
+        .map(|&i| {
+            let omega = p.omega(pair_columns(p, i).0);
+            let sublabel = if omega > 0.0 {
+                format!("λ = {}", short(TAU / omega))
+            } else {
+                "λ = ∞".into()
+            };
+            Clock {
+                angle: pos as f64 * omega,
+                label: format!("pair {i}"),
+                sublabel,
+            }
+        })
+        .collect()
+}
+
+/// One clock.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clock {
+    /// Hand angle in radians, clockwise from 12 o'clock (any real; taken mod 2π).
+    pub angle: f64,
+    /// First label line under the face (e.g. "pair 3").
+    pub label: String,
+    /// Second label line (e.g. "λ = 63.1").
+    pub sublabel: String,
+}
+
+/// What the clock figure shows.
+#[derive(Clone, Debug)]
+pub struct ClockSpec<'a> {
+    /// Caption.
+    pub title: &'a str,
+    /// The clocks, fastest first.
+    pub clocks: Vec<Clock>,
+    /// Which clock to emphasise (hovered or focused), if any.
+    pub selected: Option<usize>,
+    /// Page colours and scale.
+    pub theme: Theme,
+}
+
+/// Where the faces went, to find the clock under the pointer.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ClockLayout {
+    /// Face centres in backend pixels, in clock order.
+    pub centers: Vec<(i32, i32)>,
+    /// Face radius in backend pixels.
+    pub radius: i32,
+}
+
+impl ClockLayout {
+    /// The clock whose face contains backend pixel `(px, py)`.
+    pub fn clock_at(&self, px: f64, py: f64) -> Option<usize> {
+        let r = f64::from(self.radius);
+        self.centers.iter().position(|&(cx, cy)| {
+            let (dx, dy) = (px - f64::from(cx), py - f64::from(cy));
+            dx * dx + dy * dy <= r * r
+        })
+    }
+}
+
+/// The grid (columns, rows) that gives `n` square cells the largest size in a `w × h` area.
+pub fn grid(n: usize, w: f64, h: f64) -> (usize, usize) {
+    let n = n.max(1);
+    (1..=n)
+        .map(|cols| (cols, n.div_ceil(cols)))
+        .max_by(|a, b| {
+            let size = |(c, r): (usize, usize)| (w / c as f64).min(h / r as f64);
+            size(*a).total_cmp(&size(*b))
+        })
+        .unwrap_or((1, 1))
+}
+
+/// The tip of a hand of length `r` at `angle` (clockwise from 12 o'clock) around `(cx, cy)`.
+fn tip(cx: f64, cy: f64, r: f64, angle: f64) -> (i32, i32) {
+    (
+        (cx + r * angle.sin()).round() as i32,
+        (cy - r * angle.cos()).round() as i32,
+    )
+}
+
+/// Draws every clock face: rim, 12 ticks, a swept arc from 12 o'clock to the hand (showing how far
+/// round this turn is), the hand, and two label lines.
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &ClockSpec,
+) -> Result<ClockLayout, DrawingAreaErrorKind<DB::ErrorType>> {
+    let t = &spec.theme;
+    root.fill(&t.background)?;
+    let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
+    let title_h = t.px(30.0) as i32;
+    root.draw(&Text::new(
+        spec.title.to_string(),
+        (root.dim_in_pixel().0 as i32 / 2, t.px(8.0) as i32),
+        font(15.0).pos(Pos::new(HPos::Center, VPos::Top)),
+    ))?;
+    let (w, h) = root.dim_in_pixel();
+    let label_h = f64::from(t.px(36.0));
+    let area_h = (f64::from(h) - f64::from(title_h)).max(1.0);
+    let (cols, rows) = grid(spec.clocks.len(), f64::from(w), area_h);
+    let cell_w = f64::from(w) / cols as f64;
+    let cell_h = area_h / rows as f64;
+    let radius = ((cell_w.min(cell_h - label_h)) / 2.0 - f64::from(t.px(8.0))).max(4.0);
+
+    let rim = ShapeStyle::from(t.axis).stroke_width(t.px(1.5));
+    let tick = ShapeStyle::from(t.axis.mix(0.6)).stroke_width(t.px(1.0));
+    let mut centers = Vec::with_capacity(spec.clocks.len());
+    for (k, clock) in spec.clocks.iter().enumerate() {
+        let (col, row) = (k % cols, k / cols);
+        let cx = cell_w * (col as f64 + 0.5);
+        let cy = f64::from(title_h) + cell_h * row as f64 + (cell_h - label_h) / 2.0;
+        let center = (cx.round() as i32, cy.round() as i32);
+        centers.push(center);
+        let selected = spec.selected == Some(k);
+        let color = super::lines::series_color(k);
+
+        if selected {
+            root.draw(&Circle::new(
+                center,
+                radius as i32 + t.px(4.0) as i32,
+                color.mix(0.15).filled(),
+            ))?;
+        }
+        root.draw(&Circle::new(center, radius as i32, rim))?;
+        for h in 0..12 {
+            let a = TAU * f64::from(h) / 12.0;
+            root.draw(&PathElement::new(
+                vec![tip(cx, cy, radius * 0.86, a), tip(cx, cy, radius, a)],
+                tick,
+            ))?;
+        }
+        // The swept sector from 12 o'clock to the hand, as a faint wedge.
+        let turn = clock.angle.rem_euclid(TAU);
+        let steps = ((turn / TAU) * 64.0).ceil().max(1.0) as usize;
+        let mut wedge = vec![center];
+        wedge.extend(
+            (0..=steps).map(|s| tip(cx, cy, radius * 0.96, turn * s as f64 / steps as f64)),
+        );
+        root.draw(&Polygon::new(wedge, color.mix(0.18).filled()))?;
+        let hand = ShapeStyle::from(color).stroke_width(t.px(3.0));
+        let end = tip(cx, cy, radius * 0.9, turn);
+        root.draw(&PathElement::new(vec![center, end], hand))?;
+        root.draw(&Circle::new(end, t.px(3.0) as i32, color.filled()))?;
+        root.draw(&Circle::new(center, t.px(2.5) as i32, t.text.filled()))?;
+
+        let label_y = (cy + radius + f64::from(t.px(6.0))) as i32;
+        let top = Pos::new(HPos::Center, VPos::Top);
+        root.draw(&Text::new(
+            clock.label.clone(),
+            (center.0, label_y),
+            font(12.0).pos(top),
+        ))?;
+        root.draw(&Text::new(
+            clock.sublabel.clone(),
+            (center.0, label_y + t.px(15.0) as i32),
+            font(11.0).pos(top),
+        ))?;
+    }
+    Ok(ClockLayout {
+        centers,
+        radius: radius as i32,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::params::SINUSOIDAL_DEFAULT;
+
+    #[test]
+    fn pairs_are_spread_from_fastest_to_slowest() {
+        let p = SINUSOIDAL_DEFAULT; // d = 128: 64 pairs
+        let pairs = shown_pairs(&p);
+        assert_eq!(pairs.len(), MAX_CLOCKS);
+        assert_eq!(pairs.first(), Some(&0));
+        assert_eq!(pairs.last(), Some(&63));
+        let small = SinusoidalParams { dim: 6, ..p };
+        assert_eq!(shown_pairs(&small), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn half_layout_pairs_column_i_with_i_plus_half() {
+        let p = SinusoidalParams {
+            layout: Layout::Half,
+            ..SINUSOIDAL_DEFAULT
+        };
+        assert_eq!(pair_columns(&p, 3), (3, 67));
+        assert_eq!(pair_columns(&SINUSOIDAL_DEFAULT, 3), (6, 7));
+    }
+
+    #[test]
+    fn hands_are_the_encoding() {
+        // The hand of pair i at pos points at (sin, cos) = (PE(pos, 2i), PE(pos, 2i+1)).
+        let p = SINUSOIDAL_DEFAULT;
+        let clocks = sinusoidal_clocks(&p, 37, &[0, 5, 63]);
+        for (clock, i) in clocks.iter().zip([0, 5, 63]) {
+            assert!((clock.angle.sin() - p.value(37, 2 * i)).abs() < 1e-9);
+            assert!((clock.angle.cos() - p.value(37, 2 * i + 1)).abs() < 1e-9);
+        }
+        assert_eq!(clocks[0].sublabel, "λ = 6.28");
+    }
+
+    #[test]
+    fn grid_maximises_the_cell() {
+        assert_eq!(grid(1, 100.0, 100.0), (1, 1));
+        assert_eq!(grid(8, 800.0, 200.0), (8, 1));
+        assert_eq!(grid(8, 400.0, 400.0), (3, 3));
+        assert_eq!(grid(0, 10.0, 10.0), (1, 1));
+    }
+
+    #[test]
+    fn hand_tip_reads_as_sin_and_cos() {
+        // A quarter turn points to 3 o'clock: x = +r (sin = 1), y unchanged (cos = 0).
+        assert_eq!(tip(0.0, 0.0, 10.0, TAU / 4.0), (10, 0));
+        // Zero points to 12 o'clock: up is −y in pixels.
+        assert_eq!(tip(0.0, 0.0, 10.0, 0.0), (0, -10));
+    }
+
+    #[test]
+    fn clock_at_finds_the_face() {
+        let l = ClockLayout {
+            centers: vec![(50, 50), (150, 50)],
+            radius: 40,
+        };
+        assert_eq!(l.clock_at(50.0, 50.0), Some(0));
+        assert_eq!(l.clock_at(180.0, 60.0), Some(1));
+        assert_eq!(l.clock_at(100.0, 50.0), None);
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn svg_has_every_face_and_label() {
+        let spec = ClockSpec {
+            title: "clocks at position 7",
+            clocks: (0..6)
+                .map(|k| Clock {
+                    angle: 7.0 / 10f64.powi(k),
+                    label: format!("pair {k}"),
+                    sublabel: format!("λ = {:.1}", TAU * 10f64.powi(k)),
+                })
+                .collect(),
+            selected: Some(2),
+            theme: Theme::DARK,
+        };
+        let svg = crate::chart::svg::render(720, 300, |root| {
+            draw(root, &spec).map(|_| ()).map_err(|e| e.to_string())
+        })
+        .unwrap();
+        assert!(svg.contains("clocks at position 7"));
+        for k in 0..6 {
+            assert!(svg.contains(&format!("pair {k}")));
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! A matrix as a heatmap: plotters draws the frame (title, axes, ticks, colour bar); the cells are one
+//! RGBA raster the caller paints into the plot rectangle in a single blit (`putImageData` +
+//! `drawImage` in the browser, an embedded PNG in SVG), never one rectangle per cell.
+
+use std::ops::Range;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::colorbar::{self, ColorBar};
+use super::colormap::Lut;
+use super::raster::Raster;
+use super::theme::Theme;
+
+/// What a heatmap shows. Cell `(row, col)` of the raster is matrix entry `(rows.start + row,
+/// cols.start + col)`.
+#[derive(Clone, Debug)]
+pub struct HeatmapSpec<'a> {
+    /// Caption above the chart.
+    pub title: &'a str,
+    /// Description of the horizontal axis (columns).
+    pub x_desc: &'a str,
+    /// Description of the vertical axis (rows, top to bottom).
+    pub y_desc: &'a str,
+    /// The matrix columns shown.
+    pub cols: Range<usize>,
+    /// The matrix rows shown.
+    pub rows: Range<usize>,
+    /// The colour bar: value range, label and scale.
+    pub colorbar: ColorBar<'a>,
+    /// Names for the columns (e.g. tokens), shown as tick labels instead of indices.
+    pub col_names: Option<&'a [String]>,
+    /// Names for the rows.
+    pub row_names: Option<&'a [String]>,
+    /// Page colours and scale.
+    pub theme: Theme,
+}
+
+/// Where the cells went: the plot rectangle in backend pixels and the cells it spans. Returned by
+/// [`draw_frame`] so the caller can blit the raster and map a mouse position back to a cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeatmapLayout {
+    /// Backend pixel columns covered by the cells.
+    pub x: Range<i32>,
+    /// Backend pixel rows covered by the cells.
+    pub y: Range<i32>,
+    /// The matrix columns shown.
+    pub cols: Range<usize>,
+    /// The matrix rows shown.
+    pub rows: Range<usize>,
+}
+
+impl HeatmapLayout {
+    /// The matrix cell `(row, col)` under backend pixel `(px, py)`, if any.
+    pub fn cell_at(&self, px: f64, py: f64) -> Option<(usize, usize)> {
+        let (w, h) = (self.width() as f64, self.height() as f64);
+        let fx = (px - f64::from(self.x.start)) / w;
+        let fy = (py - f64::from(self.y.start)) / h;
+        if !(0.0..1.0).contains(&fx) || !(0.0..1.0).contains(&fy) {
+            return None;
+        }
+        let col = self.cols.start + (fx * self.cols.len() as f64) as usize;
+        let row = self.rows.start + (fy * self.rows.len() as f64) as usize;
+        (col < self.cols.end && row < self.rows.end).then_some((row, col))
+    }
+
+    /// The backend-pixel rectangle `(x0, y0, x1, y1)` of matrix row `row` across all shown columns.
+    pub fn row_rect(&self, row: usize) -> Option<(i32, i32, i32, i32)> {
+        if !self.rows.contains(&row) {
+            return None;
+        }
+        let h = self.height() as f64 / self.rows.len() as f64;
+        let k = (row - self.rows.start) as f64;
+        let y0 = f64::from(self.y.start) + k * h;
+        Some((
+            self.x.start,
+            y0.floor() as i32,
+            self.x.end,
+            (y0 + h).ceil() as i32,
+        ))
+    }
+
+    /// Width of the plot rectangle in backend pixels (at least 1).
+    pub fn width(&self) -> u32 {
+        (self.x.end - self.x.start).max(1) as u32
+    }
+
+    /// Height of the plot rectangle in backend pixels (at least 1).
+    pub fn height(&self) -> u32 {
+        (self.y.end - self.y.start).max(1) as u32
+    }
+}
+
+/// Tick label for cell coordinate `v`: the cell's name if names are given, else its index;
+/// nothing between cell centres.
+fn cell_label(v: f64, names: Option<&[String]>) -> String {
+    let r = v.round();
+    if (v - r).abs() > 1e-9 || r < 0.0 {
+        return String::new();
+    }
+    let k = r as usize;
+    match names {
+        Some(names) => names.get(k).cloned().unwrap_or_default(),
+        None => k.to_string(),
+    }
+}
+
+/// Draws background, caption, axes with ticks and titles, and the colour bar. Leaves the plot
+/// rectangle empty for the raster and returns where it is.
+///
+/// Cell `k` of an axis is centred on coordinate `k` (as matplotlib's `imshow`), so integer ticks
+/// label cells. The vertical coordinate is negated so that row 0 is at the top.
+pub fn draw_frame<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &HeatmapSpec,
+) -> Result<HeatmapLayout, DrawingAreaErrorKind<DB::ErrorType>> {
+    let t = &spec.theme;
+    root.fill(&t.background)?;
+    let (w, _) = root.dim_in_pixel();
+    let bar_width = t.px(72.0).min(w / 4);
+    let (main, bar) = root.split_horizontally(w.saturating_sub(bar_width));
+
+    let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
+    let x_range = spec.cols.start as f64 - 0.5..spec.cols.end as f64 - 0.5;
+    let y_range = -(spec.rows.end as f64) + 0.5..-(spec.rows.start as f64) + 0.5;
+    let named = |names: Option<&[String]>, len: usize| names.map_or(8, |_| len.max(1));
+    let y_area = match spec.row_names {
+        Some(names) => {
+            let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+            t.px((longest as f64 * 7.5 + 30.0).clamp(52.0, 140.0))
+        }
+        None => t.px(52.0),
+    };
+    let mut chart = ChartBuilder::on(&main)
+        .caption(spec.title, font(15.0))
+        .margin(t.px(8.0))
+        .x_label_area_size(t.px(if spec.col_names.is_some() { 48.0 } else { 40.0 }))
+        .y_label_area_size(y_area)
+        .build_cartesian_2d(x_range, y_range)?;
+    let x_label = |v: &f64| cell_label(*v, spec.col_names);
+    let y_label = |v: &f64| cell_label(-*v, spec.row_names);
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .axis_style(t.axis)
+        .label_style(font(12.0))
+        .axis_desc_style(font(13.0))
+        .x_desc(spec.x_desc)
+        .y_desc(spec.y_desc)
+        .x_labels(named(spec.col_names, spec.cols.len()))
+        .y_labels(named(spec.row_names, spec.rows.len()))
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&y_label)
+        .draw()?;
+    let (x, y) = chart.plotting_area().get_pixel_range();
+
+    colorbar::draw(&bar, &spec.colorbar, t)?;
+
+    Ok(HeatmapLayout {
+        x,
+        y,
+        cols: spec.cols.clone(),
+        rows: spec.rows.clone(),
+    })
+}
+
+/// Outlines one matrix row (the current position) over the painted cells.
+pub fn draw_row_highlight<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    layout: &HeatmapLayout,
+    row: usize,
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    if let Some((x0, y0, x1, y1)) = layout.row_rect(row) {
+        let style = ShapeStyle::from(theme.highlight).stroke_width(theme.px(2.0));
+        root.draw(&Rectangle::new([(x0, y0 - 1), (x1, y1)], style))?;
+    }
+    Ok(())
+}
+
+/// Resamples a row-major `rows × cols` RGBA image (one pixel per cell) to the plot rectangle by
+/// nearest neighbour, as packed RGB — the form `DrawingBackend::blit_bitmap` takes.
+pub fn resample_rgb(rgba: &[u8], cols: usize, rows: usize, width: u32, height: u32) -> Vec<u8> {
+    let (w, h) = (width as usize, height as usize);
+    let mut out = Vec::with_capacity(w * h * 3);
+    for py in 0..h {
+        let r = (py * rows / h).min(rows.saturating_sub(1));
+        for px in 0..w {
+            let c = (px * cols / w).min(cols.saturating_sub(1));
+            let i = (r * cols + c) * 4;
+            out.extend_from_slice(rgba.get(i..i + 3).unwrap_or(&[0, 0, 0]));
+        }
+    }
+    out
+}
+
+/// Draws a whole heatmap on any backend: the frame, then `values` (row-major, `spec.rows.len() ×
+/// spec.cols.len()`) painted with `lut` as one bitmap blit, then an optional row highlight. The
+/// browser uses [`draw_frame`] and its own `drawImage` blit instead (a canvas backend would blit
+/// pixel by pixel); SVG output and tests use this.
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &HeatmapSpec,
+    values: &[f64],
+    lut: &Lut,
+    highlight_row: Option<usize>,
+) -> Result<HeatmapLayout, DrawingAreaErrorKind<DB::ErrorType>> {
+    let layout = draw_frame(root, spec)?;
+    let mut rgba = Vec::new();
+    lut.paint_into(values, spec.colorbar.lo, spec.colorbar.hi, &mut rgba);
+    let rgb = resample_rgb(
+        &rgba,
+        spec.cols.len(),
+        spec.rows.len(),
+        layout.width(),
+        layout.height(),
+    );
+    root.draw(&Raster::new(
+        (layout.x.start, layout.y.start),
+        (layout.width(), layout.height()),
+        &rgb,
+    ))?;
+    if let Some(row) = highlight_row {
+        draw_row_highlight(root, &layout, row, &spec.theme)?;
+    }
+    Ok(layout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout() -> HeatmapLayout {
+        HeatmapLayout {
+            x: 100..300,
+            y: 50..150,
+            cols: 0..4,
+            rows: 10..20,
+        }
+    }
+
+    #[test]
+    fn cell_at_maps_pixels_to_cells_and_rejects_outside() {
+        let l = layout();
+        assert_eq!(l.cell_at(100.0, 50.0), Some((10, 0)));
+        assert_eq!(l.cell_at(299.9, 149.9), Some((19, 3)));
+        assert_eq!(l.cell_at(150.0, 60.0), Some((11, 1)));
+        assert_eq!(l.cell_at(99.0, 60.0), None);
+        assert_eq!(l.cell_at(150.0, 150.0), None);
+        assert_eq!(l.cell_at(f64::NAN, 60.0), None);
+    }
+
+    #[test]
+    fn row_rect_covers_the_row() {
+        let l = layout();
+        assert_eq!(l.row_rect(10), Some((100, 50, 300, 60)));
+        assert_eq!(l.row_rect(9), None);
+        assert_eq!(l.row_rect(20), None);
+    }
+
+    #[test]
+    fn resample_picks_the_nearest_cell() {
+        // 2×2 image: red, green / blue, white.
+        let rgba = [
+            255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255,
+        ];
+        let rgb = resample_rgb(&rgba, 2, 2, 4, 2);
+        assert_eq!(
+            rgb,
+            vec![
+                255, 0, 0, 255, 0, 0, 0, 255, 0, 0, 255, 0, //
+                0, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255, 255
+            ]
+        );
+    }
+}

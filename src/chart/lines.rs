@@ -1,0 +1,267 @@
+//! Line plots: several named series over a shared x axis, with a legend, an optional vertical
+//! marker (the current position) and a returned layout that maps pixels back to data for hover.
+
+use std::ops::Range;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::theme::Theme;
+
+/// Categorical colours for series, distinguishable in light and dark (Okabe–Ito, colour-blind safe).
+pub const SERIES_COLORS: [RGBColor; 7] = [
+    RGBColor(0x00, 0x72, 0xb2),
+    RGBColor(0xe6, 0x9f, 0x00),
+    RGBColor(0x00, 0x9e, 0x73),
+    RGBColor(0xcc, 0x79, 0xa7),
+    RGBColor(0xd5, 0x5e, 0x00),
+    RGBColor(0x56, 0xb4, 0xe9),
+    RGBColor(0x88, 0x66, 0xcc),
+];
+
+/// The colour of series `k`.
+pub fn series_color(k: usize) -> RGBColor {
+    SERIES_COLORS[k % SERIES_COLORS.len()]
+}
+
+/// One line.
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// Legend text.
+    pub label: String,
+    /// Line colour.
+    pub color: RGBColor,
+    /// The points, in x order.
+    pub points: Vec<(f64, f64)>,
+    /// Draw a dot at every point as well (for short, discrete series).
+    pub dots: bool,
+}
+
+/// What a line plot shows.
+#[derive(Clone, Debug)]
+pub struct LinePlotSpec<'a> {
+    /// Caption above the plot.
+    pub title: &'a str,
+    /// Horizontal axis description.
+    pub x_desc: &'a str,
+    /// Vertical axis description.
+    pub y_desc: &'a str,
+    /// Horizontal data range.
+    pub x_range: Range<f64>,
+    /// Vertical data range.
+    pub y_range: Range<f64>,
+    /// The lines.
+    pub series: Vec<Series>,
+    /// A vertical marker line at this x, with its label.
+    pub marker: Option<(f64, String)>,
+    /// Page colours and scale.
+    pub theme: Theme,
+}
+
+/// Where the plot went, to map pointer positions back to data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinePlotLayout {
+    /// Backend pixel columns of the plotting area.
+    pub x: Range<i32>,
+    /// Backend pixel rows of the plotting area.
+    pub y: Range<i32>,
+    /// Horizontal data range.
+    pub x_range: Range<f64>,
+    /// Vertical data range.
+    pub y_range: Range<f64>,
+}
+
+impl LinePlotLayout {
+    /// The data x under backend pixel column `px`, if inside the plotting area.
+    pub fn data_x(&self, px: f64) -> Option<f64> {
+        let w = f64::from(self.x.end - self.x.start);
+        let f = (px - f64::from(self.x.start)) / w;
+        (w > 0.0 && (0.0..=1.0).contains(&f))
+            .then_some(self.x_range.start + f * (self.x_range.end - self.x_range.start))
+    }
+
+    /// The backend pixel of data point `(x, y)`.
+    pub fn pixel(&self, x: f64, y: f64) -> (f64, f64) {
+        let fx = (x - self.x_range.start) / (self.x_range.end - self.x_range.start);
+        let fy = (y - self.y_range.start) / (self.y_range.end - self.y_range.start);
+        (
+            f64::from(self.x.start) + fx * f64::from(self.x.end - self.x.start),
+            f64::from(self.y.end) - fy * f64::from(self.y.end - self.y.start),
+        )
+    }
+}
+
+/// Formats an axis value compactly: integers without decimals, others with up to 3 significant
+/// decimals.
+fn tick_label(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{}", v.round() as i64)
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// Draws the plot: background, caption, axes with light grid, every series, the marker and the
+/// legend (top right, framed).
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &LinePlotSpec,
+) -> Result<LinePlotLayout, DrawingAreaErrorKind<DB::ErrorType>> {
+    let t = &spec.theme;
+    root.fill(&t.background)?;
+    let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
+    let x_range = spec.x_range.clone();
+    let y_range = spec.y_range.clone();
+    let mut chart = ChartBuilder::on(root)
+        .caption(spec.title, font(15.0))
+        .margin(t.px(10.0))
+        .x_label_area_size(t.px(40.0))
+        .y_label_area_size(t.px(52.0))
+        .build_cartesian_2d(x_range.clone(), y_range.clone())?;
+    let grid = t.axis.mix(0.18);
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(grid)
+        .axis_style(t.axis)
+        .label_style(font(12.0))
+        .axis_desc_style(font(13.0))
+        .x_desc(spec.x_desc)
+        .y_desc(spec.y_desc)
+        .x_labels(8)
+        .y_labels(6)
+        .x_label_formatter(&tick_label)
+        .y_label_formatter(&tick_label)
+        .draw()?;
+
+    let stroke = t.px(2.0);
+    for s in &spec.series {
+        let style = ShapeStyle::from(s.color).stroke_width(stroke);
+        let legend_color = s.color;
+        let legend_px = t.px(18.0) as i32;
+        chart
+            .draw_series(LineSeries::new(s.points.iter().copied(), style))?
+            .label(s.label.clone())
+            .legend(move |(x, y)| {
+                PathElement::new(
+                    vec![(x, y), (x + legend_px, y)],
+                    ShapeStyle::from(legend_color).stroke_width(stroke),
+                )
+            });
+        if s.dots {
+            let r = t.px(3.0);
+            chart.draw_series(
+                s.points
+                    .iter()
+                    .map(|&p| Circle::new(p, r, s.color.filled())),
+            )?;
+        }
+    }
+
+    if let Some((x, label)) = &spec.marker {
+        let style = ShapeStyle::from(t.highlight).stroke_width(t.px(1.5));
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(*x, y_range.start), (*x, y_range.end)],
+            style,
+        )))?;
+        chart.draw_series(std::iter::once(Text::new(
+            label.clone(),
+            (*x, y_range.end),
+            font(12.0),
+        )))?;
+    }
+
+    if !spec.series.is_empty() {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(t.background.mix(0.9))
+            .border_style(t.axis.mix(0.5))
+            .label_font(font(12.0))
+            .draw()?;
+    }
+
+    let (x, y) = chart.plotting_area().get_pixel_range();
+    Ok(LinePlotLayout {
+        x,
+        y,
+        x_range,
+        y_range,
+    })
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::chart::svg;
+
+    fn spec() -> LinePlotSpec<'static> {
+        LinePlotSpec {
+            title: "waves",
+            x_desc: "position",
+            y_desc: "PE value",
+            x_range: 0.0..10.0,
+            y_range: -1.0..1.0,
+            series: vec![
+                Series {
+                    label: "dimension 0".into(),
+                    color: series_color(0),
+                    points: (0..=10).map(|k| (k as f64, (k as f64).sin())).collect(),
+                    dots: false,
+                },
+                Series {
+                    label: "dimension 1".into(),
+                    color: series_color(1),
+                    points: (0..=10).map(|k| (k as f64, (k as f64).cos())).collect(),
+                    dots: true,
+                },
+            ],
+            marker: Some((3.0, "pos 3".into())),
+            theme: Theme::LIGHT,
+        }
+    }
+
+    #[test]
+    fn svg_has_title_axes_legend_and_marker() {
+        let s = spec();
+        let out = svg::render(640, 400, |root| {
+            draw(root, &s).map(|_| ()).map_err(|e| e.to_string())
+        })
+        .unwrap();
+        for text in [
+            "waves",
+            "position",
+            "PE value",
+            "dimension 0",
+            "dimension 1",
+            "pos 3",
+        ] {
+            assert!(out.contains(text), "missing {text}");
+        }
+        assert!(out.matches("<polyline").count() >= 2, "two series drawn");
+    }
+
+    #[test]
+    fn layout_maps_pixels_and_data_both_ways() {
+        let l = LinePlotLayout {
+            x: 100..300,
+            y: 20..220,
+            x_range: 0.0..10.0,
+            y_range: -1.0..1.0,
+        };
+        assert_eq!(l.data_x(100.0), Some(0.0));
+        assert_eq!(l.data_x(200.0), Some(5.0));
+        assert_eq!(l.data_x(99.0), None);
+        assert_eq!(l.pixel(5.0, 0.0), (200.0, 120.0));
+        assert_eq!(l.pixel(10.0, 1.0), (300.0, 20.0));
+    }
+
+    #[test]
+    fn tick_labels_are_compact() {
+        assert_eq!(tick_label(&3.0), "3");
+        assert_eq!(tick_label(&-0.5), "-0.5");
+        assert_eq!(tick_label(&0.125), "0.125");
+    }
+}

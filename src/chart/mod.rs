@@ -1,0 +1,12 @@
+//! Pictures of the numbers: colour maps, heatmap rasters and frames, colour bars. Generic over
+//! plotters' `DrawingBackend`, so one figure draws to a canvas in the browser and to SVG natively.
+//! No Leptos and no DOM here.
+
+pub mod clock;
+pub mod colorbar;
+pub mod colormap;
+pub mod heatmap;
+pub mod lines;
+pub mod raster;
+pub mod svg;
+pub mod theme;

@@ -1,0 +1,66 @@
+//! Page themes as the charts see them: colours for background, text and lines, and a pixel scale.
+
+use plotters::style::RGBColor;
+
+use super::colormap::Diverging;
+
+/// Colours and sizes a chart needs from the page.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Theme {
+    /// Fill behind the chart.
+    pub background: RGBColor,
+    /// Titles, tick labels and axis descriptions.
+    pub text: RGBColor,
+    /// Axis lines and tick marks.
+    pub axis: RGBColor,
+    /// Outlines that pick something out (the current position's row, a hovered cell).
+    pub highlight: RGBColor,
+    /// Which diverging colour map suits this background.
+    pub diverging: Diverging,
+    /// Device pixels per CSS pixel: sizes below are multiplied by it.
+    pub scale: f64,
+}
+
+impl Theme {
+    /// For light pages.
+    pub const LIGHT: Theme = Theme {
+        background: RGBColor(0xff, 0xff, 0xff),
+        text: RGBColor(0x1f, 0x23, 0x28),
+        axis: RGBColor(0x6a, 0x73, 0x7d),
+        highlight: RGBColor(0x11, 0x11, 0x11),
+        diverging: Diverging::Light,
+        scale: 1.0,
+    };
+
+    /// For dark pages.
+    pub const DARK: Theme = Theme {
+        background: RGBColor(0x16, 0x1b, 0x22),
+        text: RGBColor(0xe6, 0xed, 0xf3),
+        axis: RGBColor(0x8b, 0x94, 0x9e),
+        highlight: RGBColor(0xff, 0xe0, 0x66),
+        diverging: Diverging::Dark,
+        scale: 1.0,
+    };
+
+    /// The same theme at another device-pixel ratio.
+    pub fn scaled(self, scale: f64) -> Theme {
+        Theme {
+            scale: if scale.is_finite() {
+                scale.clamp(0.5, 4.0)
+            } else {
+                1.0
+            },
+            ..self
+        }
+    }
+
+    /// A length in device pixels.
+    pub fn px(&self, css_px: f64) -> u32 {
+        (css_px * self.scale).round().max(1.0) as u32
+    }
+
+    /// A font size in device pixels.
+    pub fn font(&self, css_px: f64) -> f64 {
+        css_px * self.scale
+    }
+}

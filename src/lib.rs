@@ -1,0 +1,9 @@
+//! Positional Encoding Explorer: the math of positional encodings (`math`), the figures that draw it
+//! (`chart`, generic over plotters' `DrawingBackend`), and — in the browser only — the Leptos app (`app`).
+
+pub mod chart;
+pub mod math;
+pub mod params;
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;

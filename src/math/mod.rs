@@ -1,0 +1,9 @@
+//! The mathematics of positional encodings: pure `f64` functions, no web, no drawing. Each module
+//! states its formulas and their sources (paper section, library function); `tests/reference.rs`
+//! checks them against numbers produced by PyTorch and Hugging Face transformers.
+//!
+//! Functions here assume valid input (see [`limits`]) and document their preconditions; the edges
+//! (`crate::params`, the `pe` CLI) validate and clamp before calling.
+
+pub mod limits;
+pub mod sinusoidal;

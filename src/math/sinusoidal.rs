@@ -1,0 +1,284 @@
+//! The sinusoidal encoding of Vaswani et al., "Attention Is All You Need" (2017), §3.5:
+//!
+//! ```text
+//! PE(pos, 2i)   = sin(pos · ω_i)      ω_i = base^(−2i/d)     (base = 10000 in the paper)
+//! PE(pos, 2i+1) = cos(pos · ω_i)
+//! ```
+//!
+//! Libraries lay the same numbers out in two ways and space the frequencies in two ways; all four
+//! combinations are supported, with odd `d` handled as the libraries do:
+//!
+//! - [`Layout::Interleaved`] — sin/cos alternate, as in the paper and Hugging Face DistilBERT's
+//!   `_create_sinusoidal_embeddings`: column `j` uses exponent `2·⌊j/2⌋/d`, even `j` sin, odd `j` cos
+//!   (odd `d`: the last column is a sine).
+//! - [`Layout::Half`] — `[sin block | cos block]`, as tensor2tensor, fairseq and Marian
+//!   (`MarianSinusoidalPositionalEmbedding.create_weight`: the sin block takes `⌈d/2⌉` columns).
+//! - [`Spacing::Paper`] — `ω_k = base^(−2k/d)`.
+//! - [`Spacing::Fairseq`] — `ω_k = exp(−ln(base)·k/(h−1))` with `h = ⌊d/2⌋` pairs, as fairseq,
+//!   tensor2tensor and M2M100's `get_embedding`: the slowest pair has ω = 1/base exactly; an odd `d`
+//!   gets a last column of zeros. With a single pair (`h = 1`, d = 2 or 3) the library divides by
+//!   zero and returns NaN; here ω₀ = 1 (the k = 0 term is exp(0) whatever the divisor).
+
+/// How the sine and cosine columns are arranged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Layout {
+    /// `sin, cos, sin, cos, …` (the paper; DistilBERT; RoFormer/GPT-J for RoPE).
+    #[default]
+    Interleaved,
+    /// `[sin block | cos block]` (tensor2tensor, fairseq, Marian; `rotate_half` for RoPE).
+    Half,
+}
+
+impl Layout {
+    /// The name used in URLs and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layout::Interleaved => "interleaved",
+            Layout::Half => "half",
+        }
+    }
+
+    /// Reads [`Layout::as_str`]'s names.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "interleaved" => Some(Layout::Interleaved),
+            "half" => Some(Layout::Half),
+            _ => None,
+        }
+    }
+}
+
+/// How the frequencies are spaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Spacing {
+    /// `ω_k = base^(−2k/d)` (the paper).
+    #[default]
+    Paper,
+    /// `ω_k = exp(−ln(base)·k/(⌊d/2⌋−1))` (fairseq, tensor2tensor, M2M100).
+    Fairseq,
+}
+
+impl Spacing {
+    /// The name used in URLs and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Spacing::Paper => "paper",
+            Spacing::Fairseq => "fairseq",
+        }
+    }
+
+    /// Reads [`Spacing::as_str`]'s names.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "paper" => Some(Spacing::Paper),
+            "fairseq" => Some(Spacing::Fairseq),
+            _ => None,
+        }
+    }
+}
+
+/// What a column holds: the sine or cosine of frequency pair `k`, or zero padding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// `sin(pos · ω_k)`.
+    Sin(usize),
+    /// `cos(pos · ω_k)`.
+    Cos(usize),
+    /// Always 0 (the padding column of an odd `d` with fairseq spacing).
+    Zero,
+}
+
+/// The parameters of a sinusoidal table. Preconditions (see [`super::limits`]): `positions ≥ 1`,
+/// `dim ≥ 2`, `base > 1` and finite.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinusoidalParams {
+    /// Number of positions (rows): 0 ..= positions − 1.
+    pub positions: usize,
+    /// d_model (columns).
+    pub dim: usize,
+    /// Base of the frequency progression.
+    pub base: f64,
+    /// Column arrangement.
+    pub layout: Layout,
+    /// Frequency spacing.
+    pub spacing: Spacing,
+}
+
+/// How often [`SinusoidalParams::table_into`] recomputes sin/cos exactly instead of stepping.
+const REANCHOR_ROWS: usize = 64;
+
+impl SinusoidalParams {
+    /// Number of frequency pairs with a sine column.
+    pub fn pairs(&self) -> usize {
+        match self.spacing {
+            Spacing::Paper => self.dim.div_ceil(2),
+            Spacing::Fairseq => self.dim / 2,
+        }
+    }
+
+    /// Angular frequency of pair `k`.
+    pub fn pair_omega(&self, k: usize) -> f64 {
+        match self.spacing {
+            Spacing::Paper => self.base.powf(-2.0 * k as f64 / self.dim as f64),
+            Spacing::Fairseq => {
+                let h = self.dim / 2;
+                if h <= 1 {
+                    1.0
+                } else {
+                    (-self.base.ln() * k as f64 / (h - 1) as f64).exp()
+                }
+            }
+        }
+    }
+
+    /// What column `col` holds.
+    pub fn column(&self, col: usize) -> Column {
+        let d = self.dim;
+        match (self.layout, self.spacing) {
+            (_, Spacing::Fairseq) if !d.is_multiple_of(2) && col == d - 1 => Column::Zero,
+            (Layout::Interleaved, _) if col.is_multiple_of(2) => Column::Sin(col / 2),
+            (Layout::Interleaved, _) => Column::Cos(col / 2),
+            (Layout::Half, _) => {
+                let sin_block = self.pairs();
+                if col < sin_block {
+                    Column::Sin(col)
+                } else {
+                    Column::Cos(col - sin_block)
+                }
+            }
+        }
+    }
+
+    /// Angular frequency ω of column `col` (0 for a zero-padded column).
+    pub fn omega(&self, col: usize) -> f64 {
+        match self.column(col) {
+            Column::Sin(k) | Column::Cos(k) => self.pair_omega(k),
+            Column::Zero => 0.0,
+        }
+    }
+
+    /// `PE(pos, col)` straight from the formula (the oracle for tests and hover readouts).
+    pub fn value(&self, pos: usize, col: usize) -> f64 {
+        match self.column(col) {
+            Column::Sin(k) => (pos as f64 * self.pair_omega(k)).sin(),
+            Column::Cos(k) => (pos as f64 * self.pair_omega(k)).cos(),
+            Column::Zero => 0.0,
+        }
+    }
+
+    /// The whole table, row-major `positions × dim`, written into `out` (resized; its allocation
+    /// is reused).
+    ///
+    /// Fast path: each pair's frequency is computed once; sin and cos are stepped down the
+    /// positions by the angle-addition rotation `(s, c) ← (s·cos ω + c·sin ω, c·cos ω − s·sin ω)`
+    /// and recomputed exactly every [`REANCHOR_ROWS`] rows, so the drift stays near 1e-14. No
+    /// `powf` or `sin` per cell.
+    pub fn table_into(&self, out: &mut Vec<f64>) {
+        let (n, d) = (self.positions, self.dim);
+        out.clear();
+        out.resize(n * d, 0.0);
+        let pairs = self.pairs();
+        let omegas: Vec<f64> = (0..pairs).map(|k| self.pair_omega(k)).collect();
+        let steps: Vec<(f64, f64)> = omegas.iter().map(|w| (w.cos(), w.sin())).collect();
+        let columns: Vec<Column> = (0..d).map(|c| self.column(c)).collect();
+        let mut sin = vec![0.0; pairs];
+        let mut cos = vec![1.0; pairs];
+        for (pos, row) in out.chunks_exact_mut(d.max(1)).enumerate() {
+            if pos % REANCHOR_ROWS == 0 {
+                for k in 0..pairs {
+                    (sin[k], cos[k]) = (pos as f64 * omegas[k]).sin_cos();
+                }
+            }
+            for (cell, column) in row.iter_mut().zip(&columns) {
+                *cell = match *column {
+                    Column::Sin(k) => sin[k],
+                    Column::Cos(k) => cos[k],
+                    Column::Zero => 0.0,
+                };
+            }
+            for k in 0..pairs {
+                let (cw, sw) = steps[k];
+                let (s, c) = (sin[k], cos[k]);
+                sin[k] = s * cw + c * sw;
+                cos[k] = c * cw - s * sw;
+            }
+        }
+    }
+
+    /// The whole table, row-major `positions × dim`.
+    pub fn table(&self) -> Vec<f64> {
+        let mut out = Vec::new();
+        self.table_into(&mut out);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(dim: usize, layout: Layout, spacing: Spacing) -> SinusoidalParams {
+        SinusoidalParams {
+            positions: 300,
+            dim,
+            base: 10_000.0,
+            layout,
+            spacing,
+        }
+    }
+
+    #[test]
+    fn fast_table_matches_the_formula() {
+        for layout in [Layout::Interleaved, Layout::Half] {
+            for spacing in [Spacing::Paper, Spacing::Fairseq] {
+                for dim in [2, 3, 7, 8, 64] {
+                    let p = params(dim, layout, spacing);
+                    let t = p.table();
+                    for pos in 0..p.positions {
+                        for col in 0..dim {
+                            let (a, b) = (t[pos * dim + col], p.value(pos, col));
+                            assert!((a - b).abs() < 1e-12, "{p:?} ({pos},{col}): {a} vs {b}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn columns_follow_the_libraries_for_odd_d() {
+        // DistilBERT, d = 5: sin, cos, sin, cos, sin.
+        let p = params(5, Layout::Interleaved, Spacing::Paper);
+        assert_eq!(p.column(4), Column::Sin(2));
+        // Marian, d = 5: the sin block takes ⌈5/2⌉ = 3 columns.
+        let p = params(5, Layout::Half, Spacing::Paper);
+        assert_eq!(p.column(2), Column::Sin(2));
+        assert_eq!(p.column(3), Column::Cos(0));
+        // M2M100, d = 5: two pairs, then a zero column.
+        let p = params(5, Layout::Half, Spacing::Fairseq);
+        assert_eq!(p.column(1), Column::Sin(1));
+        assert_eq!(p.column(3), Column::Cos(1));
+        assert_eq!(p.column(4), Column::Zero);
+        assert_eq!(p.value(9, 4), 0.0);
+    }
+
+    #[test]
+    fn fairseq_slowest_pair_is_one_over_base_and_single_pair_is_finite() {
+        let p = params(8, Layout::Half, Spacing::Fairseq);
+        assert!((p.pair_omega(3) - 1e-4).abs() < 1e-18);
+        let p = params(3, Layout::Half, Spacing::Fairseq);
+        assert_eq!(p.pair_omega(0), 1.0);
+        assert!(p.table().iter().all(|v| v.is_finite()));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for l in [Layout::Interleaved, Layout::Half] {
+            assert_eq!(Layout::parse(l.as_str()), Some(l));
+        }
+        for s in [Spacing::Paper, Spacing::Fairseq] {
+            assert_eq!(Spacing::parse(s.as_str()), Some(s));
+        }
+        assert_eq!(Layout::parse("diagonal"), None);
+    }
+}

@@ -1,0 +1,613 @@
+//! The edge where raw input (a URL query, a typed number) becomes typed, clamped parameters.
+//!
+//! Pure and web-free so it is tested natively; `app::state` wraps it in signals. Nothing here can
+//! panic: every malformed or out-of-range value falls back to a default or is clamped, and a
+//! [`Notice`] says what happened so the page can show it.
+
+use crate::math::limits;
+use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
+
+/// A message for the reader about an input that was not taken as given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice(pub String);
+
+/// Decodes `%XX` escapes and `+` (as a space) of one query component. Invalid escapes are kept
+/// literally; invalid UTF-8 is replaced (never an error, never a panic).
+pub fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = |b: u8| (b as char).to_digit(16);
+                match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                    (Some(h), Some(l)) => {
+                        out.push((h * 16 + l) as u8);
+                        i += 2;
+                    }
+                    _ => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Encodes one query component: unreserved characters (RFC 3986) as they are, the rest as `%XX`.
+pub fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The `key=value` pairs of a query string (with or without its leading `?`), decoded, in order.
+pub fn parse_query(search: &str) -> Vec<(String, String)> {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let (k, v) = part.split_once('=').unwrap_or((part, ""));
+            (percent_decode(k), percent_decode(v))
+        })
+        .collect()
+}
+
+/// Builds a query string (with a leading `?`, or empty when there are no pairs).
+pub fn build_query(pairs: &[(&str, String)]) -> String {
+    if pairs.is_empty() {
+        return String::new();
+    }
+    let body: Vec<String> = pairs
+        .iter()
+        .map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v)))
+        .collect();
+    format!("?{}", body.join("&"))
+}
+
+/// Formats a float for a URL or a label: the shortest form that reads back as the same value.
+pub fn format_number(x: f64) -> String {
+    format!("{x}")
+}
+
+/// Clamps a float to `[lo, hi]`; a non-finite value becomes `fallback`. Every clamp comes with a notice naming `what`.
+pub fn clamp_f64(
+    what: &str,
+    value: f64,
+    (lo, hi): (f64, f64),
+    fallback: f64,
+) -> (f64, Option<Notice>) {
+    if !value.is_finite() {
+        (
+            fallback,
+            Some(Notice(format!(
+                "{what} must be a finite number; using {fallback}."
+            ))),
+        )
+    } else if value < lo {
+        (
+            lo,
+            Some(Notice(format!(
+                "{what} = {value} is below the minimum {lo}; using {lo}."
+            ))),
+        )
+    } else if value > hi {
+        (
+            hi,
+            Some(Notice(format!(
+                "{what} = {value} is above the maximum {hi}; using {hi}."
+            ))),
+        )
+    } else {
+        (value, None)
+    }
+}
+
+/// Parses and clamps an integer from text (a URL value or a number box). Text that is not a number
+/// gives `fallback` and a notice. Decimals are rounded; negative numbers clamp to the minimum.
+pub fn parse_usize(
+    what: &str,
+    text: &str,
+    (lo, hi): (usize, usize),
+    fallback: usize,
+) -> (usize, Option<Notice>) {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => {
+            let (v, notice) = clamp_f64(what, x.round(), (lo as f64, hi as f64), fallback as f64);
+            (v as usize, notice)
+        }
+        _ => (
+            fallback,
+            Some(Notice(format!(
+                "{what} = “{text}” is not a number; using {fallback}."
+            ))),
+        ),
+    }
+}
+
+/// Parses and clamps a float from text; see [`parse_usize`].
+pub fn parse_f64(
+    what: &str,
+    text: &str,
+    range: (f64, f64),
+    fallback: f64,
+) -> (f64, Option<Notice>) {
+    match text.trim().parse::<f64>() {
+        Ok(x) => clamp_f64(what, x, range, fallback),
+        Err(_) => (
+            fallback,
+            Some(Notice(format!(
+                "{what} = “{text}” is not a number; using {fallback}."
+            ))),
+        ),
+    }
+}
+
+/// Default sinusoidal parameters: 100 positions, d_model 128, base 10000 (Vaswani et al.), the
+/// paper's interleaved layout and spacing.
+pub const SINUSOIDAL_DEFAULT: SinusoidalParams = SinusoidalParams {
+    positions: 100,
+    dim: 128,
+    base: 10_000.0,
+    layout: Layout::Interleaved,
+    spacing: Spacing::Paper,
+};
+
+/// Dimensions the wave view plots by default (as the anchor visualisers do: two fast, two slower).
+pub const DEFAULT_WAVE_DIMS: [usize; 4] = [0, 1, 4, 21];
+
+/// At most this many waves at once (more is unreadable).
+pub const MAX_WAVE_DIMS: usize = 8;
+
+/// The sinusoidal chapter's view: the encoding's parameters, the highlighted position and the
+/// dimensions drawn as waves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SinusoidalView {
+    /// What to compute.
+    pub params: SinusoidalParams,
+    /// The highlighted position (row), always `< params.positions`.
+    pub pos: usize,
+    /// Dimensions plotted as waves (distinct, each `< params.dim`, at most [`MAX_WAVE_DIMS`]).
+    pub dims: Vec<usize>,
+    /// The heatmap's rows (positions) shown; `None` = all.
+    pub rows: Option<Span>,
+    /// The heatmap's columns (dimensions) shown; `None` = all.
+    pub cols: Option<Span>,
+}
+
+impl Default for SinusoidalView {
+    fn default() -> Self {
+        SinusoidalView {
+            params: SINUSOIDAL_DEFAULT,
+            pos: 0,
+            dims: DEFAULT_WAVE_DIMS.to_vec(),
+            rows: None,
+            cols: None,
+        }
+    }
+}
+
+/// Keeps the distinct dimensions below `dim`, at most [`MAX_WAVE_DIMS`], in order; when none is
+/// left, the defaults that fit (or dimension 0).
+pub fn fit_dims(dims: &[usize], dim: usize) -> Vec<usize> {
+    let mut kept: Vec<usize> = Vec::new();
+    for &k in dims {
+        if k < dim && !kept.contains(&k) && kept.len() < MAX_WAVE_DIMS {
+            kept.push(k);
+        }
+    }
+    if kept.is_empty() {
+        kept = DEFAULT_WAVE_DIMS
+            .iter()
+            .copied()
+            .filter(|&k| k < dim)
+            .collect();
+    }
+    if kept.is_empty() {
+        kept.push(0);
+    }
+    kept
+}
+
+/// Parses a list of dimensions ("0, 1, 4 21") for a `dim`-wide encoding, through [`fit_dims`].
+/// Parts that are not whole numbers below `dim`, or beyond the first [`MAX_WAVE_DIMS`], are
+/// reported in the notice.
+pub fn parse_dims(text: &str, dim: usize) -> (Vec<usize>, Option<Notice>) {
+    let mut numbers = Vec::new();
+    let mut dropped = Vec::new();
+    for part in text.split([',', ' ', ';']).filter(|p| !p.is_empty()) {
+        match part.parse::<usize>() {
+            Ok(k) if k < dim => {
+                if !numbers.contains(&k) {
+                    numbers.push(k);
+                }
+            }
+            _ => dropped.push(part.to_string()),
+        }
+    }
+    if numbers.len() > MAX_WAVE_DIMS {
+        dropped.extend(numbers[MAX_WAVE_DIMS..].iter().map(usize::to_string));
+    }
+    let notice = (!dropped.is_empty()).then(|| {
+        Notice(format!(
+            "dimensions: ignored {} (each must be a whole number below d_model = {dim}, at most {MAX_WAVE_DIMS} in all).",
+            dropped.join(", ")
+        ))
+    });
+    (fit_dims(&numbers, dim), notice)
+}
+
+/// An inclusive index range `from..=to` chosen by the reader (a zoom into the heatmap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// First index shown.
+    pub from: usize,
+    /// Last index shown (≥ `from`).
+    pub to: usize,
+}
+
+impl Span {
+    /// The span fitted into `0..len` (len ≥ 1): both ends clamped to `len − 1`.
+    pub fn fit(self, len: usize) -> std::ops::Range<usize> {
+        let last = len.saturating_sub(1);
+        let to = self.to.min(last);
+        self.from.min(to)..to + 1
+    }
+
+    /// Reads `"a-b"` (inclusive). Reversed ends are swapped; text that is not two whole numbers
+    /// gives `None` and a notice naming `what`.
+    pub fn parse(what: &str, text: &str) -> (Option<Span>, Option<Notice>) {
+        let parsed = text.split_once('-').and_then(|(a, b)| {
+            Some((
+                a.trim().parse::<usize>().ok()?,
+                b.trim().parse::<usize>().ok()?,
+            ))
+        });
+        match parsed {
+            Some((a, b)) => (
+                Some(Span {
+                    from: a.min(b),
+                    to: a.max(b),
+                }),
+                None,
+            ),
+            None => (
+                None,
+                Some(Notice(format!(
+                    "{what} = “{text}” is not a range like 0-99; showing all."
+                ))),
+            ),
+        }
+    }
+
+    /// The URL form, `from-to`.
+    pub fn to_text(self) -> String {
+        format!("{}-{}", self.from, self.to)
+    }
+}
+
+/// Formats a dimension list the way [`parse_dims`] reads it.
+pub fn format_dims(dims: &[usize]) -> String {
+    dims.iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+impl SinusoidalView {
+    /// Reads the view from query pairs (`n`, `d`, `base`, `layout`, `spacing`, `pos`, `dims`); unknown keys
+    /// are ignored (other figures own them), bad values fall back or clamp with a notice.
+    pub fn from_query(pairs: &[(String, String)]) -> (SinusoidalView, Vec<Notice>) {
+        let mut view = SinusoidalView::default();
+        let mut notices = Vec::new();
+        let mut pos_text = None;
+        let mut dims_text = None;
+        for (k, v) in pairs {
+            let notice = match k.as_str() {
+                "n" => {
+                    let (x, n) =
+                        parse_usize("n (positions)", v, limits::POSITIONS, view.params.positions);
+                    view.params.positions = x;
+                    n
+                }
+                "d" => {
+                    let (x, n) = parse_usize("d (d_model)", v, limits::DIM, view.params.dim);
+                    view.params.dim = x;
+                    n
+                }
+                "base" => {
+                    let (x, n) = parse_f64("base", v, limits::BASE, view.params.base);
+                    view.params.base = x;
+                    n
+                }
+                "layout" => match Layout::parse(v) {
+                    Some(l) => {
+                        view.params.layout = l;
+                        None
+                    }
+                    None => Some(Notice(format!(
+                        "layout = “{v}” is not one of interleaved, half; using interleaved."
+                    ))),
+                },
+                "spacing" => match Spacing::parse(v) {
+                    Some(s) => {
+                        view.params.spacing = s;
+                        None
+                    }
+                    None => Some(Notice(format!(
+                        "spacing = “{v}” is not one of paper, fairseq; using paper."
+                    ))),
+                },
+                "pos" => {
+                    pos_text = Some(v.clone());
+                    None
+                }
+                "dims" => {
+                    dims_text = Some(v.clone());
+                    None
+                }
+                "rows" => {
+                    let (span, n) = Span::parse("rows", v);
+                    view.rows = span;
+                    n
+                }
+                "cols" => {
+                    let (span, n) = Span::parse("cols", v);
+                    view.cols = span;
+                    n
+                }
+                _ => None,
+            };
+            notices.extend(notice);
+        }
+        if let Some(text) = pos_text {
+            let range = (0, view.params.positions - 1);
+            let (x, n) = parse_usize("pos (position)", &text, range, 0);
+            view.pos = x;
+            notices.extend(n);
+        }
+        if let Some(text) = dims_text {
+            let (dims, n) = parse_dims(&text, view.params.dim);
+            view.dims = dims;
+            notices.extend(n);
+        }
+        (view, notices)
+    }
+
+    /// The query pairs for this view, omitting values equal to the defaults so links stay short.
+    pub fn to_query(&self) -> Vec<(&'static str, String)> {
+        let d = SINUSOIDAL_DEFAULT;
+        let p = &self.params;
+        let mut out = Vec::new();
+        if p.positions != d.positions {
+            out.push(("n", p.positions.to_string()));
+        }
+        if p.dim != d.dim {
+            out.push(("d", p.dim.to_string()));
+        }
+        if p.base != d.base {
+            out.push(("base", format_number(p.base)));
+        }
+        if p.layout != d.layout {
+            out.push(("layout", p.layout.as_str().to_string()));
+        }
+        if p.spacing != d.spacing {
+            out.push(("spacing", p.spacing.as_str().to_string()));
+        }
+        if self.pos != 0 {
+            out.push(("pos", self.pos.to_string()));
+        }
+        if self.dims != DEFAULT_WAVE_DIMS {
+            out.push(("dims", format_dims(&self.dims)));
+        }
+        if let Some(span) = self.rows {
+            out.push(("rows", span.to_text()));
+        }
+        if let Some(span) = self.cols {
+            out.push(("cols", span.to_text()));
+        }
+        out
+    }
+}
+
+/// The reader's colour-scheme choice (`theme=light|dark` in the URL; absent = follow the system).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ThemeChoice {
+    /// Follow `prefers-color-scheme`.
+    #[default]
+    Auto,
+    /// Always light.
+    Light,
+    /// Always dark.
+    Dark,
+}
+
+impl ThemeChoice {
+    /// Reads `theme` from query pairs; an unknown value gives `Auto` and a notice.
+    pub fn from_query(pairs: &[(String, String)]) -> (ThemeChoice, Option<Notice>) {
+        match pairs.iter().rev().find(|(k, _)| k == "theme") {
+            None => (ThemeChoice::Auto, None),
+            Some((_, v)) => match v.as_str() {
+                "light" => (ThemeChoice::Light, None),
+                "dark" => (ThemeChoice::Dark, None),
+                "auto" => (ThemeChoice::Auto, None),
+                other => (
+                    ThemeChoice::Auto,
+                    Some(Notice(format!(
+                        "theme = “{other}” is not one of light, dark, auto; following the system."
+                    ))),
+                ),
+            },
+        }
+    }
+
+    /// The query pair for this choice (none for `Auto`).
+    pub fn to_query(self) -> Option<(&'static str, String)> {
+        match self {
+            ThemeChoice::Auto => None,
+            ThemeChoice::Light => Some(("theme", "light".into())),
+            ThemeChoice::Dark => Some(("theme", "dark".into())),
+        }
+    }
+}
+
+/// Rounds a positive number to `digits` significant digits (for log-slider values: 11220.18 → 11200).
+pub fn round_significant(x: f64, digits: i32) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let factor = 10f64.powi(digits - 1 - magnitude);
+    (x * factor).round() / factor
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(s: &str) -> Vec<(String, String)> {
+        parse_query(s)
+    }
+
+    #[test]
+    fn query_round_trips_through_encoding() {
+        let pairs = vec![
+            ("s", "the brown dog & co=1 ü".to_string()),
+            ("n", "7".into()),
+        ];
+        let built = build_query(&pairs);
+        let back = parse_query(&built);
+        assert_eq!(
+            back,
+            vec![
+                ("s".into(), "the brown dog & co=1 ü".into()),
+                ("n".into(), "7".into())
+            ]
+        );
+        assert_eq!(percent_decode("a%2"), "a%2");
+        assert_eq!(percent_decode("%zz%41"), "%zzA");
+        assert_eq!(percent_decode("%FF"), "\u{FFFD}");
+    }
+
+    #[test]
+    fn defaults_when_query_is_empty_and_default_view_writes_nothing() {
+        let (view, notices) = SinusoidalView::from_query(&q(""));
+        assert_eq!(view, SinusoidalView::default());
+        assert!(notices.is_empty());
+        assert!(view.to_query().is_empty());
+    }
+
+    #[test]
+    fn out_of_range_values_are_clamped_with_notices() {
+        let (view, notices) = SinusoidalView::from_query(&q("?n=5000&d=1&base=1e9&pos=99999"));
+        assert_eq!(view.params.positions, limits::POSITIONS.1);
+        assert_eq!(view.params.dim, limits::DIM.0);
+        assert_eq!(view.params.base, limits::BASE.1);
+        assert_eq!(view.pos, limits::POSITIONS.1 - 1);
+        assert_eq!(notices.len(), 4, "{notices:?}");
+    }
+
+    #[test]
+    fn garbage_falls_back_to_defaults_with_notices() {
+        let (view, notices) = SinusoidalView::from_query(&q(
+            "n=abc&d=&base=NaN&layout=diagonal&spacing=x&pos=-3&zzz=1",
+        ));
+        assert_eq!(view.params.positions, 100);
+        assert_eq!(view.params.dim, 128);
+        assert_eq!(view.params.base, 10_000.0);
+        assert_eq!(view.params.layout, Layout::Interleaved);
+        assert_eq!(view.pos, 0);
+        assert_eq!(notices.len(), 6, "{notices:?}");
+    }
+
+    #[test]
+    fn a_view_survives_the_url() {
+        let view = SinusoidalView {
+            params: SinusoidalParams {
+                positions: 512,
+                dim: 64,
+                base: 500.5,
+                layout: Layout::Half,
+                spacing: Spacing::Fairseq,
+            },
+            pos: 77,
+            dims: vec![3, 0, 63],
+            rows: Some(Span { from: 10, to: 20 }),
+            cols: Some(Span { from: 0, to: 7 }),
+        };
+        let pairs = view.to_query();
+        let (back, notices) = SinusoidalView::from_query(&parse_query(&build_query(&pairs)));
+        assert_eq!(back, view);
+        assert!(notices.is_empty());
+    }
+
+    #[test]
+    fn dims_are_parsed_filtered_and_reported() {
+        assert_eq!(parse_dims("0, 1 4;21", 128), (vec![0, 1, 4, 21], None));
+        let (dims, notice) = parse_dims("5,5,200,x,-1,2", 128);
+        assert_eq!(dims, vec![5, 2]);
+        let text = notice.expect("reports what it dropped").0;
+        assert!(
+            text.contains("200") && text.contains('x') && text.contains("-1"),
+            "{text}"
+        );
+        assert_eq!(parse_dims("", 4).0, vec![0, 1]);
+        assert_eq!(parse_dims("99", 2).0, vec![0, 1]);
+        let (many, notice) = parse_dims("0,1,2,3,4,5,6,7,8,9", 128);
+        assert_eq!(many.len(), MAX_WAVE_DIMS);
+        assert!(notice.is_some());
+        assert_eq!(fit_dims(&[21, 0, 21, 300], 64), vec![21, 0]);
+        assert_eq!(format_dims(&[0, 1, 4, 21]), "0,1,4,21");
+    }
+
+    #[test]
+    fn spans_parse_fit_and_report() {
+        assert_eq!(
+            Span::parse("rows", "5-2"),
+            (Some(Span { from: 2, to: 5 }), None)
+        );
+        let (span, notice) = Span::parse("rows", "7");
+        assert_eq!(span, None);
+        assert!(notice.is_some());
+        assert_eq!(Span { from: 10, to: 500 }.fit(100), 10..100);
+        assert_eq!(Span { from: 300, to: 500 }.fit(100), 99..100);
+        assert_eq!(Span { from: 0, to: 0 }.fit(1), 0..1);
+    }
+
+    #[test]
+    fn theme_choice_reads_and_writes() {
+        assert_eq!(
+            ThemeChoice::from_query(&q("theme=dark")),
+            (ThemeChoice::Dark, None)
+        );
+        assert_eq!(
+            ThemeChoice::from_query(&q("n=3")),
+            (ThemeChoice::Auto, None)
+        );
+        let (choice, notice) = ThemeChoice::from_query(&q("theme=purple"));
+        assert_eq!(choice, ThemeChoice::Auto);
+        assert!(notice.is_some());
+        assert_eq!(
+            ThemeChoice::Light.to_query(),
+            Some(("theme", "light".to_string()))
+        );
+        assert_eq!(ThemeChoice::Auto.to_query(), None);
+    }
+
+    #[test]
+    fn significant_rounding() {
+        assert_eq!(round_significant(11220.18, 3), 11200.0);
+        assert_eq!(round_significant(2.0, 3), 2.0);
+        assert_eq!(round_significant(999_999.0, 3), 1_000_000.0);
+    }
+}

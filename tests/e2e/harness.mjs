@@ -1,0 +1,81 @@
+// Shared pieces of the browser tests: a static server for dist/ on 127.0.0.1 and Debian's Chromium
+// driven by playwright-core (never a downloaded browser).
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const DIST = resolve(new URL("../../dist", import.meta.url).pathname);
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+};
+
+/** Serves dist/ on 127.0.0.1 at a free port; resolves to { url, close }. */
+export async function serveDist() {
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+      let file = normalize(join(DIST, path));
+      if (!file.startsWith(DIST)) throw new Error("outside dist");
+      if (path.endsWith("/")) file = join(file, "index.html");
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("not found");
+    }
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+export const CHROMIUM_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Launches Debian's Chromium. */
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/**
+ * Opens `url` in a new page and records every console error, page error and failed request
+ * (network failure or HTTP status ≥ 400) in `problems`.
+ */
+export async function openPage(browser, url, viewport = { width: 1280, height: 900 }, options = {}) {
+  const context = await browser.newContext({ viewport, ...options });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+  page.on("requestfailed", (req) => problems.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`));
+  page.on("response", (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  await page.goto(url);
+  await page.waitForSelector("#fig-heatmap canvas");
+  await page.waitForFunction(() => !document.getElementById("loading"));
+  return { page, problems, context };
+}

@@ -1,0 +1,114 @@
+//! Browser tier (wasm-bindgen-test in headless Chromium): the app mounts and its heatmap draws.
+#![cfg(target_arch = "wasm32")]
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Waits for `ms` milliseconds (lets effects run and the canvas lay out).
+async fn sleep(ms: u64) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        set_timeout(
+            move || {
+                let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+            },
+            Duration::from_millis(ms),
+        );
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// A fresh container of a known width in the test page, with the page's canvas rule (canvases
+/// fill their figure's width) so sizing is exercised as on the real page.
+fn container() -> HtmlElement {
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some("canvas { display: block; width: 100%; }"));
+    document().head().unwrap().append_child(&style).unwrap();
+    let el: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    el.style().set_property("width", "900px").unwrap();
+    document().body().unwrap().append_child(&el).unwrap();
+    el
+}
+
+fn heatmap_canvas(root: &HtmlElement) -> HtmlCanvasElement {
+    root.query_selector("#fig-heatmap canvas")
+        .unwrap()
+        .expect("the heatmap canvas is in the page")
+        .unchecked_into()
+}
+
+/// Number of distinct colours on the canvas.
+fn colours(canvas: &HtmlCanvasElement) -> usize {
+    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    let data = ctx
+        .get_image_data(
+            0.0,
+            0.0,
+            f64::from(canvas.width()),
+            f64::from(canvas.height()),
+        )
+        .unwrap()
+        .data();
+    let mut seen: Vec<u32> = data
+        .chunks_exact(4)
+        .map(|p| u32::from_be_bytes([0, p[0], p[1], p[2]]))
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len()
+}
+
+#[wasm_bindgen_test]
+async fn app_mounts_and_the_heatmap_draws() {
+    let root = container();
+    let handle = leptos::mount::mount_to(root.clone(), pe_explorer::app::App);
+    sleep(100).await;
+    let canvas = heatmap_canvas(&root);
+    assert!(
+        canvas.width() > 300,
+        "canvas sized to its container: {}",
+        canvas.width()
+    );
+    let n = colours(&canvas);
+    assert!(n > 100, "only {n} colours drawn");
+    let figure = root.query_selector("#fig-heatmap").unwrap().unwrap();
+    let ms: f64 = figure
+        .get_attribute("data-draw-ms")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(ms >= 0.0);
+    drop(handle);
+}
+
+#[wasm_bindgen_test]
+async fn changing_d_model_redraws() {
+    let root = container();
+    let handle = leptos::mount::mount_to(root.clone(), pe_explorer::app::App);
+    sleep(100).await;
+    let canvas = heatmap_canvas(&root);
+    let before = canvas.to_data_url().unwrap();
+    let input: web_sys::HtmlInputElement = root
+        .query_selector("#ctl-d")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    input.set_value("16");
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    sleep(100).await;
+    assert_ne!(canvas.to_data_url().unwrap(), before);
+    let exact: web_sys::HtmlInputElement = root
+        .query_selector("#ctl-d-value")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(exact.value(), "16");
+    drop(handle);
+}
