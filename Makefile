@@ -32,7 +32,8 @@ build: tools
 	trunk build --release
 
 # ---------------------------------------------------------------- tools (installed when missing)
-tools: .tools/target .tools/trunk-$(TRUNK_VERSION) .tools/wasm-bindgen-$(WASM_BINDGEN_VERSION) .tools/chromium .tools/npm-tools .tools/npm-e2e
+# Quick installs first (browser, npm), then the two long cargo installs (~2.5 and ~9 minutes).
+tools: .tools/target .tools/chromium .tools/npm-tools .tools/npm-e2e .tools/wasm-bindgen-$(WASM_BINDGEN_VERSION) .tools/trunk-$(TRUNK_VERSION)
 
 .tools:
 	mkdir -p .tools
