@@ -9,3 +9,6 @@ pub const DIM: (usize, usize) = (2, 1024);
 
 /// Base of the geometric frequency progression (10000 in Vaswani et al. and RoFormer).
 pub const BASE: (f64, f64) = (2.0, 1.0e6);
+
+/// Tokens in the toy-attention sentence.
+pub const TOKENS: (usize, usize) = (1, 16);

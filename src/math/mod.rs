@@ -5,5 +5,8 @@
 //! Functions here assume valid input (see [`limits`]) and document their preconditions; the edges
 //! (`crate::params`, the `pe` CLI) validate and clamp before calling.
 
+pub mod attention;
 pub mod limits;
+pub mod naive;
+pub mod similarity;
 pub mod sinusoidal;

@@ -205,6 +205,103 @@ impl SinusoidalParams {
         }
     }
 
+    /// Whether the cosine similarity of two rows depends only on their distance: true when every
+    /// sine column has its cosine partner (even `d`, or fairseq's zero padding), so that
+    /// `PE(a)·PE(b) = Σ_k cos((a−b)·ω_k)` and `|PE(p)|² = pairs` for every `p`. An odd `d` with
+    /// paper spacing leaves a lone sine whose square varies with the position.
+    pub fn is_shift_invariant(&self) -> bool {
+        self.dim.is_multiple_of(2) || self.spacing == Spacing::Fairseq
+    }
+
+    /// The linear map `M_k` with `PE(pos + k) = M_k · PE(pos)` for every `pos`, as one 2×2 block per
+    /// frequency pair acting on that pair's `(sin, cos)` (Vaswani et al. §3.5: "PE(pos+k) can be
+    /// represented as a linear function of PE(pos)"). By the angle-addition formulas,
+    ///
+    /// ```text
+    /// ⎡sin((p+k)ω)⎤   ⎡ cos kω   sin kω⎤ ⎡sin pω⎤
+    /// ⎣cos((p+k)ω)⎦ = ⎣−sin kω   cos kω⎦ ⎣cos pω⎦
+    /// ```
+    ///
+    /// `k` may be negative. The block does not depend on `pos`: that is the point.
+    pub fn shift_matrix(&self, k: f64) -> Vec<[[f64; 2]; 2]> {
+        (0..self.pairs())
+            .map(|pair| {
+                let (s, c) = (k * self.pair_omega(pair)).sin_cos();
+                [[c, s], [-s, c]]
+            })
+            .collect()
+    }
+
+    /// `M_k · row` for a row of this table (`row.len() == dim`): each pair's `(sin, cos)` rotated by
+    /// its block of [`SinusoidalParams::shift_matrix`]. A lone sine (odd `d`, paper spacing) has
+    /// no cosine partner in the row, so its image uses the partner's value `cos(pos·ω)` recovered
+    /// from `pos`; zero columns stay zero.
+    pub fn apply_shift(&self, row: &[f64], pos: usize, k: f64) -> Vec<f64> {
+        self.apply_blocks(&self.shift_matrix(k), &self.pair_columns(), row, pos)
+    }
+
+    /// For every pair, its sine and cosine columns (`None` where the layout has none).
+    fn pair_columns(&self) -> Vec<(Option<usize>, Option<usize>)> {
+        let mut cols = vec![(None, None); self.pairs()];
+        for col in 0..self.dim {
+            match self.column(col) {
+                Column::Sin(pair) => cols[pair].0 = Some(col),
+                Column::Cos(pair) => cols[pair].1 = Some(col),
+                Column::Zero => {}
+            }
+        }
+        cols
+    }
+
+    /// [`SinusoidalParams::apply_shift`] with the blocks and the pair columns precomputed.
+    fn apply_blocks(
+        &self,
+        blocks: &[[[f64; 2]; 2]],
+        columns: &[(Option<usize>, Option<usize>)],
+        row: &[f64],
+        pos: usize,
+    ) -> Vec<f64> {
+        let mut out = vec![0.0; self.dim];
+        for (pair, (m, &(sin_col, cos_col))) in blocks.iter().zip(columns).enumerate() {
+            let s = sin_col.map_or(0.0, |c| row[c]);
+            let c = cos_col.map_or_else(|| (pos as f64 * self.pair_omega(pair)).cos(), |c| row[c]);
+            if let Some(col) = sin_col {
+                out[col] = m[0][0] * s + m[0][1] * c;
+            }
+            if let Some(col) = cos_col {
+                out[col] = m[1][0] * s + m[1][1] * c;
+            }
+        }
+        out
+    }
+
+    /// `max |M_k·PE(p) − PE(p+k)|` over every position `p < positions` and every column: how
+    /// exactly the shift law holds across the whole table (round-off only, ~1e-15).
+    pub fn max_shift_error(&self, k: usize) -> f64 {
+        let longer = SinusoidalParams {
+            positions: self.positions + k,
+            ..*self
+        };
+        let table = longer.table();
+        let d = self.dim;
+        let (blocks, columns) = (self.shift_matrix(k as f64), self.pair_columns());
+        (0..self.positions)
+            .map(|p| {
+                let moved = self.apply_blocks(&blocks, &columns, &table[p * d..(p + 1) * d], p);
+                moved
+                    .iter()
+                    .zip(&table[(p + k) * d..(p + k + 1) * d])
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f64::max)
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// One row, `PE(pos, ·)`, from the formula.
+    pub fn row(&self, pos: usize) -> Vec<f64> {
+        (0..self.dim).map(|col| self.value(pos, col)).collect()
+    }
+
     /// The whole table, row-major `positions × dim`.
     pub fn table(&self) -> Vec<f64> {
         let mut out = Vec::new();
@@ -269,6 +366,31 @@ mod tests {
         let p = params(3, Layout::Half, Spacing::Fairseq);
         assert_eq!(p.pair_omega(0), 1.0);
         assert!(p.table().iter().all(|v| v.is_finite()));
+    }
+
+    #[test]
+    fn shift_matrix_moves_every_row_by_k() {
+        for layout in [Layout::Interleaved, Layout::Half] {
+            for spacing in [Spacing::Paper, Spacing::Fairseq] {
+                for dim in [2, 5, 16] {
+                    let p = params(dim, layout, spacing);
+                    for (pos, k) in [(0, 1), (7, 13), (50, -20), (100, 0)] {
+                        let moved = p.apply_shift(&p.row(pos), pos, k as f64);
+                        let target = p.row((pos as i64 + k) as usize);
+                        for (a, b) in moved.iter().zip(&target) {
+                            assert!((a - b).abs() < 1e-9, "{p:?} pos {pos} k {k}: {a} vs {b}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shift_law_holds_over_the_whole_table() {
+        let p = params(64, Layout::Interleaved, Spacing::Paper);
+        let err = p.max_shift_error(37);
+        assert!(err < 1e-10, "{err}");
     }
 
     #[test]

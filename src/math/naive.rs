@@ -1,0 +1,99 @@
+//! The naive position signals the explainer argues against, and why each fails.
+//!
+//! - **Adding the integer position** `pos` to every dimension: the signal grows without bound
+//!   (`|pos·1| = pos·√d`) and swamps the token embedding, whose entries are of order 1.
+//! - **Normalising it** to `pos/(n−1)`: bounded, but the same position means different things in
+//!   sequences of different lengths, and neighbours become indistinguishable in long ones.
+//! - **A single sine** `sin(pos)`: bounded and length-independent, but not one-to-one — distinct
+//!   positions collide (sin 2 ≈ sin 353, within 10⁻³ — the numbers below find such pairs).
+//! - **Binary position bits** `bit_b(pos) = ⌊pos/2^b⌋ mod 2`: unique and bounded — and the
+//!   same low-to-high frequency ladder as the sinusoidal table, but discrete: nothing between
+//!   0 and 1, so distances between positions are not smooth.
+
+/// Norm of the position signal `pos·(1, …, 1)` when the integer position is added to all `d`
+/// dimensions: `pos·√d`.
+pub fn integer_norm(pos: usize, d: usize) -> f64 {
+    pos as f64 * (d as f64).sqrt()
+}
+
+/// Norm of the normalised signal `pos/(n−1)·(1, …, 1)`: `pos/(n−1)·√d` (0 for `n = 1`).
+pub fn normalized_norm(pos: usize, n: usize, d: usize) -> f64 {
+    if n <= 1 {
+        0.0
+    } else {
+        pos as f64 / (n - 1) as f64 * (d as f64).sqrt()
+    }
+}
+
+/// Norm of a sinusoidal row with `pairs` complete sin/cos pairs: `√pairs`, the same at every
+/// position (`sin² + cos² = 1` per pair).
+pub fn sinusoidal_norm(pairs: usize) -> f64 {
+    (pairs as f64).sqrt()
+}
+
+/// The nearest later position `q` in `pos+1 ..= limit` with `|sin q − sin pos| < eps`, if any.
+/// Precondition: `eps > 0`.
+pub fn sine_collision(pos: usize, eps: f64, limit: usize) -> Option<usize> {
+    let target = (pos as f64).sin();
+    (pos + 1..=limit).find(|&q| ((q as f64).sin() - target).abs() < eps)
+}
+
+/// Bit `b` of `pos` (0 or 1), as a number.
+pub fn bit(pos: usize, b: u32) -> f64 {
+    if b >= usize::BITS {
+        0.0
+    } else {
+        ((pos >> b) & 1) as f64
+    }
+}
+
+/// Bits needed to write every position below `n` (at least 1).
+pub fn bits_for(n: usize) -> u32 {
+    (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1)
+}
+
+/// The binary table: row `pos` holds bits `0 ..< bits` of `pos`, lowest bit first (fastest
+/// flipping on the left, like the sinusoidal table's fastest frequencies). Row-major
+/// `n × bits`.
+pub fn binary_table(n: usize, bits: u32) -> Vec<f64> {
+    (0..n)
+        .flat_map(|pos| (0..bits).map(move |b| bit(pos, b)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_signal_grows_sinusoidal_does_not() {
+        assert_eq!(integer_norm(0, 64), 0.0);
+        assert_eq!(integer_norm(100, 64), 800.0);
+        assert_eq!(sinusoidal_norm(32), 32f64.sqrt());
+        assert_eq!(normalized_norm(9, 10, 4), 2.0);
+        assert_eq!(normalized_norm(0, 1, 4), 0.0);
+    }
+
+    #[test]
+    fn sine_collides_at_353_for_position_2() {
+        // sin 2 = 0.909297…, sin 353 = 0.909…: 353 − 2 ≈ 56.18·2π, and sin(π − x) = sin x.
+        let q = sine_collision(2, 1e-3, 1000).expect("a collision below 1000");
+        assert!(q <= 353, "{q}");
+        assert!(((q as f64).sin() - 2f64.sin()).abs() < 1e-3);
+        assert!((353f64.sin() - 2f64.sin()).abs() < 1e-3);
+        assert_eq!(sine_collision(2, 1e-12, 50), None);
+    }
+
+    #[test]
+    fn binary_table_counts() {
+        assert_eq!(bits_for(1), 1);
+        assert_eq!(bits_for(2), 1);
+        assert_eq!(bits_for(5), 3);
+        assert_eq!(bits_for(1024), 10);
+        assert_eq!(
+            binary_table(4, 2),
+            vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0]
+        );
+        assert_eq!(bit(5, 200), 0.0);
+    }
+}

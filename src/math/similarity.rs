@@ -1,0 +1,118 @@
+//! Cosine similarity between position vectors: `sim(a, b) = PE(a)·PE(b) / (|PE(a)|·|PE(b)|)`.
+//!
+//! Two paths. The general one forms every dot product (the Gram matrix, O(n²·d)). The fast one is
+//! for encodings whose similarity depends only on the distance `a − b` — the sinusoidal encoding
+//! with complete sin/cos pairs, where `PE(a)·PE(b) = Σ_k cos((a−b)·ω_k)` and every row has
+//! `|PE|² = pairs` — so one row `g(r) = (1/pairs)·Σ_k cos(r·ω_k)` for `r = 0..n` is computed in
+//! O(n·d) and the matrix is filled from it (a symmetric Toeplitz matrix).
+
+use super::sinusoidal::SinusoidalParams;
+
+/// Cosine similarity of every pair of rows of the row-major `n × d` matrix `vectors`, row-major
+/// `n × n`. A zero row has similarity 0 with everything (and 1 with itself, by convention, so the
+/// diagonal is always 1).
+pub fn cosine_matrix(vectors: &[f64], n: usize, d: usize) -> Vec<f64> {
+    let norms: Vec<f64> = (0..n)
+        .map(|i| dot(&vectors[i * d..(i + 1) * d], &vectors[i * d..(i + 1) * d]).sqrt())
+        .collect();
+    let mut out = vec![0.0; n * n];
+    for i in 0..n {
+        out[i * n + i] = 1.0;
+        for j in 0..i {
+            let denom = norms[i] * norms[j];
+            let s = if denom > 0.0 {
+                (dot(&vectors[i * d..(i + 1) * d], &vectors[j * d..(j + 1) * d]) / denom)
+                    .clamp(-1.0, 1.0)
+            } else {
+                0.0
+            };
+            out[i * n + j] = s;
+            out[j * n + i] = s;
+        }
+    }
+    out
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Fills the symmetric Toeplitz matrix `m[i][j] = g[|i − j|]` (row-major `n × n`, `n = g.len()`)
+/// into `out` (resized, allocation reused).
+pub fn fill_from_distance(g: &[f64], out: &mut Vec<f64>) {
+    let n = g.len();
+    out.clear();
+    out.resize(n * n, 0.0);
+    for (i, row) in out.chunks_exact_mut(n.max(1)).enumerate() {
+        // Left of the diagonal: g[i], g[i−1], …, g[1]; from it rightwards: g[0], g[1], ….
+        for (j, cell) in row[..i].iter_mut().enumerate() {
+            *cell = g[i - j];
+        }
+        row[i..].copy_from_slice(&g[..n - i]);
+    }
+}
+
+/// The sinusoidal similarity as a function of distance: `g(r) = (1/pairs)·Σ_k cos(r·ω_k)` for
+/// `r = 0..n`. Exact when [`SinusoidalParams::is_shift_invariant`] (then every pair has both its
+/// sine and its cosine; zero padding contributes nothing to dot products or norms).
+pub fn sinusoidal_by_distance(p: &SinusoidalParams, n: usize) -> Vec<f64> {
+    let omegas: Vec<f64> = (0..p.pairs()).map(|k| p.pair_omega(k)).collect();
+    let count = omegas.len().max(1) as f64;
+    (0..n)
+        .map(|r| omegas.iter().map(|w| (r as f64 * w).cos()).sum::<f64>() / count)
+        .collect()
+}
+
+/// The sinusoidal encoding's `positions × positions` similarity matrix, written into `out`: the
+/// fast path when the encoding is shift-invariant, the general Gram path otherwise.
+pub fn sinusoidal_matrix_into(p: &SinusoidalParams, out: &mut Vec<f64>) {
+    if p.is_shift_invariant() {
+        fill_from_distance(&sinusoidal_by_distance(p, p.positions), out);
+    } else {
+        *out = cosine_matrix(&p.table(), p.positions, p.dim);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::sinusoidal::{Layout, Spacing};
+
+    #[test]
+    fn toeplitz_fill_puts_distance_on_diagonals() {
+        let mut m = Vec::new();
+        fill_from_distance(&[1.0, 0.5, 0.25], &mut m);
+        assert_eq!(m, vec![1.0, 0.5, 0.25, 0.5, 1.0, 0.5, 0.25, 0.5, 1.0]);
+        fill_from_distance(&[1.0], &mut m);
+        assert_eq!(m, vec![1.0]);
+    }
+
+    #[test]
+    fn fast_and_general_paths_agree() {
+        for layout in [Layout::Interleaved, Layout::Half] {
+            for spacing in [Spacing::Paper, Spacing::Fairseq] {
+                for dim in [2, 3, 8, 9, 64] {
+                    let p = SinusoidalParams {
+                        positions: 40,
+                        dim,
+                        base: 100.0,
+                        layout,
+                        spacing,
+                    };
+                    let general = cosine_matrix(&p.table(), p.positions, p.dim);
+                    let mut fast = Vec::new();
+                    sinusoidal_matrix_into(&p, &mut fast);
+                    for (a, b) in fast.iter().zip(&general) {
+                        assert!((a - b).abs() < 1e-12, "{p:?}: {a} vs {b}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn zero_rows_have_zero_similarity_but_unit_diagonal() {
+        let m = cosine_matrix(&[0.0, 0.0, 1.0, 0.0], 2, 2);
+        assert_eq!(m, vec![1.0, 0.0, 0.0, 1.0]);
+    }
+}
