@@ -166,6 +166,18 @@ pub const SINUSOIDAL_DEFAULT: SinusoidalParams = SinusoidalParams {
 /// Dimensions the wave view plots by default (as the anchor visualisers do: two fast, two slower).
 pub const DEFAULT_WAVE_DIMS: [usize; 4] = [0, 1, 4, 21];
 
+/// The relative-shift figure's default offset.
+pub const DEFAULT_SHIFT: usize = 5;
+
+/// Largest offset of the relative-shift figure.
+pub const MAX_SHIFT: usize = 512;
+
+/// The adding-to-a-token figure's default positions.
+pub const DEFAULT_COMPARE: [usize; 3] = [0, 50, 99];
+
+/// Largest position of the adding-to-a-token figure (the formula holds at any position).
+pub const MAX_COMPARE: usize = 10_000;
+
 /// At most this many waves at once (more is unreadable).
 pub const MAX_WAVE_DIMS: usize = 8;
 
@@ -179,6 +191,10 @@ pub struct SinusoidalView {
     pub pos: usize,
     /// Dimensions plotted as waves (distinct, each `< params.dim`, at most [`MAX_WAVE_DIMS`]).
     pub dims: Vec<usize>,
+    /// The offset `k` of the relative-shift figure.
+    pub shift: usize,
+    /// The positions of the adding-to-a-token figure: a reference and two others.
+    pub compare: [usize; 3],
     /// The heatmap's rows (positions) shown; `None` = all.
     pub rows: Option<Span>,
     /// The heatmap's columns (dimensions) shown; `None` = all.
@@ -191,6 +207,8 @@ impl Default for SinusoidalView {
             params: SINUSOIDAL_DEFAULT,
             pos: 0,
             dims: DEFAULT_WAVE_DIMS.to_vec(),
+            shift: DEFAULT_SHIFT,
+            compare: DEFAULT_COMPARE,
             rows: None,
             cols: None,
         }
@@ -356,6 +374,28 @@ impl SinusoidalView {
                     dims_text = Some(v.clone());
                     None
                 }
+                "k" => {
+                    let (x, n) = parse_usize("k (offset)", v, (0, MAX_SHIFT), DEFAULT_SHIFT);
+                    view.shift = x;
+                    n
+                }
+                "at" => {
+                    let parts: Vec<&str> = v.split(',').collect();
+                    if parts.len() == 3 {
+                        let mut notice = None;
+                        for (slot, text) in view.compare.iter_mut().zip(parts) {
+                            let (x, n) =
+                                parse_usize("at (positions)", text, (0, MAX_COMPARE), *slot);
+                            *slot = x;
+                            notice = notice.or(n);
+                        }
+                        notice
+                    } else {
+                        Some(Notice(format!(
+                            "at = “{v}” is not three positions like 0,50,99; using 0,50,99."
+                        )))
+                    }
+                }
                 "rows" => {
                     let (span, n) = Span::parse("rows", v);
                     view.rows = span;
@@ -410,11 +450,148 @@ impl SinusoidalView {
         if self.dims != DEFAULT_WAVE_DIMS {
             out.push(("dims", format_dims(&self.dims)));
         }
+        if self.shift != DEFAULT_SHIFT {
+            out.push(("k", self.shift.to_string()));
+        }
+        if self.compare != DEFAULT_COMPARE {
+            out.push(("at", format_dims(&self.compare)));
+        }
         if let Some(span) = self.rows {
             out.push(("rows", span.to_text()));
         }
         if let Some(span) = self.cols {
             out.push(("cols", span.to_text()));
+        }
+        out
+    }
+}
+
+/// The order-blindness figure's view: the sentence and whether positions are added.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderView {
+    /// The sentence (1 to 16 tokens after [`crate::math::attention::tokenize`]).
+    pub sentence: String,
+    /// Whether the sinusoidal encoding is added to the token embeddings.
+    pub with_position: bool,
+}
+
+impl Default for OrderView {
+    fn default() -> Self {
+        OrderView {
+            sentence: crate::math::attention::EXAMPLE.to_string(),
+            with_position: false,
+        }
+    }
+}
+
+/// Checks a sentence for the toy attention: its tokens, or a notice saying why it was refused
+/// (no words, or more than the limit).
+pub fn check_sentence(text: &str) -> Result<Vec<String>, Notice> {
+    let tokens = crate::math::attention::tokenize(text);
+    let (lo, hi) = limits::TOKENS;
+    if tokens.len() < lo {
+        Err(Notice("The sentence needs at least one word.".into()))
+    } else if tokens.len() > hi {
+        Err(Notice(format!(
+            "The sentence has {} words; the toy attention takes at most {hi}. Keeping the previous one.",
+            tokens.len()
+        )))
+    } else {
+        Ok(tokens)
+    }
+}
+
+impl OrderView {
+    /// Reads `s` (sentence) and `pe` (`on`/`off`) from query pairs.
+    pub fn from_query(pairs: &[(String, String)]) -> (OrderView, Vec<Notice>) {
+        let mut view = OrderView::default();
+        let mut notices = Vec::new();
+        for (k, v) in pairs {
+            match k.as_str() {
+                "s" => match check_sentence(v) {
+                    Ok(_) => view.sentence = v.clone(),
+                    Err(n) => notices.push(n),
+                },
+                "pe" => match v.as_str() {
+                    "on" => view.with_position = true,
+                    "off" => view.with_position = false,
+                    other => notices.push(Notice(format!(
+                        "pe = “{other}” is not on or off; positions are off."
+                    ))),
+                },
+                _ => {}
+            }
+        }
+        (view, notices)
+    }
+
+    /// The query pairs, omitting defaults.
+    pub fn to_query(&self) -> Vec<(&'static str, String)> {
+        let d = OrderView::default();
+        let mut out = Vec::new();
+        if self.sentence != d.sentence {
+            out.push(("s", self.sentence.clone()));
+        }
+        if self.with_position {
+            out.push(("pe", "on".into()));
+        }
+        out
+    }
+}
+
+/// The naive-fixes figure's view: the position whose sine collision is sought, and the tolerance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NaiveView {
+    /// Position whose value `sin(pos)` is matched.
+    pub pos: usize,
+    /// Tolerance ε of the match.
+    pub eps: f64,
+}
+
+/// Range of the collision finder's position.
+pub const NAIVE_POS: (usize, usize) = (0, 10_000);
+
+/// Range of the collision finder's tolerance.
+pub const NAIVE_EPS: (f64, f64) = (1e-6, 0.1);
+
+impl Default for NaiveView {
+    fn default() -> Self {
+        NaiveView { pos: 2, eps: 1e-3 }
+    }
+}
+
+impl NaiveView {
+    /// Reads `npos` and `eps` from query pairs.
+    pub fn from_query(pairs: &[(String, String)]) -> (NaiveView, Vec<Notice>) {
+        let mut view = NaiveView::default();
+        let mut notices = Vec::new();
+        for (k, v) in pairs {
+            match k.as_str() {
+                "npos" => {
+                    let (x, n) = parse_usize("npos", v, NAIVE_POS, view.pos);
+                    view.pos = x;
+                    notices.extend(n);
+                }
+                "eps" => {
+                    let (x, n) = parse_f64("eps", v, NAIVE_EPS, view.eps);
+                    view.eps = x;
+                    notices.extend(n);
+                }
+                _ => {}
+            }
+        }
+        (view, notices)
+    }
+
+    /// The query pairs, omitting defaults.
+    pub fn to_query(&self) -> Vec<(&'static str, String)> {
+        let d = NaiveView::default();
+        let mut out = Vec::new();
+        if self.pos != d.pos {
+            out.push(("npos", self.pos.to_string()));
+        }
+        if self.eps != d.eps {
+            out.push(("eps", format_number(self.eps)));
         }
         out
     }
@@ -509,12 +686,15 @@ mod tests {
 
     #[test]
     fn out_of_range_values_are_clamped_with_notices() {
-        let (view, notices) = SinusoidalView::from_query(&q("?n=5000&d=1&base=1e9&pos=99999"));
+        let (view, notices) =
+            SinusoidalView::from_query(&q("?n=5000&d=1&base=1e9&pos=99999&k=9999&at=1,2"));
         assert_eq!(view.params.positions, limits::POSITIONS.1);
         assert_eq!(view.params.dim, limits::DIM.0);
         assert_eq!(view.params.base, limits::BASE.1);
         assert_eq!(view.pos, limits::POSITIONS.1 - 1);
-        assert_eq!(notices.len(), 4, "{notices:?}");
+        assert_eq!(view.shift, MAX_SHIFT);
+        assert_eq!(view.compare, DEFAULT_COMPARE);
+        assert_eq!(notices.len(), 6, "{notices:?}");
     }
 
     #[test]
@@ -542,6 +722,8 @@ mod tests {
             },
             pos: 77,
             dims: vec![3, 0, 63],
+            shift: 17,
+            compare: [3, 1, 2000],
             rows: Some(Span { from: 10, to: 20 }),
             cols: Some(Span { from: 0, to: 7 }),
         };
@@ -582,6 +764,39 @@ mod tests {
         assert_eq!(Span { from: 10, to: 500 }.fit(100), 10..100);
         assert_eq!(Span { from: 300, to: 500 }.fit(100), 99..100);
         assert_eq!(Span { from: 0, to: 0 }.fit(1), 0..1);
+    }
+
+    #[test]
+    fn sentences_are_checked_and_survive_the_url() {
+        let long = ["word"; 17].join(" ");
+        assert!(check_sentence(&long).is_err());
+        assert!(check_sentence(" ,, ").is_err());
+        assert_eq!(
+            check_sentence("Dog bites man.").unwrap(),
+            vec!["dog", "bites", "man"]
+        );
+        let (view, notices) = OrderView::from_query(&q(&format!("s={}&pe=maybe", long)));
+        assert_eq!(view, OrderView::default());
+        assert_eq!(notices.len(), 2);
+        let view = OrderView {
+            sentence: "man bites dog".into(),
+            with_position: true,
+        };
+        let back = OrderView::from_query(&parse_query(&build_query(&view.to_query())));
+        assert_eq!(back, (view, vec![]));
+    }
+
+    #[test]
+    fn naive_view_clamps_and_round_trips() {
+        let (view, notices) = NaiveView::from_query(&q("npos=-4&eps=5"));
+        assert_eq!(view, NaiveView { pos: 0, eps: 0.1 });
+        assert_eq!(notices.len(), 2);
+        let view = NaiveView {
+            pos: 77,
+            eps: 2.5e-4,
+        };
+        let back = NaiveView::from_query(&parse_query(&build_query(&view.to_query())));
+        assert_eq!(back, (view, vec![]));
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod chapters;
 pub mod controls;
 pub mod figure;
 pub mod figures;
+pub mod matrix;
 pub mod state;
 pub mod theme;
 pub mod url;
@@ -50,8 +51,12 @@ pub fn provide_app_state() -> AppState {
     provide_context(theme);
     figure::provide_resize();
     let view = state.sinusoidal.view();
+    let order = state.order.view();
+    let naive = state.naive.view();
     url::sync_to_url(Memo::new(move |_| {
-        let mut pairs = view.get().to_query();
+        let mut pairs = order.get().to_query();
+        pairs.extend(naive.get().to_query());
+        pairs.extend(view.get().to_query());
         pairs.extend(theme.choice.get().to_query());
         pairs
     }));

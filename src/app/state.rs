@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-use crate::params::{Notice, SinusoidalView, Span};
+use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Span};
 
 /// Messages about inputs that were clamped or refused, shown in the notice bar until dismissed.
 #[derive(Clone, Copy)]
@@ -41,6 +41,10 @@ pub struct SinusoidalState {
     /// Dimensions drawn as waves (may hold dimensions ≥ d_model after d shrinks: read them
     /// through [`SinusoidalState::wave_dims`]).
     pub dims: RwSignal<Vec<usize>>,
+    /// The relative-shift figure's offset `k`.
+    pub shift: RwSignal<usize>,
+    /// The adding-to-a-token figure's positions.
+    pub compare: RwSignal<[usize; 3]>,
     /// The heatmap's zoom: rows shown (`None` = all).
     pub rows: RwSignal<Option<Span>>,
     /// The heatmap's zoom: columns shown (`None` = all).
@@ -62,6 +66,8 @@ impl SinusoidalState {
             spacing: RwSignal::new(p.spacing),
             pos: RwSignal::new(view.pos),
             dims: RwSignal::new(dims),
+            shift: RwSignal::new(view.shift),
+            compare: RwSignal::new(view.compare),
             rows: RwSignal::new(view.rows),
             cols: RwSignal::new(view.cols),
             hover_dim: RwSignal::new(None),
@@ -117,8 +123,48 @@ impl SinusoidalState {
             params: params.get(),
             pos: pos.get(),
             dims: dims.get(),
+            shift: self.shift.get(),
+            compare: self.compare.get(),
             rows: self.rows.get(),
             cols: self.cols.get(),
+        })
+    }
+}
+
+/// The order-blindness figure's state.
+#[derive(Clone, Copy)]
+pub struct OrderState {
+    /// The sentence (always valid: refused input never reaches it).
+    pub sentence: RwSignal<String>,
+    /// Whether positions are added to the embeddings.
+    pub with_position: RwSignal<bool>,
+}
+
+impl OrderState {
+    /// The view, for the URL.
+    pub fn view(self) -> Memo<OrderView> {
+        Memo::new(move |_| OrderView {
+            sentence: self.sentence.get(),
+            with_position: self.with_position.get(),
+        })
+    }
+}
+
+/// The naive-fixes figure's state.
+#[derive(Clone, Copy)]
+pub struct NaiveState {
+    /// Position whose sine collision is sought.
+    pub pos: RwSignal<usize>,
+    /// Tolerance of the match.
+    pub eps: RwSignal<f64>,
+}
+
+impl NaiveState {
+    /// The view, for the URL.
+    pub fn view(self) -> Memo<NaiveView> {
+        Memo::new(move |_| NaiveView {
+            pos: self.pos.get(),
+            eps: self.eps.get(),
         })
     }
 }
@@ -128,6 +174,10 @@ impl SinusoidalState {
 pub struct AppState {
     /// The sinusoidal chapter.
     pub sinusoidal: SinusoidalState,
+    /// The order-blindness figure.
+    pub order: OrderState,
+    /// The naive-fixes figure.
+    pub naive: NaiveState,
     /// Notices for the reader.
     pub notices: Notices,
 }
@@ -135,9 +185,21 @@ pub struct AppState {
 impl AppState {
     /// The state described by query `pairs`, clamping what it must (with notices).
     pub fn from_query(pairs: &[(String, String)]) -> Self {
-        let (view, notices) = SinusoidalView::from_query(pairs);
+        let (view, mut notices) = SinusoidalView::from_query(pairs);
+        let (order, more) = OrderView::from_query(pairs);
+        notices.extend(more);
+        let (naive, more) = NaiveView::from_query(pairs);
+        notices.extend(more);
         AppState {
             sinusoidal: SinusoidalState::new(view),
+            order: OrderState {
+                sentence: RwSignal::new(order.sentence),
+                with_position: RwSignal::new(order.with_position),
+            },
+            naive: NaiveState {
+                pos: RwSignal::new(naive.pos),
+                eps: RwSignal::new(naive.eps),
+            },
             notices: Notices(RwSignal::new(notices.into_iter().map(|n| n.0).collect())),
         }
     }

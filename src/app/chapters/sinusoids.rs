@@ -4,8 +4,13 @@
 use leptos::prelude::*;
 
 use crate::app::controls::{Choice, IntSlider, LogSlider};
+use crate::app::figures::attention::OrderBlindness;
 use crate::app::figures::clocks::SinusoidalClocks;
 use crate::app::figures::heatmap::SinusoidalHeatmap;
+use crate::app::figures::naive::NaiveFixes;
+use crate::app::figures::shift::RelativeShift;
+use crate::app::figures::similarity::SinusoidalSimilarity;
+use crate::app::figures::token::AddToToken;
 use crate::app::figures::waves::SinusoidalWaves;
 use crate::app::state::AppState;
 use crate::math::limits;
@@ -53,10 +58,21 @@ pub fn Sinusoids() -> impl IntoView {
         <section class="chapter" id="sinusoids" aria-labelledby="sinusoids-title">
             <h2 id="sinusoids-title">"1 · Order and sinusoids"</h2>
             <p>
-                "Attention compares every token with every other token, and it does not care in what "
-                "order they come: shuffle the words and each one attends exactly as before. To know "
-                "word order, a transformer adds a " <em>"position vector"</em> " to each token. "
-                "The original Transformer (Vaswani et al., 2017) builds it from sines and cosines:"
+                "Attention compares every token with every other token, and nothing in it says "
+                "where a token sits. Feed a sentence with a repeated word to a toy attention layer: "
+                "the two copies get exactly the same row of weights. Swap the words around and "
+                "the weights are merely shuffled along."
+            </p>
+            <OrderBlindness />
+            <p>
+                "So a transformer adds a " <em>"position vector"</em> " to each token before "
+                "attention. What should it be? The obvious candidates each break something:"
+            </p>
+            <NaiveFixes />
+            <p>
+                "The original Transformer (Vaswani et al., 2017) keeps the good part of binary "
+                "counting — a ladder from fast to slow — and makes it smooth, with sines and "
+                "cosines of geometrically spaced frequencies:"
             </p>
             <div class="formula" aria-label="PE(pos, 2i) = sin(pos / base^(2i/d)); PE(pos, 2i+1) = cos(pos / base^(2i/d))">
                 <Equation func="sin" offset="" />
@@ -91,6 +107,9 @@ pub fn Sinusoids() -> impl IntoView {
                     <SinusoidalHeatmap />
                     <SinusoidalWaves />
                     <SinusoidalClocks />
+                    <SinusoidalSimilarity />
+                    <RelativeShift />
+                    <AddToToken />
                 </div>
             </div>
         </section>

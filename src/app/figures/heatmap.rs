@@ -7,30 +7,21 @@ use std::ops::Range;
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
-use crate::app::canvas::{self, Blitter};
 use crate::app::figure::draw_effect;
+use crate::app::matrix::{MatrixPainter, event_pixel, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
 use crate::chart::colorbar::ColorBar;
-use crate::chart::colormap::{Lut, Scale};
-use crate::chart::heatmap::{self, HeatmapLayout, HeatmapSpec};
+use crate::chart::colormap::Scale;
+use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
 use crate::math::sinusoidal::SinusoidalParams;
-use crate::params::{Span, parse_usize};
+use crate::params::{Span, format_number, parse_usize};
 
 /// Height of the figure for a given CSS width: wide screens get a landscape chart, narrow ones a
 /// taller one so rows stay visible.
 fn figure_height(width: f64) -> f64 {
     (width * 0.62).clamp(300.0, 560.0)
-}
-
-/// Reusable buffers: the table of values and its RGBA raster (no allocation per frame).
-#[derive(Default)]
-struct Buffers {
-    table: Vec<f64>,
-    rgba: Vec<u8>,
 }
 
 /// What the text alternative says about the current figure.
@@ -49,42 +40,18 @@ fn describe(p: &SinusoidalParams, pos: usize) -> String {
     )
 }
 
-/// Draws the figure onto `canvas`. Returns the layout (for hover) or `None` if the canvas is not
-/// ready.
-fn paint(
-    canvas: &web_sys::HtmlCanvasElement,
-    params: &SinusoidalParams,
+/// The heatmap's frame: what it shows and how it is labelled.
+fn spec<'a>(
+    title: &'a str,
     (rows, cols): (Range<usize>, Range<usize>),
-    pos: usize,
     theme: crate::chart::theme::Theme,
-    buffers: &mut Buffers,
-    blitter: &Blitter,
-) -> Option<HeatmapLayout> {
-    canvas::fit(canvas, figure_height)?;
-    let ctx = canvas::context_2d(canvas)?;
-    params.table_into(&mut buffers.table);
-    let lut = Lut::diverging(theme.diverging);
-    lut.paint_block_into(
-        &buffers.table,
-        params.dim,
-        rows.clone(),
-        cols.clone(),
-        (-1.0, 1.0),
-        &mut buffers.rgba,
-    );
-
-    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
-    let root = backend.into_drawing_area();
-    let title = format!(
-        "Sinusoidal PE · base {}",
-        crate::params::format_number(params.base)
-    );
-    let spec = HeatmapSpec {
-        title: &title,
+) -> HeatmapSpec<'a> {
+    HeatmapSpec {
+        title,
         x_desc: "dimension i",
         y_desc: "position",
-        cols: cols.clone(),
-        rows: rows.clone(),
+        cols,
+        rows,
         colorbar: ColorBar {
             lo: -1.0,
             hi: 1.0,
@@ -94,22 +61,7 @@ fn paint(
         col_names: None,
         row_names: None,
         theme,
-    };
-    let layout = heatmap::draw_frame(&root, &spec).ok()?;
-    blitter.blit(
-        &ctx,
-        &buffers.rgba,
-        (cols.len() as u32, rows.len() as u32),
-        (
-            f64::from(layout.x.start),
-            f64::from(layout.y.start),
-            f64::from(layout.width()),
-            f64::from(layout.height()),
-        ),
-    );
-    heatmap::draw_row_highlight(&root, &layout, pos, &theme).ok()?;
-    root.present().ok()?;
-    Some(layout)
+    }
 }
 
 /// The heatmap figure with its readout.
@@ -127,14 +79,15 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
     let layout = StoredValue::new(None::<HeatmapLayout>);
     let cursor = RwSignal::new(None::<(usize, usize)>);
 
-    let mut buffers = Buffers::default();
-    let blitter = Blitter::new();
+    let mut table = Vec::new();
+    let mut painter = MatrixPainter::default();
     let stats = draw_effect(canvas_ref, move |canvas| {
         let (p, row, t) = (params.get(), pos.get(), theme.get());
-        let window = (rows.get(), cols.get());
-        if let Some(blitter) = &blitter {
-            layout.set_value(paint(canvas, &p, window, row, t, &mut buffers, blitter));
-        }
+        p.table_into(&mut table);
+        let title = format!("Sinusoidal PE · base {}", format_number(p.base));
+        let spec = spec(&title, (rows.get(), cols.get()), t);
+        let drawn = painter.paint(canvas, figure_height, &spec, &table, p.dim, Some(row));
+        layout.set_value(drawn);
     });
 
     // Share the column under the cursor with the wave view (UI state only).
@@ -158,15 +111,8 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
         let Some(canvas) = canvas_ref.get_untracked() else {
             return;
         };
-        let ratio = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
-        let cell = layout.with_value(|l| {
-            l.as_ref().and_then(|l| {
-                l.cell_at(
-                    f64::from(ev.offset_x()) * ratio,
-                    f64::from(ev.offset_y()) * ratio,
-                )
-            })
-        });
+        let (x, y) = event_pixel(&canvas, &ev);
+        let cell = layout.with_value(|l| l.as_ref().and_then(|l| l.cell_at(x, y)));
         if cell.is_some() {
             cursor.set(cell);
         }
@@ -174,24 +120,11 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let (rs, cs) = (rows.get_untracked(), cols.get_untracked());
         let start = (pos.get_untracked().clamp(rs.start, rs.end - 1), cs.start);
-        let (r, c) = cursor.get_untracked().unwrap_or(start);
-        let next = match ev.key().as_str() {
-            "ArrowUp" => (r.saturating_sub(1), c),
-            "ArrowDown" => (r + 1, c),
-            "ArrowLeft" => (r, c.saturating_sub(1)),
-            "ArrowRight" => (r, c + 1),
-            "Home" => (r, cs.start),
-            "End" => (r, cs.end - 1),
-            "PageUp" => (r.saturating_sub(10), c),
-            "PageDown" => (r + 10, c),
-            _ => return,
-        };
-        ev.prevent_default();
-        let next = (
-            next.0.clamp(rs.start, rs.end - 1),
-            next.1.clamp(cs.start, cs.end - 1),
-        );
-        cursor.set(Some(next));
+        let at = cursor.get_untracked().unwrap_or(start);
+        if let Some(next) = step_cursor(&ev.key(), at, rs, cs) {
+            ev.prevent_default();
+            cursor.set(Some(next));
+        }
     };
 
     let readout = move || match cursor.get() {

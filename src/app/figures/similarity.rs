@@ -1,0 +1,199 @@
+//! Cosine similarity of sinusoidal position vectors: the `n × n` matrix, and the row of the
+//! current position as a curve — it peaks at the position itself and depends only on distance.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+
+use crate::app::canvas;
+use crate::app::figure::draw_effect;
+use crate::app::matrix::{MatrixPainter, event_pixel, step_cursor};
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::colorbar::ColorBar;
+use crate::chart::colormap::Scale;
+use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
+use crate::chart::lines::{self, LinePlotSpec, Series};
+use crate::math::similarity;
+
+fn matrix_height(width: f64) -> f64 {
+    (width * 0.75).clamp(300.0, 620.0)
+}
+
+fn curve_height(width: f64) -> f64 {
+    (width * 0.36).clamp(220.0, 320.0)
+}
+
+/// The similarity figure: matrix with hover, and the current position's row as a curve.
+#[component]
+pub fn SinusoidalSimilarity() -> impl IntoView {
+    let state = expect_context::<AppState>().sinusoidal;
+    let theme = expect_context::<PageTheme>().chart();
+    let params = state.params();
+    let pos = state.current_pos();
+    // The matrix is recomputed only when the encoding changes, not when the position moves.
+    let matrix = Memo::new(move |_| {
+        let mut m = Vec::new();
+        similarity::sinusoidal_matrix_into(&params.get(), &mut m);
+        m
+    });
+
+    let matrix_ref = NodeRef::<Canvas>::new();
+    let curve_ref = NodeRef::<Canvas>::new();
+    let layout = StoredValue::new(None::<HeatmapLayout>);
+    let cursor = RwSignal::new(None::<(usize, usize)>);
+    let mut painter = MatrixPainter::default();
+    let stats = draw_effect(matrix_ref, move |canvas| {
+        let n = params.get().positions;
+        let spec = HeatmapSpec {
+            title: "Cosine similarity of position vectors",
+            x_desc: "position b",
+            y_desc: "position a",
+            cols: 0..n,
+            rows: 0..n,
+            colorbar: ColorBar {
+                lo: -1.0,
+                hi: 1.0,
+                label: "cos(PE(a), PE(b))",
+                scale: Scale::Diverging,
+            },
+            col_names: None,
+            row_names: None,
+            theme: theme.get(),
+        };
+        let drawn =
+            matrix.with(|m| painter.paint(canvas, matrix_height, &spec, m, n, Some(pos.get())));
+        layout.set_value(drawn);
+    });
+    let curve_stats = draw_effect(curve_ref, move |canvas| {
+        let n = params.get().positions;
+        let at = pos.get();
+        let points: Vec<(f64, f64)> =
+            matrix.with(|m| (0..n).map(|j| (j as f64, m[at * n + j])).collect());
+        let lo = points.iter().map(|p| p.1).fold(1.0, f64::min).min(0.0);
+        if canvas::fit(canvas, curve_height).is_none() {
+            return;
+        }
+        let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+            return;
+        };
+        let root = backend.into_drawing_area();
+        let title = format!("Similarity of position {at} to every position");
+        let spec = LinePlotSpec {
+            title: &title,
+            x_desc: "position b",
+            y_desc: "similarity",
+            x_range: 0.0..(n.max(2) - 1) as f64,
+            y_range: (lo - 0.05)..1.05,
+            series: vec![Series {
+                label: format!("cos(PE({at}), PE(b))"),
+                color: lines::series_color(0),
+                points,
+                dots: n <= 40,
+            }],
+            marker: Some((at as f64, format!("pos {at}"))),
+            theme: theme.get(),
+        };
+        let _ = lines::draw(&root, &spec);
+        let _ = root.present();
+    });
+
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        let Some(canvas) = matrix_ref.get_untracked() else {
+            return;
+        };
+        let (x, y) = event_pixel(&canvas, &ev);
+        if let Some(cell) = layout.with_value(|l| l.as_ref().and_then(|l| l.cell_at(x, y))) {
+            cursor.set(Some(cell));
+        }
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let n = params.get_untracked().positions;
+        let at = cursor.get_untracked().unwrap_or((pos.get_untracked(), 0));
+        if let Some(next) = step_cursor(&ev.key(), at, 0..n, 0..n) {
+            ev.prevent_default();
+            cursor.set(Some(next));
+        }
+    };
+    Effect::new(move |_| {
+        let n = params.get().positions;
+        if cursor
+            .get_untracked()
+            .is_some_and(|(a, b)| a >= n || b >= n)
+        {
+            cursor.set(None);
+        }
+    });
+
+    let cell_value = move |(a, b): (usize, usize)| {
+        let n = params.get().positions;
+        matrix.with(|m| m.get(a * n + b).copied().unwrap_or(0.0))
+    };
+    let readout = move || match cursor.get() {
+        Some((a, b)) => format!(
+            "similarity(PE({a}), PE({b})) = {:.6} · distance {}",
+            cell_value((a, b)),
+            a.abs_diff(b)
+        ),
+        None => "Hover the matrix (or focus it and use the arrow keys) to read a similarity."
+            .to_string(),
+    };
+    let describe = move || {
+        let p = params.get();
+        format!(
+            "Cosine-similarity matrix of the sinusoidal position vectors for {} positions, d_model \
+             {}, base {}. The diagonal is 1; values fade with distance from it and each diagonal \
+             band is constant, because the similarity depends only on the distance a − b.",
+            p.positions, p.dim, p.base
+        )
+    };
+
+    view! {
+        <figure
+            class="figure"
+            id="fig-similarity"
+            data-controls="ctl-n ctl-d ctl-base ctl-pos"
+            data-draw-ms=move || {
+                format!("{:.3}", stats.ms.get() + curve_stats.ms.get())
+            }
+            data-drawn-at=move || format!("{:.3}", stats.at.get().max(curve_stats.at.get()))
+            data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
+            data-value=move || cursor.get().map(|c| format!("{}", cell_value(c))).unwrap_or_default()
+        >
+            <div class="canvas-wrap">
+                <canvas
+                    node_ref=matrix_ref
+                    tabindex="0"
+                    role="img"
+                    aria-label=describe
+                    aria-describedby="fig-similarity-readout"
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| cursor.set(None)
+                    on:keydown=on_key
+                ></canvas>
+            </div>
+            <p class="readout" id="fig-similarity-readout" aria-live="polite">
+                {readout}
+            </p>
+            <div class="canvas-wrap">
+                <canvas
+                    node_ref=curve_ref
+                    role="img"
+                    aria-label=move || {
+                        format!(
+                            "Similarity of position {} to every other position: 1 at the position \
+                             itself, falling off on both sides symmetrically.",
+                            pos.get()
+                        )
+                    }
+                ></canvas>
+            </div>
+            <figcaption>
+                "Nearby positions get similar vectors, distant ones dissimilar, and only the "
+                "distance matters: every diagonal of the matrix is constant, so the curve keeps "
+                "its shape as you move the position slider."
+            </figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,108 @@
+//! Painting a matrix figure on a canvas: plotters draws the frame, the cells go in as one raster
+//! (one `putImageData` + one scaled `drawImage`), and pointer positions map back to cells.
+
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use web_sys::HtmlCanvasElement;
+
+use super::canvas::{self, Blitter};
+use crate::chart::colormap::Lut;
+use crate::chart::heatmap::{self, HeatmapLayout, HeatmapSpec};
+
+/// A reusable painter: the off-screen canvas and the RGBA buffer survive between frames.
+pub struct MatrixPainter {
+    blitter: Option<Blitter>,
+    rgba: Vec<u8>,
+}
+
+impl Default for MatrixPainter {
+    fn default() -> Self {
+        MatrixPainter {
+            blitter: Blitter::new(),
+            rgba: Vec::new(),
+        }
+    }
+}
+
+impl MatrixPainter {
+    /// Sizes `canvas` (CSS height from `height(width)`), draws `spec`'s frame, paints the block
+    /// `spec.rows × spec.cols` of the row-major matrix `values` (`stride` columns) and outlines
+    /// `highlight_row`. Returns the layout for hover, or `None` if the canvas is not ready.
+    pub fn paint(
+        &mut self,
+        canvas: &HtmlCanvasElement,
+        height: impl Fn(f64) -> f64,
+        spec: &HeatmapSpec,
+        values: &[f64],
+        stride: usize,
+        highlight_row: Option<usize>,
+    ) -> Option<HeatmapLayout> {
+        canvas::fit(canvas, height)?;
+        let ctx = canvas::context_2d(canvas)?;
+        let blitter = self.blitter.as_ref()?;
+        let lut = Lut::for_scale(spec.colorbar.scale, spec.theme.diverging);
+        lut.paint_block_into(
+            values,
+            stride,
+            spec.rows.clone(),
+            spec.cols.clone(),
+            (spec.colorbar.lo, spec.colorbar.hi),
+            &mut self.rgba,
+        );
+        let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
+        let layout = heatmap::draw_frame(&root, spec).ok()?;
+        blitter.blit(
+            &ctx,
+            &self.rgba,
+            (spec.cols.len() as u32, spec.rows.len() as u32),
+            (
+                f64::from(layout.x.start),
+                f64::from(layout.y.start),
+                f64::from(layout.width()),
+                f64::from(layout.height()),
+            ),
+        );
+        if let Some(row) = highlight_row {
+            heatmap::draw_row_highlight(&root, &layout, row, &spec.theme).ok()?;
+        }
+        root.present().ok()?;
+        Some(layout)
+    }
+}
+
+/// The backend pixel under a mouse event on `canvas` (CSS offset × device-pixel ratio).
+pub fn event_pixel(canvas: &HtmlCanvasElement, ev: &web_sys::MouseEvent) -> (f64, f64) {
+    let ratio = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
+    (
+        f64::from(ev.offset_x()) * ratio,
+        f64::from(ev.offset_y()) * ratio,
+    )
+}
+
+/// Arrow-key navigation over the cells `rows × cols`: the next cursor for `key` from `at`, or
+/// `None` for keys it does not handle.
+pub fn step_cursor(
+    key: &str,
+    at: (usize, usize),
+    rows: std::ops::Range<usize>,
+    cols: std::ops::Range<usize>,
+) -> Option<(usize, usize)> {
+    let (r, c) = at;
+    let next = match key {
+        "ArrowUp" => (r.saturating_sub(1), c),
+        "ArrowDown" => (r + 1, c),
+        "ArrowLeft" => (r, c.saturating_sub(1)),
+        "ArrowRight" => (r, c + 1),
+        "Home" => (r, cols.start),
+        "End" => (r, cols.end.saturating_sub(1)),
+        "PageUp" => (r.saturating_sub(10), c),
+        "PageDown" => (r + 10, c),
+        _ => return None,
+    };
+    Some((
+        next.0
+            .clamp(rows.start, rows.end.saturating_sub(1).max(rows.start)),
+        next.1
+            .clamp(cols.start, cols.end.saturating_sub(1).max(cols.start)),
+    ))
+}
