@@ -2,6 +2,9 @@
 //! `../shared/reference/`. A missing or malformed file fails the test; every record is checked.
 #![cfg(not(target_arch = "wasm32"))]
 
+use pe_explorer::math::alibi;
+use pe_explorer::math::rope::{self, Layout as RopeLayout};
+use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 use serde_json::Value;
 
@@ -73,4 +76,98 @@ fn sinusoidal_matches_distilbert_marian_and_m2m100() {
         seen.push((layout, spacing));
     }
     assert_eq!(seen.len(), 3, "all three conventions checked");
+}
+
+fn vector(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .expect("vector")
+        .iter()
+        .map(|x| x.as_f64().expect("number"))
+        .collect()
+}
+
+fn assert_all_close(got: &[f64], want: &[f64], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        assert!(close(g, w), "{what}[{i}]: {g} vs {w}");
+    }
+}
+
+#[test]
+fn rope_frequencies_match_transformers_default_and_linear() {
+    let mut types = Vec::new();
+    for r in records("rope_freqs.json") {
+        let name = r["rope_type"].as_str().expect("rope_type");
+        let rope_type = RopeType::parse(name).expect("known rope_type");
+        let c = RopeScaling {
+            rope_type,
+            dim: r["head_dim"].as_u64().expect("head_dim") as usize,
+            base: r["base"].as_f64().expect("base"),
+            factor: r["factor"].as_f64().unwrap_or(1.0),
+            original_max: r["max_position_embeddings"].as_u64().unwrap_or(4096) as usize,
+            ..RopeScaling::default()
+        };
+        let (inv_freq, attention_factor) = c.compute();
+        assert_all_close(&inv_freq, &vector(&r["inv_freq"]), name);
+        assert!(close(
+            attention_factor,
+            r["attention_factor"].as_f64().expect("attention_factor")
+        ));
+        types.push(rope_type);
+    }
+    assert_eq!(types, vec![RopeType::Default, RopeType::Linear]);
+}
+
+#[test]
+fn rope_application_matches_llama_rotate_half_and_gptj_rotate_every_two() {
+    let r = &records("rope_apply.json")[0];
+    let d = r["head_dim"].as_u64().expect("head_dim") as usize;
+    let base = r["base"].as_f64().expect("base");
+    let positions = vector(&r["positions"]);
+    let (q, k) = (vector(&r["q"]), vector(&r["k"]));
+    let theta = rope::inv_freq(d, base);
+    for (key, layout) in [
+        ("half", RopeLayout::Half),
+        ("interleaved", RopeLayout::Interleaved),
+    ] {
+        let rec = &r[key];
+        let q_rot = matrix(&rec["q_rot"]);
+        let k_rot = matrix(&rec["k_rot"]);
+        for (a, &m) in positions.iter().enumerate() {
+            assert_all_close(
+                &rope::rotate(&q, m, &theta, layout),
+                &q_rot[a],
+                &format!("{key} q_rot[{a}]"),
+            );
+            assert_all_close(
+                &rope::rotate(&k, m, &theta, layout),
+                &k_rot[a],
+                &format!("{key} k_rot[{a}]"),
+            );
+        }
+        let dots = rope::dots(&q, &k, &positions, &theta, layout);
+        let want: Vec<f64> = matrix(&rec["dots"]).concat();
+        // Dot products of float32 vectors: the sum of 8 products loses a little more.
+        for (i, (&g, &w)) in dots.iter().zip(&want).enumerate() {
+            assert!(
+                (g - w).abs() <= 1e-5 + 1e-5 * w.abs(),
+                "{key} dots[{i}]: {g} vs {w}"
+            );
+        }
+    }
+}
+
+#[test]
+fn alibi_slopes_match_bloom() {
+    let mut heads_seen = Vec::new();
+    for r in records("alibi.json") {
+        let heads = r["heads"].as_u64().expect("heads") as usize;
+        assert_all_close(
+            &alibi::slopes(heads),
+            &vector(&r["slopes"]),
+            &format!("{heads} heads"),
+        );
+        heads_seen.push(heads);
+    }
+    assert_eq!(heads_seen, vec![1, 2, 4, 8, 16]);
 }

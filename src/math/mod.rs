@@ -5,8 +5,12 @@
 //! Functions here assume valid input (see [`limits`]) and document their preconditions; the edges
 //! (`crate::params`, the `pe` CLI) validate and clamp before calling.
 
+pub mod alibi;
 pub mod attention;
+pub mod learned;
 pub mod limits;
 pub mod naive;
+pub mod rope;
+pub mod rope_scaling;
 pub mod similarity;
 pub mod sinusoidal;
