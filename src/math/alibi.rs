@@ -34,7 +34,8 @@ pub fn bias(slope: f64, len: usize, causal: bool) -> Vec<f64> {
                 if causal && j > i {
                     f64::NEG_INFINITY
                 } else {
-                    -slope * i.abs_diff(j) as f64
+                    // 0 − m·|i−j| rather than −(m·|i−j|): the diagonal is +0, not −0.
+                    0.0 - slope * i.abs_diff(j) as f64
                 }
             })
         })
@@ -68,6 +69,7 @@ mod tests {
     fn bias_is_symmetric_or_causal() {
         let b = bias(0.5, 3, false);
         assert_eq!(b, vec![0.0, -0.5, -1.0, -0.5, 0.0, -0.5, -1.0, -0.5, 0.0]);
+        assert!(b[0].is_sign_positive(), "no negative zero on the diagonal");
         let c = bias(0.5, 2, true);
         assert_eq!(c[1], f64::NEG_INFINITY);
         assert_eq!(c[2], -0.5);

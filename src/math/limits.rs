@@ -12,3 +12,30 @@ pub const BASE: (f64, f64) = (2.0, 1.0e6);
 
 /// Tokens in the toy-attention sentence.
 pub const TOKENS: (usize, usize) = (1, 16);
+
+/// ALiBi head count.
+pub const HEADS: (usize, usize) = (1, 64);
+
+/// Length of an ALiBi bias matrix.
+pub const ALIBI_LEN: (usize, usize) = (1, 1024);
+
+/// RoPE context-extension scale factor `s`.
+pub const FACTOR: (f64, f64) = (1.0, 64.0);
+
+/// A model's trained context length `L₀`, and a current sequence length.
+pub const CONTEXT: (usize, usize) = (1, 1 << 24);
+
+/// YaRN's beta_fast / beta_slow and Llama 3's frequency factors (each strictly positive).
+pub const RAMP: (f64, f64) = (1e-3, 1e3);
+
+/// Largest relative distance of the RoPE decay curve.
+pub const MAX_DISTANCE: (usize, usize) = (0, 100_000);
+
+/// Rows of a learned table.
+pub const MAX_LEN: (usize, usize) = (1, 4096);
+
+/// Positions a RoPE rotation may be evaluated at (any real in range, up to this many of them).
+pub const ROPE_POSITION: (f64, f64) = (0.0, 1.0e9);
+
+/// How many positions `pe rope-apply` takes at once.
+pub const ROPE_POSITIONS_COUNT: usize = 1024;

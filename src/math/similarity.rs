@@ -55,12 +55,27 @@ pub fn fill_from_distance(g: &[f64], out: &mut Vec<f64>) {
 /// The sinusoidal similarity as a function of distance: `g(r) = (1/pairs)·Σ_k cos(r·ω_k)` for
 /// `r = 0..n`. Exact when [`SinusoidalParams::is_shift_invariant`] (then every pair has both its
 /// sine and its cosine; zero padding contributes nothing to dot products or norms).
+///
+/// Each `cos(r·ω)` is stepped along `r` by angle addition and recomputed exactly every 64 steps
+/// (as [`SinusoidalParams::table_into`] does), so no `cos` is evaluated per entry.
 pub fn sinusoidal_by_distance(p: &SinusoidalParams, n: usize) -> Vec<f64> {
-    let omegas: Vec<f64> = (0..p.pairs()).map(|k| p.pair_omega(k)).collect();
-    let count = omegas.len().max(1) as f64;
-    (0..n)
-        .map(|r| omegas.iter().map(|w| (r as f64 * w).cos()).sum::<f64>() / count)
-        .collect()
+    const REANCHOR: usize = 64;
+    let pairs = p.pairs();
+    let mut sums = vec![0.0; n];
+    for k in 0..pairs {
+        let w = p.pair_omega(k);
+        let (sw, cw) = w.sin_cos();
+        let (mut s, mut c) = (0.0, 1.0);
+        for (r, sum) in sums.iter_mut().enumerate() {
+            if r % REANCHOR == 0 {
+                (s, c) = (r as f64 * w).sin_cos();
+            }
+            *sum += c;
+            (s, c) = (s * cw + c * sw, c * cw - s * sw);
+        }
+    }
+    let count = pairs.max(1) as f64;
+    sums.iter().map(|v| v / count).collect()
 }
 
 /// The sinusoidal encoding's `positions × positions` similarity matrix, written into `out`: the
@@ -71,6 +86,23 @@ pub fn sinusoidal_matrix_into(p: &SinusoidalParams, out: &mut Vec<f64>) {
     } else {
         *out = cosine_matrix(&p.table(), p.positions, p.dim);
     }
+}
+
+/// RoPE's similarity matrix for `n` positions: the cosine similarity of the rotations of one fixed
+/// vector `u = (1, …, 1)` to each position. A rotation keeps each pair's length, so
+/// `cos(R_m u, R_n u) = (1/(d/2))·Σ_i cos((m−n)·θ_i)` — the same distance-only function as the
+/// sinusoidal encoding with paper spacing, filled by the fast path. Precondition: `d` even.
+pub fn rope_matrix(d: usize, base: f64, n: usize) -> Vec<f64> {
+    let p = SinusoidalParams {
+        positions: n,
+        dim: d,
+        base,
+        layout: super::sinusoidal::Layout::Interleaved,
+        spacing: super::sinusoidal::Spacing::Paper,
+    };
+    let mut out = Vec::new();
+    fill_from_distance(&sinusoidal_by_distance(&p, n), &mut out);
+    out
 }
 
 #[cfg(test)]
@@ -107,6 +139,21 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn rope_fast_path_equals_rotated_vectors() {
+        use crate::math::rope::{Layout, inv_freq, rotate};
+        let (d, n) = (16, 30);
+        let theta = inv_freq(d, 500.0);
+        let ones = vec![1.0; d];
+        let rotated: Vec<f64> = (0..n)
+            .flat_map(|m| rotate(&ones, m as f64, &theta, Layout::Half))
+            .collect();
+        let general = cosine_matrix(&rotated, n, d);
+        for (a, b) in rope_matrix(d, 500.0, n).iter().zip(&general) {
+            assert!((a - b).abs() < 1e-12, "{a} vs {b}");
         }
     }
 

@@ -1,0 +1,258 @@
+//! The `pe` binary: every subcommand's JSON parses and equals the library's numbers; bad input
+//! exits 2 with one line on stderr; `--help` documents ranges and exits 0.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::process::{Command, Output};
+
+use pe_explorer::math::learned::LearnedTable;
+use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
+use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
+use pe_explorer::math::{alibi, rope, similarity};
+use serde_json::Value;
+
+fn pe(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pe"))
+        .args(args)
+        .output()
+        .expect("pe runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = pe(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn flat(v: &Value) -> Vec<f64> {
+    match v {
+        Value::Array(items) => items.iter().flat_map(flat).collect(),
+        other => vec![other.as_f64().expect("number")],
+    }
+}
+
+#[test]
+fn sinusoidal_prints_the_library_table_exactly() {
+    let v = json(&[
+        "sinusoidal",
+        "--positions",
+        "7",
+        "--dim",
+        "5",
+        "--base",
+        "100",
+        "--layout",
+        "half",
+        "--spacing",
+        "fairseq",
+    ]);
+    let p = SinusoidalParams {
+        positions: 7,
+        dim: 5,
+        base: 100.0,
+        layout: Layout::Half,
+        spacing: Spacing::Fairseq,
+    };
+    assert_eq!(v["data"].as_array().unwrap().len(), 7);
+    assert_eq!(flat(&v["data"]), p.table(), "full precision, bit for bit");
+    assert_eq!(v["layout"], "half");
+}
+
+#[test]
+fn rope_freqs_for_every_type() {
+    for (name, t) in [
+        ("default", RopeType::Default),
+        ("linear", RopeType::Linear),
+        ("dynamic", RopeType::Dynamic),
+        ("yarn", RopeType::Yarn),
+        ("llama3", RopeType::Llama3),
+        ("ntk", RopeType::Ntk),
+    ] {
+        let v = json(&[
+            "rope-freqs",
+            "--dim",
+            "64",
+            "--scaling",
+            name,
+            "--factor",
+            "8",
+            "--original-max",
+            "2048",
+            "--seq-len",
+            "9000",
+        ]);
+        let c = RopeScaling {
+            rope_type: t,
+            dim: 64,
+            factor: 8.0,
+            original_max: 2048,
+            seq_len: 9000,
+            ..RopeScaling::default()
+        };
+        let (inv_freq, attention) = c.compute();
+        assert_eq!(flat(&v["inv_freq"]), inv_freq, "{name}");
+        assert_eq!(v["attention_factor"].as_f64(), Some(attention), "{name}");
+    }
+}
+
+#[test]
+fn rope_apply_rotates_and_dots() {
+    let v = json(&[
+        "rope-apply",
+        "--dim",
+        "4",
+        "--layout",
+        "interleaved",
+        "--positions",
+        "0,1,5",
+        "--q",
+        "0.5,-1,2,0",
+        "--k",
+        "1,1,-0.25,3",
+    ]);
+    let theta = rope::inv_freq(4, 10_000.0);
+    let q = [0.5, -1.0, 2.0, 0.0];
+    assert_eq!(
+        flat(&v["q_rot"][2]),
+        rope::rotate(&q, 5.0, &theta, Layout::Interleaved)
+    );
+    let dots = rope::dots(
+        &q,
+        &[1.0, 1.0, -0.25, 3.0],
+        &[0.0, 1.0, 5.0],
+        &theta,
+        Layout::Interleaved,
+    );
+    assert_eq!(flat(&v["dots"]), dots);
+    assert_eq!(v["dots"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn alibi_decay_similarity_and_learned_match_the_library() {
+    let v = json(&["alibi", "--heads", "6", "--len", "4"]);
+    assert_eq!(flat(&v["slopes"]), alibi::slopes(6));
+    assert_eq!(
+        flat(&v["bias"][5]),
+        alibi::bias(alibi::slopes(6)[5], 4, false)
+    );
+
+    let v = json(&["decay", "--dim", "32", "--max-distance", "20"]);
+    assert_eq!(flat(&v["bound"]), rope::decay(32, 10_000.0, 20));
+    assert_eq!(v["relative_distance"].as_array().unwrap().len(), 21);
+
+    let v = json(&[
+        "similarity",
+        "--method",
+        "rope",
+        "--positions",
+        "9",
+        "--dim",
+        "16",
+    ]);
+    assert_eq!(flat(&v["data"]), similarity::rope_matrix(16, 10_000.0, 9));
+    let v = json(&[
+        "similarity",
+        "--method",
+        "learned",
+        "--positions",
+        "5",
+        "--dim",
+        "8",
+        "--seed",
+        "3",
+    ]);
+    let t = LearnedTable::new(5, 8, 1.0, 3);
+    assert_eq!(flat(&v["data"]), similarity::cosine_matrix(t.data(), 5, 8));
+
+    let v = json(&["learned", "--max-len", "4", "--dim", "3", "--seed", "42"]);
+    assert_eq!(flat(&v["data"]), LearnedTable::new(4, 3, 1.0, 42).data());
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    for args in [
+        vec!["sinusoidal", "--positions", "0", "--dim", "4"],
+        vec![
+            "sinusoidal",
+            "--positions",
+            "4",
+            "--dim",
+            "4",
+            "--base",
+            "inf",
+        ],
+        vec![
+            "sinusoidal",
+            "--positions",
+            "4",
+            "--dim",
+            "4",
+            "--layout",
+            "diagonal",
+        ],
+        vec!["rope-freqs", "--dim", "7"],
+        vec!["rope-freqs", "--dim", "8", "--factor", "0.5"],
+        vec![
+            "rope-freqs",
+            "--dim",
+            "8",
+            "--beta-fast",
+            "1",
+            "--beta-slow",
+            "2",
+        ],
+        vec![
+            "rope-apply",
+            "--dim",
+            "4",
+            "--layout",
+            "half",
+            "--positions",
+            "0",
+            "--q",
+            "1,2,3",
+            "--k",
+            "1,2,3,4",
+        ],
+        vec![
+            "rope-apply",
+            "--dim",
+            "2",
+            "--layout",
+            "half",
+            "--positions",
+            "x",
+            "--q",
+            "1,2",
+            "--k",
+            "1,2",
+        ],
+        vec!["alibi", "--heads", "65"],
+        vec!["learned", "--max-len", "4", "--dim", "4"],
+        vec!["nope"],
+        vec![],
+    ] {
+        let out = pe(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        if !args.is_empty() {
+            assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        }
+        assert!(out.stdout.is_empty() || args.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn help_documents_ranges_and_exits_0() {
+    let out = pe(&["sinusoidal", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("1..=1024") && text.contains("2..=1e6"),
+        "{text}"
+    );
+    assert!(pe(&["rope-freqs", "--help"]).status.success());
+}

@@ -1,0 +1,201 @@
+//! Properties over the whole accepted parameter space (`math::limits`): bounds, invariances and
+//! laws the papers state, and "no NaN, no infinity, no panic" for every accepted input —
+//! including arbitrary URL queries.
+#![cfg(not(target_arch = "wasm32"))]
+
+use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
+use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
+use pe_explorer::math::{alibi, attention, learned, limits, naive, rope, similarity};
+use pe_explorer::params::{self, NaiveView, OrderView, SinusoidalView};
+use proptest::prelude::*;
+
+fn layout() -> impl Strategy<Value = Layout> {
+    prop_oneof![Just(Layout::Interleaved), Just(Layout::Half)]
+}
+
+fn spacing() -> impl Strategy<Value = Spacing> {
+    prop_oneof![Just(Spacing::Paper), Just(Spacing::Fairseq)]
+}
+
+/// Any accepted base, spread over its decades.
+fn base() -> impl Strategy<Value = f64> {
+    (limits::BASE.0.log10()..=limits::BASE.1.log10()).prop_map(|e| 10f64.powf(e))
+}
+
+/// Sinusoidal parameters with the full ranges of d and base, and up to 64 positions (the table's
+/// cost grows with positions; the formula does not change with them).
+fn sinusoidal() -> impl Strategy<Value = SinusoidalParams> {
+    (
+        1usize..=64,
+        limits::DIM.0..=limits::DIM.1,
+        base(),
+        layout(),
+        spacing(),
+    )
+        .prop_map(|(positions, dim, base, layout, spacing)| SinusoidalParams {
+            positions,
+            dim,
+            base,
+            layout,
+            spacing,
+        })
+}
+
+fn even_dim() -> impl Strategy<Value = usize> {
+    (1usize..=limits::DIM.1 / 2).prop_map(|h| 2 * h)
+}
+
+fn vector(d: usize) -> impl Strategy<Value = Vec<f64>> {
+    prop::collection::vec(-10.0f64..10.0, d)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn sinusoidal_is_bounded_finite_and_fast_equals_exact(p in sinusoidal()) {
+        let t = p.table();
+        prop_assert_eq!(t.len(), p.positions * p.dim);
+        for pos in 0..p.positions {
+            for col in 0..p.dim {
+                let v = t[pos * p.dim + col];
+                prop_assert!(v.is_finite() && v.abs() <= 1.0 + 1e-12);
+                prop_assert!((v - p.value(pos, col)).abs() < 1e-9);
+            }
+        }
+    }
+
+    #[test]
+    fn shift_matrix_law(p in sinusoidal(), pos in 0usize..500, k in 0usize..500) {
+        let moved = p.apply_shift(&p.row(pos), pos, k as f64);
+        for (a, b) in moved.iter().zip(p.row(pos + k)) {
+            prop_assert!((a - b).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn similarity_unit_diagonal_symmetric_and_paths_agree(p in sinusoidal()) {
+        let n = p.positions;
+        let mut fast = Vec::new();
+        similarity::sinusoidal_matrix_into(&p, &mut fast);
+        let general = similarity::cosine_matrix(&p.table(), n, p.dim);
+        for a in 0..n {
+            prop_assert!((fast[a * n + a] - 1.0).abs() < 1e-12);
+            for b in 0..n {
+                prop_assert_eq!(fast[a * n + b], fast[b * n + a]);
+                prop_assert!((fast[a * n + b] - general[a * n + b]).abs() < 1e-9);
+            }
+        }
+    }
+
+    #[test]
+    fn rope_keeps_norms_and_dots_depend_only_on_offset(
+        (d, q, k) in even_dim().prop_flat_map(|d| (Just(d), vector(d), vector(d))),
+        b in base(),
+        m in 0.0f64..5000.0,
+        n in 0.0f64..5000.0,
+        shift in 0.0f64..5000.0,
+        layout in layout(),
+    ) {
+        let theta = rope::inv_freq(d, b);
+        let qm = rope::rotate(&q, m, &theta, layout);
+        prop_assert!((rope::dot(&qm, &qm) - rope::dot(&q, &q)).abs() < 1e-9 * (1.0 + rope::dot(&q, &q)));
+        let dots = rope::dots(&q, &k, &[m, n, m + shift, n + shift], &theta, layout);
+        let scale = 1.0 + rope::dot(&q, &q).sqrt() * rope::dot(&k, &k).sqrt();
+        // q at m · k at n  equals  q at m+s · k at n+s.
+        prop_assert!((dots[1] - dots[2 * 4 + 3]).abs() < 1e-8 * scale);
+    }
+
+    #[test]
+    fn rope_scaling_is_finite_positive_and_never_faster(
+        d in even_dim(),
+        b in base(),
+        factor in limits::FACTOR.0..=limits::FACTOR.1,
+        original_max in 1usize..=1 << 20,
+        seq_len in 1usize..=1 << 22,
+        rope_type in prop::sample::select(RopeType::ALL.to_vec()),
+    ) {
+        let c = RopeScaling { rope_type, dim: d, base: b, factor, original_max, seq_len, ..RopeScaling::default() };
+        let (inv_freq, attention_factor) = c.compute();
+        let plain = rope::inv_freq(d, b);
+        prop_assert_eq!(inv_freq.len(), d / 2);
+        prop_assert!(attention_factor.is_finite() && attention_factor >= 1.0);
+        for (f, p) in inv_freq.iter().zip(&plain) {
+            prop_assert!(f.is_finite() && *f > 0.0, "{:?}: {}", rope_type, f);
+            // Every scheme slows frequencies down (or keeps them): none speeds one up.
+            prop_assert!(*f <= p * (1.0 + 1e-12), "{:?}: {} > {}", rope_type, f, p);
+        }
+    }
+
+    #[test]
+    fn decay_is_finite_and_bounded_by_its_start(d in even_dim(), b in base(), r in 0usize..2000) {
+        let bound = rope::decay(d, b, r);
+        prop_assert_eq!(bound.len(), r + 1);
+        for v in &bound {
+            prop_assert!(v.is_finite() && *v >= 0.0 && *v <= bound[0] + 1e-9);
+        }
+    }
+
+    #[test]
+    fn alibi_slopes_for_every_head_count(heads in limits::HEADS.0..=limits::HEADS.1, len in 1usize..40) {
+        let s = alibi::slopes(heads);
+        prop_assert_eq!(s.len(), heads);
+        prop_assert!(s.iter().all(|m| m.is_finite() && *m > 0.0 && *m < 1.0));
+        if heads.is_power_of_two() {
+            let ratio = 2f64.powf(-8.0 / heads as f64);
+            prop_assert!((s[0] - ratio).abs() < 1e-15);
+            for w in s.windows(2) {
+                prop_assert!((w[1] / w[0] - ratio).abs() < 1e-12, "geometric with ratio 2^(−8/n)");
+            }
+        }
+        let b = alibi::bias(s[0], len, false);
+        prop_assert!(b.iter().all(|v| v.is_finite() && *v <= 0.0));
+    }
+
+    #[test]
+    fn toy_attention_rows_are_distributions(words in prop::collection::vec("[a-z]{1,6}", 1..=16), with_position: bool) {
+        let sentence = words.join(" ");
+        let tokens = attention::tokenize(&sentence);
+        let n = tokens.len();
+        let w = attention::weights(&tokens, attention::TOY_DIM, with_position);
+        prop_assert_eq!(w.len(), n * n);
+        for row in w.chunks_exact(n) {
+            prop_assert!(row.iter().all(|v| v.is_finite() && *v >= 0.0));
+            prop_assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn learned_rows_exist_exactly_below_max_len(max_len in 1usize..64, dim in 2usize..64, seed: u64, probe in 0usize..128) {
+        let t = learned::LearnedTable::new(max_len, dim, 1.0, seed);
+        prop_assert_eq!(t.row(probe).is_some(), probe < max_len);
+        prop_assert!(t.data().iter().all(|v| v.is_finite()));
+    }
+
+    #[test]
+    fn naive_collisions_really_collide(pos in 0usize..2000, eps in 1e-4f64..0.1) {
+        if let Some(q) = naive::sine_collision(pos, eps, pos + 10_000) {
+            prop_assert!(q > pos && ((q as f64).sin() - (pos as f64).sin()).abs() < eps);
+        }
+    }
+
+    /// Whatever the URL holds, reading it never panics and every value lands inside its range.
+    #[test]
+    fn any_url_query_gives_valid_state(query in "[a-z=&%0-9.,+-]{0,80}", key in prop::sample::select(vec!["n", "d", "base", "pos", "layout", "spacing", "dims", "rows", "cols", "k", "at", "s", "pe", "npos", "eps", "theme"]), value in "\\PC{0,24}") {
+        let mut pairs = params::parse_query(&query);
+        pairs.push((key.to_string(), value));
+        let (view, _) = SinusoidalView::from_query(&pairs);
+        let p = view.params;
+        prop_assert!((limits::POSITIONS.0..=limits::POSITIONS.1).contains(&p.positions));
+        prop_assert!((limits::DIM.0..=limits::DIM.1).contains(&p.dim));
+        prop_assert!(p.base.is_finite() && (limits::BASE.0..=limits::BASE.1).contains(&p.base));
+        prop_assert!(view.pos < p.positions);
+        prop_assert!(!view.dims.is_empty() && view.dims.iter().all(|&k| k < p.dim));
+        prop_assert!(view.shift <= params::MAX_SHIFT);
+        let (order, _) = OrderView::from_query(&pairs);
+        prop_assert!(params::check_sentence(&order.sentence).is_ok());
+        let (naive_view, _) = NaiveView::from_query(&pairs);
+        prop_assert!(naive_view.eps.is_finite() && naive_view.eps > 0.0);
+        let _ = params::ThemeChoice::from_query(&pairs);
+    }
+}
