@@ -33,8 +33,10 @@ pub struct Series {
     pub color: RGBColor,
     /// The points, in x order.
     pub points: Vec<(f64, f64)>,
-    /// Draw a dot at every point as well (for short, discrete series).
+    /// Draw a dot at every point (for short, discrete series, or to overlay another line).
     pub dots: bool,
+    /// Join the points with a line.
+    pub line: bool,
 }
 
 /// What a line plot shows.
@@ -141,8 +143,9 @@ pub fn draw<DB: DrawingBackend>(
         let style = ShapeStyle::from(s.color).stroke_width(stroke);
         let legend_color = s.color;
         let legend_px = t.px(18.0) as i32;
+        let drawn = if s.line { s.points.as_slice() } else { &[] };
         chart
-            .draw_series(LineSeries::new(s.points.iter().copied(), style))?
+            .draw_series(LineSeries::new(drawn.iter().copied(), style))?
             .label(s.label.clone())
             .legend(move |(x, y)| {
                 PathElement::new(
@@ -210,12 +213,14 @@ mod tests {
                     color: series_color(0),
                     points: (0..=10).map(|k| (k as f64, (k as f64).sin())).collect(),
                     dots: false,
+                    line: true,
                 },
                 Series {
                     label: "dimension 1".into(),
                     color: series_color(1),
                     points: (0..=10).map(|k| (k as f64, (k as f64).cos())).collect(),
                     dots: true,
+                    line: true,
                 },
             ],
             marker: Some((3.0, "pos 3".into())),

@@ -66,24 +66,28 @@ fn Magnitudes() -> impl IntoView {
                     color: lines::series_color(4),
                     points: curve(&|p| naive::integer_norm(p, d)),
                     dots: false,
+                    line: true,
                 },
                 Series {
                     label: format!("pos/(n−1), n = {n}"),
                     color: lines::series_color(1),
                     points: curve(&|p| naive::normalized_norm(p, n, d)),
                     dots: false,
+                    line: true,
                 },
                 Series {
                     label: "sinusoidal".into(),
                     color: lines::series_color(0),
                     points: curve(&|_| naive::sinusoidal_norm(pairs)),
                     dots: false,
+                    line: true,
                 },
                 Series {
                     label: "the word “dog” (for scale)".into(),
                     color: RGBColor(0x99, 0x99, 0x99),
                     points: curve(&|_| word),
                     dots: false,
+                    line: true,
                 },
             ],
             marker: None,
@@ -92,8 +96,26 @@ fn Magnitudes() -> impl IntoView {
         let _ = lines::draw(&root, &spec);
         let _ = root.present();
     });
+    let numbers = move || {
+        let p = params.get();
+        let last = p.positions - 1;
+        let word: f64 = token_embedding("dog", p.dim)
+            .iter()
+            .map(|x| x * x)
+            .sum::<f64>()
+            .sqrt();
+        format!(
+            "At position {last}: integer {:.1}, normalised {:.2}, sinusoidal {:.2} (at every \
+             position), the word itself {:.2}.",
+            naive::integer_norm(last, p.dim),
+            naive::normalized_norm(last, p.positions, p.dim),
+            naive::sinusoidal_norm(p.pairs()),
+            word
+        )
+    };
     view! {
         <div class="subfigure" data-drawn-at=stats.at_text()>
+            <p class="readout" id="fig-naive-norms">{numbers}</p>
             <canvas
                 node_ref=canvas_ref
                 role="img"

@@ -91,6 +91,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
                 color: lines::series_color(0),
                 points,
                 dots: n <= 40,
+                line: true,
             }],
             marker: Some((at as f64, format!("pos {at}"))),
             theme: theme.get(),

@@ -29,6 +29,7 @@ fn wave(p: &SinusoidalParams, dim: usize, label: String, color: RGBColor) -> Ser
             .map(|pos| (pos as f64, p.value(pos, dim)))
             .collect(),
         dots: p.positions <= 40,
+        line: true,
     }
 }
 
