@@ -35,11 +35,15 @@ fn container() -> HtmlElement {
     el
 }
 
+/// The heatmap's canvas, scrolled into view (figures far off screen do not draw).
 fn heatmap_canvas(root: &HtmlElement) -> HtmlCanvasElement {
-    root.query_selector("#fig-heatmap canvas")
+    let canvas: HtmlCanvasElement = root
+        .query_selector("#fig-heatmap canvas")
         .unwrap()
         .expect("the heatmap canvas is in the page")
-        .unchecked_into()
+        .unchecked_into();
+    canvas.scroll_into_view();
+    canvas
 }
 
 /// Number of distinct colours on the canvas.
@@ -90,8 +94,9 @@ async fn app_mounts_and_the_heatmap_draws() {
 async fn changing_d_model_redraws() {
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), pe_explorer::app::App);
-    sleep(100).await;
+    sleep(50).await;
     let canvas = heatmap_canvas(&root);
+    sleep(150).await;
     let before = canvas.to_data_url().unwrap();
     let input: web_sys::HtmlInputElement = root
         .query_selector("#ctl-d")

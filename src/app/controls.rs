@@ -73,6 +73,9 @@ pub fn IntSlider(
     }
 }
 
+/// Step of a [`LogSlider`] in decades (one arrow key ≈ 2.3 %).
+const LOG_STEP: f64 = 0.01;
+
 /// A slider over `log10(value)` for quantities that span decades (the base: 2 … 10⁶), with a number
 /// box for exact values. Slider positions are rounded to three significant digits.
 #[component]
@@ -105,15 +108,21 @@ pub fn LogSlider(
         show_in_box(&ev, &format_number(v));
     };
     let number_id = format!("{id}-value");
+    // The range's ends are aligned to its step (so both ends are reachable); values beyond
+    // [min, max] that the alignment admits are clamped in `on_range`.
+    let (lo, hi) = (
+        (min.log10() / LOG_STEP).floor() * LOG_STEP,
+        (max.log10() / LOG_STEP).ceil() * LOG_STEP,
+    );
     view! {
         <div class="control">
             <label for=id>{label}</label>
             <input
                 type="range"
                 id=id
-                min=min.log10().to_string()
-                max=max.log10().to_string()
-                step="0.01"
+                min=format!("{lo:.2}")
+                max=format!("{hi:.2}")
+                step=LOG_STEP.to_string()
                 aria-valuetext=move || format_number(value.get())
                 prop:value=move || value.get().log10().to_string()
                 on:input=on_range

@@ -1,10 +1,18 @@
-//! What every canvas figure shares: redraw when what it reads changes or the window resizes, and
-//! record how long the redraw took (`data-draw-ms`) and when it ended (`data-drawn-at`, for the
-//! browser benchmark's input → repainted latency).
+//! What every canvas figure shares: redraw when what it reads changes or the window resizes — but
+//! only while the canvas is on (or near) the screen — and record how long the redraw took
+//! (`data-draw-ms`) and when it ended (`data-drawn-at`, for the browser benchmark's input →
+//! repainted latency).
+//!
+//! Every figure is linked to the same sliders, so one input could repaint a dozen canvases. An
+//! `IntersectionObserver` tells each figure whether it is within a screen's margin of the
+//! viewport; figures further away skip the work and repaint, with the current values, when they
+//! scroll in.
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use web_sys::HtmlCanvasElement;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use web_sys::{HtmlCanvasElement, IntersectionObserver, IntersectionObserverEntry};
 
 /// A counter bumped on every window resize; one listener for the whole page.
 #[derive(Clone, Copy)]
@@ -20,7 +28,7 @@ pub fn provide_resize() {
 }
 
 /// Timing of a figure's last redraw.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub struct DrawStats {
     /// How long the last recompute + redraw took, in milliseconds.
     pub ms: RwSignal<f64>,
@@ -29,6 +37,14 @@ pub struct DrawStats {
 }
 
 impl DrawStats {
+    /// Fresh stats (nothing drawn yet).
+    pub fn new() -> DrawStats {
+        DrawStats {
+            ms: RwSignal::new(0.0),
+            at: RwSignal::new(0.0),
+        }
+    }
+
     /// `data-draw-ms` text.
     pub fn ms_text(self) -> impl Fn() -> String + Copy + Send + Sync + 'static {
         move || format!("{:.3}", self.ms.get())
@@ -48,20 +64,70 @@ pub fn now() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// Sets `near` whenever `el` comes within [`NEAR_MARGIN`] of the viewport or leaves it. Without
+/// `IntersectionObserver` support, `near` is simply set.
+fn watch_visibility(el: &HtmlCanvasElement, near: RwSignal<bool>) {
+    let on_change = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        if let Some(last) = entries.iter().last() {
+            let entry: IntersectionObserverEntry = last.unchecked_into();
+            near.set(entry.is_intersecting());
+        }
+    });
+    let init = web_sys::IntersectionObserverInit::new();
+    init.set_root_margin(NEAR_MARGIN);
+    match IntersectionObserver::new_with_options(on_change.as_ref().unchecked_ref(), &init) {
+        Ok(observer) => {
+            observer.observe(el);
+            // The observer and its callback live as long as the page.
+            on_change.forget();
+        }
+        Err(_) => near.set(true),
+    }
+}
+
+/// How far outside the viewport a figure still counts as visible (so the next figure down is
+/// ready before it scrolls in).
+const NEAR_MARGIN: &str = "600px 0px";
+
 /// Runs `draw` with the mounted canvas whenever a signal it reads changes or the window resizes,
-/// and times each run. `draw` must only read state and paint: it never writes state.
+/// while the canvas is near the viewport, and times each run. `draw` must only read state and
+/// paint: it never writes state.
 pub fn draw_effect(
     canvas: NodeRef<Canvas>,
-    mut draw: impl FnMut(&HtmlCanvasElement) + 'static,
+    draw: impl FnMut(&HtmlCanvasElement) + 'static,
 ) -> DrawStats {
-    let stats = DrawStats {
-        ms: RwSignal::new(0.0),
-        at: RwSignal::new(0.0),
-    };
+    let stats = DrawStats::new();
+    draw_effect_into(canvas, stats, draw);
+    stats
+}
+
+/// [`draw_effect`] recording into existing `stats` (figures with several canvases share one).
+pub fn draw_effect_into(
+    canvas: NodeRef<Canvas>,
+    stats: DrawStats,
+    mut draw: impl FnMut(&HtmlCanvasElement) + 'static,
+) {
+    let near = RwSignal::new(false);
+    Effect::new(move |watching: Option<bool>| {
+        if watching == Some(true) {
+            return true;
+        }
+        match canvas.get() {
+            Some(el) => {
+                watch_visibility(&el, near);
+                true
+            }
+            None => false,
+        }
+    });
     let resize = use_context::<Resize>();
     Effect::new(move |_| {
         if let Some(Resize(tick)) = resize {
             tick.track();
+        }
+        // Off screen: read nothing else, so no input reaches this figure until it comes near.
+        if !near.get() {
+            return;
         }
         let Some(el) = canvas.get() else {
             return;
@@ -72,5 +138,4 @@ pub fn draw_effect(
         stats.ms.set(end - start);
         stats.at.set(end);
     });
-    stats
 }

@@ -52,18 +52,13 @@ pub fn fill_from_distance(g: &[f64], out: &mut Vec<f64>) {
     }
 }
 
-/// The sinusoidal similarity as a function of distance: `g(r) = (1/pairs)·Σ_k cos(r·ω_k)` for
-/// `r = 0..n`. Exact when [`SinusoidalParams::is_shift_invariant`] (then every pair has both its
-/// sine and its cosine; zero padding contributes nothing to dot products or norms).
-///
-/// Each `cos(r·ω)` is stepped along `r` by angle addition and recomputed exactly every 64 steps
-/// (as [`SinusoidalParams::table_into`] does), so no `cos` is evaluated per entry.
-pub fn sinusoidal_by_distance(p: &SinusoidalParams, n: usize) -> Vec<f64> {
+/// `Σ_ω cos(r·ω)` over `omegas` for `r = 0..n`. Each `cos(r·ω)` is stepped along `r` by angle
+/// addition and recomputed exactly every 64 steps (as [`SinusoidalParams::table_into`] does), so
+/// no `cos` is evaluated per entry.
+fn cos_sums(omegas: &[f64], n: usize) -> Vec<f64> {
     const REANCHOR: usize = 64;
-    let pairs = p.pairs();
     let mut sums = vec![0.0; n];
-    for k in 0..pairs {
-        let w = p.pair_omega(k);
+    for &w in omegas {
         let (sw, cw) = w.sin_cos();
         let (mut s, mut c) = (0.0, 1.0);
         for (r, sum) in sums.iter_mut().enumerate() {
@@ -74,17 +69,48 @@ pub fn sinusoidal_by_distance(p: &SinusoidalParams, n: usize) -> Vec<f64> {
             (s, c) = (s * cw + c * sw, c * cw - s * sw);
         }
     }
-    let count = pairs.max(1) as f64;
-    sums.iter().map(|v| v / count).collect()
+    sums
 }
 
-/// The sinusoidal encoding's `positions × positions` similarity matrix, written into `out`: the
-/// fast path when the encoding is shift-invariant, the general Gram path otherwise.
+/// The sinusoidal similarity as a function of distance: `g(r) = (1/pairs)·Σ_k cos(r·ω_k)` for
+/// `r = 0..n`. Exact when [`SinusoidalParams::is_shift_invariant`] (then every pair has both its
+/// sine and its cosine; zero padding contributes nothing to dot products or norms).
+pub fn sinusoidal_by_distance(p: &SinusoidalParams, n: usize) -> Vec<f64> {
+    let omegas: Vec<f64> = (0..p.pairs()).map(|k| p.pair_omega(k)).collect();
+    let count = omegas.len().max(1) as f64;
+    cos_sums(&omegas, n).iter().map(|v| v / count).collect()
+}
+
+/// The sinusoidal encoding's `positions × positions` similarity matrix, written into `out`.
+///
+/// Shift-invariant encodings take the Toeplitz fast path. An odd `d` with paper spacing has
+/// `h = ⌊d/2⌋` complete pairs plus one lone sine of frequency `ω_h`, so, exactly,
+///
+/// ```text
+/// PE(a)·PE(b) = Σ_{k<h} cos((a−b)ω_k) + sin(aω_h)·sin(bω_h)
+/// |PE(a)|²    = h + sin²(aω_h)
+/// ```
+///
+/// — still O(n·d + n²), never the O(n²·d) Gram matrix.
 pub fn sinusoidal_matrix_into(p: &SinusoidalParams, out: &mut Vec<f64>) {
+    let n = p.positions;
     if p.is_shift_invariant() {
-        fill_from_distance(&sinusoidal_by_distance(p, p.positions), out);
-    } else {
-        *out = cosine_matrix(&p.table(), p.positions, p.dim);
+        fill_from_distance(&sinusoidal_by_distance(p, n), out);
+        return;
+    }
+    let h = p.dim / 2;
+    let omegas: Vec<f64> = (0..h).map(|k| p.pair_omega(k)).collect();
+    let sums = cos_sums(&omegas, n);
+    let lone: Vec<f64> = (0..n).map(|a| (a as f64 * p.pair_omega(h)).sin()).collect();
+    let norms: Vec<f64> = lone.iter().map(|s| (h as f64 + s * s).sqrt()).collect();
+    out.clear();
+    out.resize(n * n, 0.0);
+    for a in 0..n {
+        for b in 0..n {
+            let dot = sums[a.abs_diff(b)] + lone[a] * lone[b];
+            out[a * n + b] = (dot / (norms[a] * norms[b])).clamp(-1.0, 1.0);
+        }
+        out[a * n + a] = 1.0;
     }
 }
 

@@ -79,3 +79,21 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 9
   await page.waitForFunction(() => !document.getElementById("loading"));
   return { page, problems, context };
 }
+
+/**
+ * Scrolls figure `id` into view and waits until it has drawn (figures far off screen skip their
+ * redraws until they come near the viewport).
+ */
+export async function showFigure(page, id) {
+  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  await page.waitForFunction(
+    (id) => {
+      const fig = document.getElementById(id);
+      const own = Number.parseFloat(fig?.dataset.drawnAt ?? "");
+      const inner = [...(fig?.querySelectorAll("[data-drawn-at]") ?? [])].map((e) => Number.parseFloat(e.dataset.drawnAt));
+      return Math.max(own || 0, ...inner.filter(Number.isFinite), 0) > 0;
+    },
+    id,
+    { timeout: 10000 },
+  );
+}

@@ -2,7 +2,7 @@
 // hover readout agrees with the formula.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { serveDist, launch, openPage } from "./harness.mjs";
+import { serveDist, launch, openPage, showFigure } from "./harness.mjs";
 
 let server;
 let browser;
@@ -43,6 +43,7 @@ test("the page loads with no console errors, page errors or failed requests", as
 
 test("the heatmap draws many colours", async () => {
   const { page, context } = await openPage(browser, server.url);
+  await showFigure(page, "fig-heatmap");
   const stats = await canvasStats(page);
   assert.ok(stats.width > 200 && stats.height > 200, JSON.stringify(stats));
   assert.ok(stats.colours > 100, `only ${stats.colours} colours drawn`);
@@ -51,6 +52,7 @@ test("the heatmap draws many colours", async () => {
 
 test("a slider moved with the keyboard changes the heatmap and the URL", async () => {
   const { page, problems, context } = await openPage(browser, server.url);
+  await showFigure(page, "fig-heatmap");
   const before = await canvasStats(page);
   await page.focus("#ctl-d");
   for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowLeft");
@@ -65,6 +67,7 @@ test("a slider moved with the keyboard changes the heatmap and the URL", async (
 
 test("the hover readout shows PE(pos, i) as the formula gives it", async () => {
   const { page, context } = await openPage(browser, server.url + "?n=64&d=32&base=100");
+  await showFigure(page, "fig-heatmap");
   const box = await page.locator("#fig-heatmap canvas").boundingBox();
   // Somewhere inside the plot area (left of the colour bar, below the title).
   await page.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.5);

@@ -154,7 +154,7 @@ pub fn SinusoidalClocks() -> impl IntoView {
         <figure
             class="figure"
             id="fig-clocks"
-            data-controls="ctl-pos ctl-d ctl-base"
+            data-controls="ctl-pos ctl-d ctl-base spacing"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >

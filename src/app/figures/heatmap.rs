@@ -157,7 +157,7 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
         <figure
             class="figure"
             id="fig-heatmap"
-            data-controls="ctl-n ctl-d ctl-base ctl-pos"
+            data-controls="ctl-n ctl-d ctl-base ctl-pos layout spacing ctl-rows-from ctl-rows-to ctl-cols-from ctl-cols-to"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >

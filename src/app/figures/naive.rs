@@ -8,7 +8,7 @@ use plotters_canvas::CanvasBackend;
 
 use crate::app::canvas;
 use crate::app::controls::{IntSlider, LogSlider};
-use crate::app::figure::draw_effect;
+use crate::app::figure::{DrawStats, draw_effect_into};
 use crate::app::matrix::MatrixPainter;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -30,12 +30,12 @@ fn table_height(width: f64) -> f64 {
 
 /// Magnitude of the position signal against position, for three schemes and the word itself.
 #[component]
-fn Magnitudes() -> impl IntoView {
+fn Magnitudes(stats: DrawStats) -> impl IntoView {
     let state = expect_context::<AppState>().sinusoidal;
     let theme = expect_context::<PageTheme>().chart();
     let params = state.params();
     let canvas_ref = NodeRef::<Canvas>::new();
-    let stats = draw_effect(canvas_ref, move |canvas| {
+    draw_effect_into(canvas_ref, stats, move |canvas| {
         let p = params.get();
         let (n, d, pairs) = (p.positions, p.dim, p.pairs());
         if canvas::fit(canvas, plot_height).is_none() {
@@ -114,7 +114,7 @@ fn Magnitudes() -> impl IntoView {
         )
     };
     view! {
-        <div class="subfigure" data-drawn-at=stats.at_text()>
+        <div class="subfigure">
             <p class="readout" id="fig-naive-norms">{numbers}</p>
             <canvas
                 node_ref=canvas_ref
@@ -166,7 +166,7 @@ fn SineCollision() -> impl IntoView {
 
 /// The binary position bits beside the sinusoidal encoding's first columns.
 #[component]
-fn BinaryBits() -> impl IntoView {
+fn BinaryBits(stats: DrawStats) -> impl IntoView {
     let state = expect_context::<AppState>().sinusoidal;
     let theme = expect_context::<PageTheme>().chart();
     let params = state.params();
@@ -175,7 +175,7 @@ fn BinaryBits() -> impl IntoView {
     let n = Memo::new(move |_| params.get().positions.min(128));
     let bits = Memo::new(move |_| naive::bits_for(n.get()));
     let mut bit_painter = MatrixPainter::default();
-    let bit_stats = draw_effect(bits_ref, move |canvas| {
+    draw_effect_into(bits_ref, stats, move |canvas| {
         let (n, b) = (n.get(), bits.get());
         let table = naive::binary_table(n, b);
         let spec = HeatmapSpec {
@@ -197,7 +197,7 @@ fn BinaryBits() -> impl IntoView {
         bit_painter.paint(canvas, table_height, &spec, &table, b as usize, None);
     });
     let mut sine_painter = MatrixPainter::default();
-    let sine_stats = draw_effect(sine_ref, move |canvas| {
+    draw_effect_into(sine_ref, stats, move |canvas| {
         let p = params.get();
         let n = n.get();
         let cols = (2 * bits.get() as usize).min(p.dim);
@@ -221,7 +221,7 @@ fn BinaryBits() -> impl IntoView {
         sine_painter.paint(canvas, table_height, &spec, &table, p.dim, None);
     });
     view! {
-        <div class="subfigure" data-drawn-at=move || format!("{:.3}", bit_stats.at.get().max(sine_stats.at.get()))>
+        <div class="subfigure">
             <div class="pair">
                 <canvas
                     node_ref=bits_ref
@@ -244,13 +244,24 @@ fn BinaryBits() -> impl IntoView {
 }
 
 /// The naive-fixes figure: three panels.
+///
+/// `data-controls` lists the controls that repaint its canvases (n, d); `data-text-controls` the
+/// collision finder's position and ε, which change only its text.
 #[component]
 pub fn NaiveFixes() -> impl IntoView {
+    let stats = DrawStats::new();
     view! {
-        <figure class="figure" id="fig-naive" data-controls="ctl-npos ctl-eps ctl-n ctl-d">
-            <Magnitudes />
+        <figure
+            class="figure"
+            id="fig-naive"
+            data-controls="ctl-n ctl-d"
+            data-text-controls="ctl-npos ctl-eps"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <Magnitudes stats />
             <SineCollision />
-            <BinaryBits />
+            <BinaryBits stats />
             <figcaption>
                 "Three first ideas for a position signal. Each fails one of the requirements: "
                 "bounded, the same meaning in any sentence length, unique per position, smooth."

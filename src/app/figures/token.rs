@@ -125,7 +125,7 @@ pub fn AddToToken() -> impl IntoView {
         <figure
             class="figure"
             id="fig-token"
-            data-controls="ctl-at-1 ctl-at-2 ctl-d ctl-base"
+            data-controls="ctl-at-0 ctl-at-1 ctl-at-2 ctl-d ctl-base"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >

@@ -181,7 +181,7 @@ pub fn SinusoidalWaves() -> impl IntoView {
         <figure
             class="figure"
             id="fig-waves"
-            data-controls="ctl-n ctl-d ctl-base ctl-pos"
+            data-controls="ctl-n ctl-d ctl-base ctl-pos ctl-dims layout spacing"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >
