@@ -139,3 +139,42 @@ pub fn draw_effect_into(
         stats.at.set(end);
     });
 }
+
+/// A figure's interactive canvas: focusable (arrow keys move its cursor), an image with a live
+/// text alternative, described by its readout line, with pointer handlers.
+#[component]
+pub fn InteractiveCanvas<L, M, X, K>(
+    /// The canvas the figure draws on.
+    node_ref: NodeRef<Canvas>,
+    /// The id of the readout paragraph that describes the canvas.
+    readout_id: &'static str,
+    /// The text alternative, kept current.
+    label: L,
+    /// Pointer moves over the canvas.
+    on_move: M,
+    /// The pointer leaves the canvas.
+    on_leave: X,
+    /// Keys pressed while the canvas has focus.
+    on_key: K,
+) -> impl IntoView
+where
+    L: Fn() -> String + Send + Sync + 'static,
+    M: Fn(web_sys::MouseEvent) + 'static,
+    X: Fn() + 'static,
+    K: Fn(web_sys::KeyboardEvent) + 'static,
+{
+    view! {
+        <div class="canvas-wrap">
+            <canvas
+                node_ref=node_ref
+                tabindex="0"
+                role="img"
+                aria-label=label
+                aria-describedby=readout_id
+                on:mousemove=on_move
+                on:mouseleave=move |_| on_leave()
+                on:keydown=on_key
+            ></canvas>
+        </div>
+    }
+}

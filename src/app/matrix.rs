@@ -1,6 +1,8 @@
 //! Painting a matrix figure on a canvas: plotters draws the frame, the cells go in as one raster
 //! (one `putImageData` + one scaled `drawImage`), and pointer positions map back to cells.
 
+use leptos::html::Canvas;
+use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
@@ -105,4 +107,22 @@ pub fn step_cursor(
         next.1
             .clamp(cols.start, cols.end.saturating_sub(1).max(cols.start)),
     ))
+}
+
+/// The `mousemove` handler of a matrix figure: maps the pointer to a cell of the last drawn
+/// `layout` and moves `cursor` there (outside the cells it leaves the cursor alone).
+pub fn hover_cell(
+    canvas: NodeRef<Canvas>,
+    layout: StoredValue<Option<HeatmapLayout>>,
+    cursor: RwSignal<Option<(usize, usize)>>,
+) -> impl Fn(web_sys::MouseEvent) + Copy + 'static {
+    move |ev| {
+        let Some(el) = canvas.get_untracked() else {
+            return;
+        };
+        let (x, y) = event_pixel(&el, &ev);
+        if let Some(cell) = layout.with_value(|l| l.as_ref().and_then(|l| l.cell_at(x, y))) {
+            cursor.set(Some(cell));
+        }
+    }
 }

@@ -9,6 +9,7 @@ pub mod controls;
 pub mod figure;
 pub mod figures;
 pub mod matrix;
+pub mod plot;
 pub mod state;
 pub mod theme;
 pub mod url;

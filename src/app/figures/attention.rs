@@ -4,8 +4,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::draw_effect;
-use crate::app::matrix::{MatrixPainter, event_pixel, step_cursor};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::matrix::{MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
 use crate::chart::colorbar::ColorBar;
@@ -128,15 +128,7 @@ pub fn OrderBlindness() -> impl IntoView {
             }
         }
     };
-    let on_move = move |ev: leptos::ev::MouseEvent| {
-        let Some(canvas) = canvas_ref.get_untracked() else {
-            return;
-        };
-        let (x, y) = event_pixel(&canvas, &ev);
-        if let Some(cell) = layout.with_value(|l| l.as_ref().and_then(|l| l.cell_at(x, y))) {
-            cursor.set(Some(cell));
-        }
-    };
+    let on_move = hover_cell(canvas_ref, layout, cursor);
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let n = tokens.with_untracked(Vec::len);
         let at = cursor.get_untracked().unwrap_or((0, 0));
@@ -264,18 +256,14 @@ pub fn OrderBlindness() -> impl IntoView {
                     })
                     .collect_view()}
             </div>
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=canvas_ref
-                    tabindex="0"
-                    role="img"
-                    aria-label=describe
-                    aria-describedby="fig-attention-readout"
-                    on:mousemove=on_move
-                    on:mouseleave=move |_| cursor.set(None)
-                    on:keydown=on_key
-                ></canvas>
-            </div>
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout_id="fig-attention-readout"
+                label=describe
+                on_move=on_move
+                on_leave=move || cursor.set(None)
+                on_key=on_key
+            />
             <p class="readout" id="fig-attention-readout" aria-live="polite">
                 {readout}
             </p>

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 
 use crate::app::canvas;
-use crate::app::figure::draw_effect;
+use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::clock::{
@@ -158,18 +158,14 @@ pub fn SinusoidalClocks() -> impl IntoView {
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=canvas_ref
-                    tabindex="0"
-                    role="img"
-                    aria-label=describe
-                    aria-describedby="fig-clocks-readout"
-                    on:mousemove=on_move
-                    on:mouseleave=move |_| selected.set(None)
-                    on:keydown=on_key
-                ></canvas>
-            </div>
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout_id="fig-clocks-readout"
+                label=describe
+                on_move=on_move
+                on_leave=move || selected.set(None)
+                on_key=on_key
+            />
             <p class="readout" id="fig-clocks-readout" aria-live="polite">
                 {readout}
             </p>

@@ -8,8 +8,8 @@ use std::ops::Range;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::draw_effect;
-use crate::app::matrix::{MatrixPainter, event_pixel, step_cursor};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::matrix::{MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
 use crate::chart::colorbar::ColorBar;
@@ -107,16 +107,7 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
         });
     });
 
-    let on_move = move |ev: leptos::ev::MouseEvent| {
-        let Some(canvas) = canvas_ref.get_untracked() else {
-            return;
-        };
-        let (x, y) = event_pixel(&canvas, &ev);
-        let cell = layout.with_value(|l| l.as_ref().and_then(|l| l.cell_at(x, y)));
-        if cell.is_some() {
-            cursor.set(cell);
-        }
-    };
+    let on_move = hover_cell(canvas_ref, layout, cursor);
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let (rs, cs) = (rows.get_untracked(), cols.get_untracked());
         let start = (pos.get_untracked().clamp(rs.start, rs.end - 1), cs.start);
@@ -175,18 +166,14 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
                     "show all"
                 </button>
             </div>
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=canvas_ref
-                    tabindex="0"
-                    role="img"
-                    aria-label=move || describe(&params.get(), pos.get())
-                    aria-describedby="fig-heatmap-readout"
-                    on:mousemove=on_move
-                    on:mouseleave=move |_| cursor.set(None)
-                    on:keydown=on_key
-                ></canvas>
-            </div>
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout_id="fig-heatmap-readout"
+                label=move || describe(&params.get(), pos.get())
+                on_move=on_move
+                on_leave=move || cursor.set(None)
+                on_key=on_key
+            />
             <p
                 class="readout"
                 id="fig-heatmap-readout"

@@ -4,12 +4,11 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
-use crate::app::canvas;
 use crate::app::controls::{IntSlider, LogSlider};
 use crate::app::figure::{DrawStats, draw_effect_into};
 use crate::app::matrix::MatrixPainter;
+use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::colorbar::ColorBar;
@@ -38,13 +37,6 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
     draw_effect_into(canvas_ref, stats, move |canvas| {
         let p = params.get();
         let (n, d, pairs) = (p.positions, p.dim, p.pairs());
-        if canvas::fit(canvas, plot_height).is_none() {
-            return;
-        }
-        let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
-            return;
-        };
-        let root = backend.into_drawing_area();
         let word: f64 = token_embedding("dog", d)
             .iter()
             .map(|x| x * x)
@@ -93,8 +85,7 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
             marker: None,
             theme: theme.get(),
         };
-        let _ = lines::draw(&root, &spec);
-        let _ = root.present();
+        paint_lines(canvas, plot_height, &spec);
     });
     let numbers = move || {
         let p = params.get();

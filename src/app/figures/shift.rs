@@ -3,12 +3,10 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
-use crate::app::canvas;
 use crate::app::controls::IntSlider;
 use crate::app::figure::draw_effect;
+use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::lines::{self, LinePlotLayout, LinePlotSpec, Series};
@@ -46,13 +44,6 @@ pub fn RelativeShift() -> impl IntoView {
     let stats = draw_effect(canvas_ref, move |canvas| {
         let p = params.get();
         let (at, shift) = (pos.get(), k.get());
-        if canvas::fit(canvas, figure_height).is_none() {
-            return;
-        }
-        let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
-            return;
-        };
-        let root = backend.into_drawing_area();
         let title = format!("M_{shift} · PE({at}) lands exactly on PE({})", at + shift);
         let line = |v: &Vec<f64>| -> Vec<(f64, f64)> {
             v.iter().enumerate().map(|(i, &y)| (i as f64, y)).collect()
@@ -82,8 +73,7 @@ pub fn RelativeShift() -> impl IntoView {
             marker: None,
             theme: theme.get(),
         };
-        layout.set_value(lines::draw(&root, &spec).ok());
-        let _ = root.present();
+        layout.set_value(paint_lines(canvas, figure_height, &spec));
     });
 
     let on_move = move |ev: leptos::ev::MouseEvent| {

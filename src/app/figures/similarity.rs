@@ -3,12 +3,10 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
-use crate::app::canvas;
-use crate::app::figure::draw_effect;
-use crate::app::matrix::{MatrixPainter, event_pixel, step_cursor};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::matrix::{MatrixPainter, hover_cell, step_cursor};
+use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::colorbar::ColorBar;
@@ -72,13 +70,6 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
         let points: Vec<(f64, f64)> =
             matrix.with(|m| (0..n).map(|j| (j as f64, m[at * n + j])).collect());
         let lo = points.iter().map(|p| p.1).fold(1.0, f64::min).min(0.0);
-        if canvas::fit(canvas, curve_height).is_none() {
-            return;
-        }
-        let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
-            return;
-        };
-        let root = backend.into_drawing_area();
         let title = format!("Similarity of position {at} to every position");
         let spec = LinePlotSpec {
             title: &title,
@@ -96,19 +87,10 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
             marker: Some((at as f64, format!("pos {at}"))),
             theme: theme.get(),
         };
-        let _ = lines::draw(&root, &spec);
-        let _ = root.present();
+        paint_lines(canvas, curve_height, &spec);
     });
 
-    let on_move = move |ev: leptos::ev::MouseEvent| {
-        let Some(canvas) = matrix_ref.get_untracked() else {
-            return;
-        };
-        let (x, y) = event_pixel(&canvas, &ev);
-        if let Some(cell) = layout.with_value(|l| l.as_ref().and_then(|l| l.cell_at(x, y))) {
-            cursor.set(Some(cell));
-        }
-    };
+    let on_move = hover_cell(matrix_ref, layout, cursor);
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let n = params.get_untracked().positions;
         let at = cursor.get_untracked().unwrap_or((pos.get_untracked(), 0));
@@ -162,18 +144,14 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
             data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
             data-value=move || cursor.get().map(|c| format!("{}", cell_value(c))).unwrap_or_default()
         >
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=matrix_ref
-                    tabindex="0"
-                    role="img"
-                    aria-label=describe
-                    aria-describedby="fig-similarity-readout"
-                    on:mousemove=on_move
-                    on:mouseleave=move |_| cursor.set(None)
-                    on:keydown=on_key
-                ></canvas>
-            </div>
+            <InteractiveCanvas
+                node_ref=matrix_ref
+                readout_id="fig-similarity-readout"
+                label=describe
+                on_move=on_move
+                on_leave=move || cursor.set(None)
+                on_key=on_key
+            />
             <p class="readout" id="fig-similarity-readout" aria-live="polite">
                 {readout}
             </p>

@@ -5,10 +5,9 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
-use crate::app::canvas;
 use crate::app::figure::draw_effect;
+use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
 use crate::chart::lines::{self, LinePlotSpec, Series};
@@ -51,13 +50,6 @@ pub fn AddToToken() -> impl IntoView {
     let stats = draw_effect(canvas_ref, move |canvas| {
         let p = params.get();
         let [p0, p1, p2] = at.get();
-        if canvas::fit(canvas, figure_height).is_none() {
-            return;
-        }
-        let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
-            return;
-        };
-        let root = backend.into_drawing_area();
         let line = |v: &[f64]| -> Vec<(f64, f64)> {
             v.iter().enumerate().map(|(i, &y)| (i as f64, y)).collect()
         };
@@ -95,8 +87,7 @@ pub fn AddToToken() -> impl IntoView {
             marker: None,
             theme: theme.get(),
         };
-        let _ = lines::draw(&root, &spec);
-        let _ = root.present();
+        paint_lines(canvas, figure_height, &spec);
     });
 
     let set_slot = move |slot: usize, ev: leptos::ev::Event| {

@@ -4,10 +4,9 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
-use crate::app::canvas;
-use crate::app::figure::draw_effect;
+use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
 use crate::chart::lines::{self, LinePlotLayout, LinePlotSpec, Series};
@@ -66,8 +65,6 @@ fn paint(
     pos: usize,
     theme: Theme,
 ) -> Option<LinePlotLayout> {
-    canvas::fit(canvas, figure_height)?;
-    let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
     let spec = LinePlotSpec {
         title: "Each dimension is a wave over positions",
         x_desc: "position",
@@ -78,9 +75,7 @@ fn paint(
         marker: Some((pos as f64, format!("pos {pos}"))),
         theme,
     };
-    let layout = lines::draw(&root, &spec).ok()?;
-    root.present().ok()?;
-    Some(layout)
+    paint_lines(canvas, figure_height, &spec)
 }
 
 /// The wave figure with its dimension picker and readout.
@@ -198,18 +193,14 @@ pub fn SinusoidalWaves() -> impl IntoView {
                 />
                 <span id="ctl-dims-hint" class="hint">"comma-separated, up to 8"</span>
             </div>
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=canvas_ref
-                    tabindex="0"
-                    role="img"
-                    aria-label=describe
-                    aria-describedby="fig-waves-readout"
-                    on:mousemove=on_move
-                    on:mouseleave=move |_| cursor.set(None)
-                    on:keydown=on_key
-                ></canvas>
-            </div>
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout_id="fig-waves-readout"
+                label=describe
+                on_move=on_move
+                on_leave=move || cursor.set(None)
+                on_key=on_key
+            />
             <p class="readout" id="fig-waves-readout" aria-live="polite">
                 {readout}
             </p>
