@@ -1,7 +1,7 @@
 // Screenshots of the built app for the README and for looking at: 1280 px and 390 px wide, light
 // and dark. Usage: node tests/e2e/screenshots.mjs OUTPUT_DIR
 import { mkdir } from "node:fs/promises";
-import { serveDist, launch, openPage } from "./harness.mjs";
+import { serveDist, launch, openPage, showFigure } from "./harness.mjs";
 
 const out = process.argv[2] ?? "docs";
 await mkdir(out, { recursive: true });
@@ -20,8 +20,22 @@ try {
       { width, height: 900 },
       { colorScheme: scheme, deviceScaleFactor: width < 500 ? 2 : 1 },
     );
+    // Figures draw when they come near the viewport: visit each one before the full-page shot.
+    const ids = await page.$$eval("figure[id^=fig-]", (figs) => figs.map((f) => f.id));
+    for (const id of ids) await showFigure(page, id);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${out}/${name}.png`, fullPage: true });
+    if (name === "desktop-light") {
+      // The README's picture: one screen, the controls beside the heatmap.
+      await page.evaluate(() => {
+        const top = document.getElementById("fig-heatmap").getBoundingClientRect().top;
+        window.scrollBy(0, top - 150);
+      });
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: `${out}/hero.png` });
+      console.log(`${out}/hero.png`);
+    }
     if (problems.length) console.error(name, problems);
     console.log(`${out}/${name}.png`);
     await context.close();
