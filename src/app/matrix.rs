@@ -5,16 +5,28 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
 use super::canvas::{self, Blitter};
 use crate::chart::colormap::Lut;
 use crate::chart::heatmap::{self, HeatmapLayout, HeatmapSpec};
 
-/// A reusable painter: the off-screen canvas and the RGBA buffer survive between frames.
+/// A reusable painter: the off-screen canvas, the RGBA buffer and the last drawn frame survive
+/// between redraws.
 pub struct MatrixPainter {
     blitter: Option<Blitter>,
     rgba: Vec<u8>,
+    frame: Option<Frame>,
+}
+
+/// A rendered frame (background, axes, ticks, labels, colour bar) and what it was drawn for.
+/// Most inputs change only the cells (base, position): the frame is then copied back with one
+/// `drawImage` instead of laying out every label again.
+struct Frame {
+    key: String,
+    image: HtmlCanvasElement,
+    layout: HeatmapLayout,
 }
 
 impl Default for MatrixPainter {
@@ -22,6 +34,7 @@ impl Default for MatrixPainter {
         MatrixPainter {
             blitter: Blitter::new(),
             rgba: Vec::new(),
+            frame: None,
         }
     }
 }
@@ -51,8 +64,22 @@ impl MatrixPainter {
             (spec.colorbar.lo, spec.colorbar.hi),
             &mut self.rgba,
         );
+        let key = format!("{}x{}:{spec:?}", canvas.width(), canvas.height());
+        let layout = match &self.frame {
+            Some(frame) if frame.key == key => {
+                ctx.draw_image_with_html_canvas_element(&frame.image, 0.0, 0.0)
+                    .ok()?;
+                frame.layout.clone()
+            }
+            _ => {
+                let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
+                let layout = heatmap::draw_frame(&root, spec).ok()?;
+                root.present().ok()?;
+                self.frame = snapshot(canvas, key, layout.clone(), self.frame.take());
+                layout
+            }
+        };
         let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
-        let layout = heatmap::draw_frame(&root, spec).ok()?;
         blitter.blit(
             &ctx,
             &self.rgba,
@@ -70,6 +97,31 @@ impl MatrixPainter {
         root.present().ok()?;
         Some(layout)
     }
+}
+
+/// Copies the canvas (just framed, cells still empty) into a frame cache, reusing `old`'s
+/// off-screen canvas when there is one.
+fn snapshot(
+    canvas: &HtmlCanvasElement,
+    key: String,
+    layout: HeatmapLayout,
+    old: Option<Frame>,
+) -> Option<Frame> {
+    let image = match old {
+        Some(frame) => frame.image,
+        None => web_sys::window()?
+            .document()?
+            .create_element("canvas")
+            .ok()?
+            .dyn_into()
+            .ok()?,
+    };
+    image.set_width(canvas.width());
+    image.set_height(canvas.height());
+    canvas::context_2d(&image)?
+        .draw_image_with_html_canvas_element(canvas, 0.0, 0.0)
+        .ok()?;
+    Some(Frame { key, image, layout })
 }
 
 /// The backend pixel under a mouse event on `canvas` (CSS offset × device-pixel ratio).

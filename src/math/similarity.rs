@@ -102,15 +102,21 @@ pub fn sinusoidal_matrix_into(p: &SinusoidalParams, out: &mut Vec<f64>) {
     let omegas: Vec<f64> = (0..h).map(|k| p.pair_omega(k)).collect();
     let sums = cos_sums(&omegas, n);
     let lone: Vec<f64> = (0..n).map(|a| (a as f64 * p.pair_omega(h)).sin()).collect();
-    let norms: Vec<f64> = lone.iter().map(|s| (h as f64 + s * s).sqrt()).collect();
+    let inv_norm: Vec<f64> = lone
+        .iter()
+        .map(|s| 1.0 / (h as f64 + s * s).sqrt())
+        .collect();
     out.clear();
     out.resize(n * n, 0.0);
-    for a in 0..n {
-        for b in 0..n {
-            let dot = sums[a.abs_diff(b)] + lone[a] * lone[b];
-            out[a * n + b] = (dot / (norms[a] * norms[b])).clamp(-1.0, 1.0);
+    // Row by row (streaming writes), multiplications only.
+    for (a, row) in out.chunks_exact_mut(n.max(1)).enumerate() {
+        let (la, ia) = (lone[a], inv_norm[a]);
+        for (b, cell) in row.iter_mut().enumerate() {
+            let dot = sums[a.abs_diff(b)] + la * lone[b];
+            // iₐ·i_b before the dot product: exactly symmetric in a and b.
+            *cell = (dot * (ia * inv_norm[b])).clamp(-1.0, 1.0);
         }
-        out[a * n + a] = 1.0;
+        row[a] = 1.0;
     }
 }
 

@@ -371,7 +371,13 @@ test("the similarity matrix hover readout equals the cosine-similarity formula",
 test("the relative shift is exact (data-max-error < 1e-9) by default and for other offsets", async () => {
   const { page, problems, context } = await open();
   try {
+    // The whole-table check runs just after the repaint: wait until it has run for the current k.
     const maxError = async () => {
+      await page.waitForFunction(
+        () => document.getElementById("fig-shift").dataset.maxErrorK === document.getElementById("ctl-k-value").value,
+        null,
+        { timeout: 5000 },
+      );
       const text = await page.locator("#fig-shift").getAttribute("data-max-error");
       const x = Number.parseFloat(text);
       assert.ok(Number.isFinite(x) && x >= 0, `data-max-error = ${JSON.stringify(text)}`);

@@ -16,7 +16,7 @@ use crate::chart::colorbar::ColorBar;
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
 use crate::math::sinusoidal::SinusoidalParams;
-use crate::params::{Span, format_number, parse_usize};
+use crate::params::{Span, parse_usize};
 
 /// Height of the figure for a given CSS width: wide screens get a landscape chart, narrow ones a
 /// taller one so rows stay visible.
@@ -84,27 +84,33 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
     let stats = draw_effect(canvas_ref, move |canvas| {
         let (p, row, t) = (params.get(), pos.get(), theme.get());
         p.table_into(&mut table);
-        let title = format!("Sinusoidal PE · base {}", format_number(p.base));
-        let spec = spec(&title, (rows.get(), cols.get()), t);
+        // The base is not in the title: the frame is then reused while only the base changes.
+        let spec = spec(
+            "Sinusoidal positional encoding",
+            (rows.get(), cols.get()),
+            t,
+        );
         let drawn = painter.paint(canvas, figure_height, &spec, &table, p.dim, Some(row));
         layout.set_value(drawn);
     });
 
-    // Share the column under the cursor with the wave view (UI state only).
+    // Share the column under the cursor with the wave view (UI state only). Signals are set only
+    // when the value really changes: a redundant set would repaint the waves a second time.
     Effect::new(move |_| {
-        state.hover_dim.set(cursor.get().map(|(_, col)| col));
+        let col = cursor.get().map(|(_, col)| col);
+        if state.hover_dim.get_untracked() != col {
+            state.hover_dim.set(col);
+        }
     });
 
     // Keep the hovered cell inside the table when the table shrinks.
     Effect::new(move |_| {
         let (rs, cs) = (rows.get(), cols.get());
-        cursor.update(|c| {
-            if let Some((r, col)) = *c
-                && (!rs.contains(&r) || !cs.contains(&col))
-            {
-                *c = None;
-            }
-        });
+        if let Some((r, c)) = cursor.get_untracked()
+            && (!rs.contains(&r) || !cs.contains(&c))
+        {
+            cursor.set(None);
+        }
     });
 
     let on_move = hover_cell(canvas_ref, layout, cursor);

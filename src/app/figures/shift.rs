@@ -36,7 +36,24 @@ pub fn RelativeShift() -> impl IntoView {
         p.apply_shift(&p.row(at), at, k.get() as f64)
     });
     let target = Memo::new(move |_| params.get().row(pos.get() + k.get()));
-    let error = Memo::new(move |_| params.get().max_shift_error(k.get()));
+    // The whole-table check only feeds a sentence: it runs just after the plot has been painted
+    // (a timeout), so the input → repaint path never waits for it.
+    // Only the newest pending check runs. `(k, error)` of the last check, `None` before the first.
+    let error = RwSignal::new(None::<(usize, f64)>);
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let (p, kk) = (params.get(), k.get());
+        let ticket = generation.get_value().wrapping_add(1);
+        generation.set_value(ticket);
+        set_timeout(
+            move || {
+                if generation.get_value() == ticket {
+                    error.set(Some((kk, p.max_shift_error(kk))));
+                }
+            },
+            std::time::Duration::ZERO,
+        );
+    });
 
     let canvas_ref = NodeRef::<Canvas>::new();
     let layout = StoredValue::new(None::<LinePlotLayout>);
@@ -116,7 +133,8 @@ pub fn RelativeShift() -> impl IntoView {
             data-controls="ctl-k ctl-pos ctl-d ctl-base"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
-            data-max-error=move || format!("{:e}", error.get())
+            data-max-error=move || error.get().map(|(_, e)| format!("{e:e}")).unwrap_or_default()
+            data-max-error-k=move || error.get().map(|(k, _)| k.to_string()).unwrap_or_default()
         >
             <div class="figure-tools wide-slider">
                 <IntSlider label="offset k" id="ctl-k" min=0usize max=MAX_SHIFT value=k />
@@ -170,15 +188,13 @@ pub fn RelativeShift() -> impl IntoView {
                 }}
             </div>
             <p class="finding">
-                {move || {
-                    format!(
-                        "Across all {} positions and {} dimensions, |M_{} · PE(p) − PE(p + {})| is at most {:.1e}: the same matrix shifts every position.",
+                {move || match error.get() {
+                    Some((kk, e)) if kk == k.get() => format!(
+                        "Across all {} positions and {} dimensions, |M_{kk} · PE(p) − PE(p + {kk})| is at most {e:.1e}: the same matrix shifts every position.",
                         params.get().positions,
                         params.get().dim,
-                        k.get(),
-                        k.get(),
-                        error.get()
-                    )
+                    ),
+                    _ => format!("Checking M_{} against every position…", k.get()),
                 }}
             </p>
             <figcaption>

@@ -30,20 +30,26 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
     let theme = expect_context::<PageTheme>().chart();
     let params = state.params();
     let pos = state.current_pos();
-    // The matrix is recomputed only when the encoding changes, not when the position moves.
-    let matrix = Memo::new(move |_| {
-        let mut m = Vec::new();
-        similarity::sinusoidal_matrix_into(&params.get(), &mut m);
-        m
-    });
+    // The matrix lives in one reused buffer (n² floats: 8 MB at n = 1024), recomputed only when
+    // the encoding changes, not when the position moves. `version` tells readers it changed.
+    let matrix = StoredValue::new(Vec::<f64>::new());
+    let version = RwSignal::new(0u64);
 
     let matrix_ref = NodeRef::<Canvas>::new();
     let curve_ref = NodeRef::<Canvas>::new();
     let layout = StoredValue::new(None::<HeatmapLayout>);
     let cursor = RwSignal::new(None::<(usize, usize)>);
     let mut painter = MatrixPainter::default();
+    let mut computed_for = None;
+    // One effect paints both canvases, so the curve always reads the matrix just computed.
     let stats = draw_effect(matrix_ref, move |canvas| {
-        let n = params.get().positions;
+        let p = params.get();
+        let (n, at, t) = (p.positions, pos.get(), theme.get());
+        if computed_for != Some(p) {
+            matrix.update_value(|m| similarity::sinusoidal_matrix_into(&p, m));
+            computed_for = Some(p);
+            version.update(|v| *v += 1);
+        }
         let spec = HeatmapSpec {
             title: "Cosine similarity of position vectors",
             x_desc: "position b",
@@ -58,17 +64,17 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
             },
             col_names: None,
             row_names: None,
-            theme: theme.get(),
+            theme: t,
         };
         let drawn =
-            matrix.with(|m| painter.paint(canvas, matrix_height, &spec, m, n, Some(pos.get())));
+            matrix.with_value(|m| painter.paint(canvas, matrix_height, &spec, m, n, Some(at)));
         layout.set_value(drawn);
-    });
-    let curve_stats = draw_effect(curve_ref, move |canvas| {
-        let n = params.get().positions;
-        let at = pos.get();
+
+        let Some(curve) = curve_ref.get() else {
+            return;
+        };
         let points: Vec<(f64, f64)> =
-            matrix.with(|m| (0..n).map(|j| (j as f64, m[at * n + j])).collect());
+            matrix.with_value(|m| (0..n).map(|j| (j as f64, m[at * n + j])).collect());
         let lo = points.iter().map(|p| p.1).fold(1.0, f64::min).min(0.0);
         let title = format!("Similarity of position {at} to every position");
         let spec = LinePlotSpec {
@@ -85,9 +91,9 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
                 line: true,
             }],
             marker: Some((at as f64, format!("pos {at}"))),
-            theme: theme.get(),
+            theme: t,
         };
-        paint_lines(canvas, curve_height, &spec);
+        paint_lines(&curve, curve_height, &spec);
     });
 
     let on_move = hover_cell(matrix_ref, layout, cursor);
@@ -110,8 +116,9 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
     });
 
     let cell_value = move |(a, b): (usize, usize)| {
+        version.track();
         let n = params.get().positions;
-        matrix.with(|m| m.get(a * n + b).copied().unwrap_or(0.0))
+        matrix.with_value(|m| m.get(a * n + b).copied().unwrap_or(0.0))
     };
     let readout = move || match cursor.get() {
         Some((a, b)) => format!(
@@ -137,10 +144,8 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
             class="figure"
             id="fig-similarity"
             data-controls="ctl-n ctl-d ctl-base ctl-pos"
-            data-draw-ms=move || {
-                format!("{:.3}", stats.ms.get() + curve_stats.ms.get())
-            }
-            data-drawn-at=move || format!("{:.3}", stats.at.get().max(curve_stats.at.get()))
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
             data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
             data-value=move || cursor.get().map(|c| format!("{}", cell_value(c))).unwrap_or_default()
         >
