@@ -1,7 +1,8 @@
 # Positional Encoding Explorer — build, serve and test on a fresh Debian machine.
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8080
 #   make test    install what is missing, run every test tier
-#   make bench   criterion kernels (native)
+#   make bench   criterion kernels (native), then the browser benchmark (input → repainted per
+#                figure and control, against PE-Lab's algorithm; bundle size; budgets)
 # Nothing is downloaded from outside the package registries (crates.io, Debian, npm).
 
 SHELL := /bin/bash
@@ -25,8 +26,9 @@ serve: tools
 test: tools lint unit wasm-test e2e
 	@echo "make test: every tier passed"
 
-bench:
+bench: build
 	cargo bench --bench kernels
+	CHROMIUM=$(CHROMIUM) node benches/browser/run.mjs dist
 
 build: tools
 	trunk build --release

@@ -1,0 +1,715 @@
+#!/usr/bin/env node
+// Browser benchmark of the built app (`make bench`): input → figure repainted, in Debian's headless
+// Chromium, beside PE-Lab's heatmap algorithm driven the same way; plus the release bundle size.
+//
+//   node benches/browser/run.mjs [DIST_DIR] [--only=app|pelab] [--events=40] [--warmup=5] [--json=FILE]
+//
+// DIST_DIR defaults to <repo>/dist (from `trunk build --release`). It is served at `/` and this folder
+// at `/__bench/` (PE-Lab baseline: pelab.html + pelab.js) by a small static server on 127.0.0.1.
+// Chromium is /usr/bin/chromium (or $CHROMIUM), driven by playwright-core from tests/e2e/node_modules
+// (or benches/browser/node_modules); no browser is ever downloaded.
+//
+// What is measured. For each target (our app, the PE-Lab baseline), each size (the defaults n=100,
+// d=128 and the largest n=1024, d=1024, passed in the URL), each figure `figure[id^="fig-"]` and each
+// of its controls (`data-controls`: a space-separated list of element ids or radio-group names; the
+// heatmap falls back to its known list without it). The figure is first scrolled to the middle of a
+// 1280×900 viewport (the app only redraws figures near the viewport), then the page itself runs this
+// loop (nothing crosses the DevTools protocol while timing):
+//   wait for a frame (requestAnimationFrame, then a task), as a real slider drag delivers at most
+//   one input per frame and the previous frame has been produced;
+//   t0 = performance.now(); change the control — range: new value + `input`; number/text box: new
+//   value + `input` + `change` (the commit on Enter/blur, which is what the app listens to);
+//   radio/checkbox: `.click()` (fires input + change); select: next option + input + change;
+//   await the figure's `data-drawn-at` > t0 (a MutationObserver on that attribute, so the wait adds
+//   no polling granularity; the number is the app's own timestamp, not when we noticed it);
+//   latency = data-drawn-at − t0.
+// Both timestamps come from the page's performance.now(), so the latency covers the input handler,
+// the signal write, the microtask in which the Leptos effects (or the Svelte-style flush of the
+// baseline) run — including other figures the same input redraws before this one — the recompute
+// and every canvas call up to the end of the redraw. It does not cover compositing/presenting the
+// frame: that is outside any page-visible timestamp (requestAnimationFrame would round to the 60 Hz
+// vsync), and it is the same for both targets. "page p95" is input → the last figure on the page
+// repainted. Numeric values alternate between the starting value and one step away (×4 wider if
+// that does not redraw the figure, probed first), text boxes between their text and that text minus
+// its last item/word, so every event really changes the figure while the size stays where it was
+// asked; the control is set back afterwards. The server sends COOP/COEP so the page is cross-origin
+// isolated and performance.now() resolves to ~5 µs instead of 100 µs.
+//
+// It prints a table (p50, p95, max per control, and per figure over all its controls), the bundle size
+// (*.wasm, *.js, *.css in DIST_DIR, raw and gzip -9), the speed ratio against PE-Lab, and which budgets
+// hold. A benchmark, not a test: exit 0 whatever the numbers; exit 1 if something could not be
+// measured (no dist/, page error, failed request, control missing, no redraw within the timeout).
+// 40 events per control keep a full run near 2.5 min on 2 cores with the app's ~40 figure×control
+// pairs per size; pass --events=60 (or more) for tighter p95s.
+
+import { createServer } from "node:http";
+import { existsSync } from "node:fs";
+import { readFile, readdir, stat, writeFile } from "node:fs/promises";
+import { dirname, extname, join, normalize, relative, resolve, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { gzipSync, constants as zlib } from "node:zlib";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, "../..");
+
+// ---------------------------------------------------------------- configuration
+
+const argv = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const hit = argv.find((a) => a.startsWith(`--${name}=`));
+  return hit ? hit.slice(name.length + 3) : fallback;
+};
+const DIST = resolve(argv.find((a) => !a.startsWith("--")) ?? join(ROOT, "dist"));
+const ONLY = flag("only", "");
+const EVENTS = Number(flag("events", "40"));
+const WARMUP = Number(flag("warmup", "5"));
+const JSON_OUT = flag("json", "");
+if (!["", "app", "pelab"].includes(ONLY) || !(EVENTS > 0) || !(WARMUP >= 0)) {
+  console.error("usage: node benches/browser/run.mjs [DIST_DIR] [--only=app|pelab] [--events=40] [--warmup=5] [--json=FILE]");
+  process.exit(2);
+}
+
+const SIZES = [
+  { key: "defaults", n: 100, d: 128, budget: 8, aim: 4 },
+  { key: "largest", n: 1024, d: 1024, budget: 16, aim: 12 },
+];
+const BUNDLE_BUDGET_KB = 250; // gzip, 1 KB = 1000 bytes
+const BUNDLE_AIM_KB = 150;
+const RATIO_AIM_LARGEST = 5;
+// The heatmap's controls when its figure has no data-controls attribute (ids, then radio-group names).
+const HEATMAP_FALLBACK = ["ctl-n", "ctl-d", "ctl-base", "ctl-pos", "layout", "spacing"];
+const EVENT_TIMEOUT_MS = 5000;
+const PROBE_TIMEOUT_MS = 3000; // while finding a value step that redraws (a miss costs this much)
+const LOAD_TIMEOUT_MS = 30000;
+
+const CHROMIUM_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".json": "application/json",
+  ".woff2": "font/woff2",
+};
+
+// ---------------------------------------------------------------- helpers
+
+async function loadChromium() {
+  const candidates = [
+    join(HERE, "node_modules", "playwright-core", "index.mjs"),
+    join(ROOT, "tests", "e2e", "node_modules", "playwright-core", "index.mjs"),
+  ];
+  for (const path of candidates) {
+    if (existsSync(path)) return (await import(pathToFileURL(path).href)).chromium;
+  }
+  throw new Error("playwright-core not found: run `npm ci --prefix tests/e2e` first");
+}
+
+/** Serves `dist` at / and this folder at /__bench/ on 127.0.0.1 at a free port. */
+async function serve(dist) {
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+      const [base, rel] = path.startsWith("/__bench/") ? [HERE, path.slice("/__bench".length)] : [dist, path];
+      let file = normalize(join(base, rel));
+      if (file !== base && !file.startsWith(base + sep)) throw new Error("outside the served folder");
+      if (rel.endsWith("/")) file = join(file, "index.html");
+      const body = await readFile(file);
+      res.writeHead(200, {
+        "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+        "cache-control": "no-store",
+        // Cross-origin isolation: a 5 µs performance.now() instead of 100 µs.
+        "cross-origin-opener-policy": "same-origin",
+        "cross-origin-embedder-policy": "require-corp",
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("not found");
+    }
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** Nearest-rank percentile of a sorted array. */
+function pct(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+function summarize(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  return { count: s.length, p50: pct(s, 0.5), p95: pct(s, 0.95), max: s.at(-1) ?? NaN };
+}
+
+const ms = (v) => (Number.isFinite(v) ? v.toFixed(2) : "—");
+const kb = (bytes) => (bytes / 1000).toFixed(1);
+
+function table(headers, rows, rightAligned) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) =>
+    cells
+      .map((c, i) => (rightAligned.has(i) ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
+  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+async function filesUnder(dir) {
+  const out = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith(".")) continue; // e.g. trunk's .stage while a build is under way
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+/** Names, sizes and times of DIST_DIR's files, to notice a build landing during the run. */
+async function distSnapshot(dist) {
+  if (!existsSync(dist)) return "";
+  const files = await filesUnder(dist);
+  const parts = await Promise.all(files.map(async (f) => `${relative(dist, f)}:${(await stat(f)).size}:${(await stat(f)).mtimeMs}`));
+  return parts.sort().join("\n");
+}
+
+async function bundleSize(dist) {
+  const files = (await filesUnder(dist)).filter((f) => [".wasm", ".js", ".css"].includes(extname(f))).sort();
+  const rows = [];
+  for (const file of files) {
+    const body = await readFile(file);
+    rows.push({ file: relative(dist, file), raw: body.length, gzip: gzipSync(body, { level: zlib.Z_BEST_COMPRESSION }).length });
+  }
+  return {
+    files: rows,
+    raw: rows.reduce((a, r) => a + r.raw, 0),
+    gzip: rows.reduce((a, r) => a + r.gzip, 0),
+  };
+}
+
+// ---------------------------------------------------------------- in the page
+
+/** Figures to bench: their ids, control tokens, and whether they carry the timing attribute. */
+function discoverFigures(fallback) {
+  return [...document.querySelectorAll('figure[id^="fig-"]')].map((f) => {
+    const listed = f.dataset.controls?.trim();
+    return {
+      id: f.id,
+      controls: listed ? listed.split(/\s+/) : f.id === "fig-heatmap" ? fallback : null,
+      fallback: !listed,
+      timed: f.hasAttribute("data-drawn-at"),
+    };
+  });
+}
+
+/**
+ * Runs in the page: steps one control `warmup + events` times and, for every figure in `figIds`
+ * (the figures whose data-controls list it), returns the latencies data-drawn-at − t0 (ms). One
+ * input redraws every figure that depends on the changed state, so all of them are timed from the
+ * same events. `page` is, per event, the time until the last timed figure on the page (listed or
+ * not) finished redrawing. Self-contained (serialized by playwright).
+ */
+async function benchControl({ token, figIds, warmup, events, timeoutMs, probeMs }) {
+  const figs = figIds.map((id) => document.getElementById(id));
+  const allTimed = [...document.querySelectorAll("figure[data-drawn-at]")];
+  const drawnAt = (f) => Number.parseFloat(f.dataset.drawnAt ?? "");
+  const drawMs = (f) => Number.parseFloat(f.dataset.drawMs ?? "");
+  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  const errors = [];
+
+  // Resolve the token: an element id, or the name of a radio group.
+  const el = document.getElementById(token);
+  let kind;
+  let options = [];
+  if (el && el.type === "radio") {
+    kind = "radio";
+    options = [...document.querySelectorAll(`input[type=radio][name="${CSS.escape(el.name)}"]`)];
+  } else if (!el) {
+    options = [...document.querySelectorAll(`input[type=radio][name="${CSS.escape(token)}"]`)];
+    if (options.length === 0) return { error: `control "${token}" not found (no element id, no radio group)` };
+    kind = "radio";
+  } else if (el.type === "range") kind = "range";
+  else if (el.type === "number") kind = "number";
+  else if (el.tagName === "SELECT") kind = "select";
+  else if (el.type === "checkbox") kind = "checkbox";
+  else if (el.tagName === "TEXTAREA" || ["text", "search", ""].includes(el.type)) kind = "text";
+  else return { error: `control "${token}" is a ${el.tagName.toLowerCase()}[type=${el.type}], not a supported input` };
+  if (kind === "radio" && options.length < 2) return { error: `radio group "${token}" has fewer than 2 options` };
+
+  // Two states to alternate between: event j goes to state (j+1) mod 2 (radios: the next option).
+  const initial = el && kind !== "checkbox" ? el.value : null;
+  const initialRadio = kind === "radio" ? Math.max(0, options.findIndex((o) => o.checked)) : 0;
+  const initialChecked = kind === "checkbox" ? el.checked : null;
+  const numeric = kind === "range" || kind === "number";
+  let k = 1; // steps between the two values of a range/number control
+  const valuesFor = (steps) => {
+    if (numeric) {
+      const step = Number(el.step) > 0 ? Number(el.step) : 1;
+      const min = el.min === "" ? -Infinity : Number(el.min);
+      const max = el.max === "" ? Infinity : Number(el.max);
+      const v0 = Number(initial);
+      if (steps * step > max - min) return null;
+      let alt = v0 + steps * step;
+      if (alt > max + 1e-9) alt = v0 - steps * step;
+      if (alt < min - 1e-9) return null;
+      return [initial, String(Number(alt.toFixed(9)))];
+    }
+    if (kind === "text") {
+      // A list ("0, 1, 4, 10") loses its last item; words lose the last word; else a word is added.
+      const list = initial.split(/\s*,\s*/).filter(Boolean);
+      if (list.length >= 2) return [initial, list.slice(0, -1).join(", ")];
+      const words = initial.trim().split(/\s+/).filter(Boolean);
+      if (words.length >= 2) return [initial, words.slice(0, -1).join(" ")];
+      return [initial, `${initial.trim()} word`.trim()];
+    }
+    return null;
+  };
+  let values = valuesFor(k);
+  const setValue = (v) => {
+    el.value = v;
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    // Number and text boxes commit on `change` (Enter or blur); a slider fires `input` as it moves.
+    if (kind !== "range") el.dispatchEvent(new Event("change", { bubbles: true }));
+  };
+  const apply = (j) => {
+    if (kind === "radio") options[(initialRadio + j + 1) % options.length].click();
+    else if (kind === "checkbox") el.click();
+    else if (kind === "select") {
+      el.selectedIndex = (el.selectedIndex + 1) % el.options.length;
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+    } else setValue(values[(j + 1) % 2]);
+  };
+  const atInitial = () =>
+    kind === "radio" ? options[initialRadio].checked : kind === "checkbox" ? el.checked === initialChecked : el.value === initial;
+  const restore = () => {
+    if (kind === "radio") options[initialRadio].click();
+    else if (kind === "checkbox") el.click();
+    else if (kind === "select") {
+      el.value = initial;
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+    } else setValue(initial);
+  };
+
+  // Redraw notifications: a MutationObserver on data-drawn-at of every timed figure.
+  const draws = new Map();
+  let wake = null;
+  const observer = new MutationObserver((records) => {
+    for (const r of records) draws.set(r.target, (draws.get(r.target) ?? 0) + 1);
+    wake?.();
+  });
+  for (const f of allTimed) observer.observe(f, { attributes: true, attributeFilter: ["data-drawn-at"] });
+
+  /** Resolves when every figure of `set` has drawn after t0, or at `limit`: Map figure → drawn-at. */
+  const waitDrawn = (t0, set, limit) =>
+    new Promise((resolve) => {
+      const done = () => {
+        wake = null;
+        clearTimeout(timer);
+        resolve(new Map(set.filter((f) => drawnAt(f) > t0).map((f) => [f, drawnAt(f)])));
+      };
+      const timer = setTimeout(done, limit);
+      const check = () => set.every((f) => drawnAt(f) > t0) && (done(), true);
+      if (!check()) wake = check;
+    });
+
+  const others = new Set(); // figures outside `figIds` that the measured events redrew too
+  /** One event: per figure of `set` its latency or undefined, its data-draw-ms, its redraw count. */
+  const one = async (j, set, limit) => {
+    draws.clear();
+    const t0 = performance.now();
+    apply(j);
+    const hit = await waitDrawn(t0, set, limit);
+    const reported = new Map([...hit.keys()].map((f) => [f, drawMs(f)]));
+    await frame(); // the frame is produced before the next input; late extra redraws are counted
+    const redrawn = allTimed.filter((f) => drawnAt(f) > t0);
+    const ends = redrawn.map(drawnAt);
+    for (const f of redrawn) if (!set.includes(f)) others.add(f.id);
+    return {
+      latency: new Map([...hit].map(([f, t]) => [f, t - t0])),
+      drawMs: reported,
+      draws: new Map(set.map((f) => [f, draws.get(f) ?? 0])),
+      page: ends.length ? Math.max(...ends) - t0 : NaN,
+    };
+  };
+
+  try {
+    await frame();
+    // Probe (not counted): a numeric step that does not redraw every listed figure is widened ×4.
+    let live = figs;
+    if (numeric) {
+      if (!values) return { error: `"${token}": no other value to step to` };
+      let best = null;
+      for (;;) {
+        const a = await one(0, figs, probeMs);
+        const b = await one(1, figs, probeMs);
+        const ok = figs.filter((f) => a.latency.has(f) && b.latency.has(f));
+        if (!best || ok.length > best.ok.length) best = { k, ok };
+        if (ok.length === figs.length) break;
+        const wider = valuesFor(k * 4);
+        if (!wider) break;
+        k *= 4;
+        values = wider;
+      }
+      k = best.k;
+      values = valuesFor(k);
+      live = best.ok;
+    } else if (values === null && kind === "text") return { error: `"${token}": no other text to try` };
+    // Warm-up (not counted).
+    for (let j = 0; j < warmup; j++) {
+      const r = await one(j, live, probeMs);
+      live = live.filter((f) => r.latency.has(f));
+    }
+    for (const f of figs) {
+      if (!live.includes(f)) errors.push(`"${token}" of ${f.id}: the figure does not redraw when it changes`);
+    }
+    others.clear();
+    const samples = [];
+    for (let j = warmup; j < warmup + events && live.length > 0; j++) {
+      const r = await one(j, live, timeoutMs);
+      for (const f of live) {
+        if (!r.latency.has(f)) errors.push(`"${token}" of ${f.id}: no redraw within ${timeoutMs} ms (event ${j - warmup + 1})`);
+      }
+      live = live.filter((f) => r.latency.has(f));
+      samples.push(r);
+    }
+    if (!atInitial()) {
+      const t0 = performance.now();
+      restore();
+      await waitDrawn(t0, figs, timeoutMs);
+      await frame();
+    }
+    return {
+      kind,
+      values: values ?? options.map((o) => o.value || o.id || "?"),
+      errors,
+      page: samples.map((s) => s.page).filter(Number.isFinite),
+      others: [...others],
+      figures: live.map((f) => ({
+        id: f.id,
+        latency: samples.map((s) => s.latency.get(f)),
+        drawMs: samples.map((s) => s.drawMs.get(f)),
+        extraDraws: samples.filter((s) => s.draws.get(f) > 1).length,
+      })),
+    };
+  } finally {
+    observer.disconnect();
+  }
+}
+
+/** Smallest non-zero step of performance.now() seen in a short busy loop (ms). */
+function timerResolution() {
+  let best = Infinity;
+  let last = performance.now();
+  const end = last + 20;
+  while (last < end) {
+    const t = performance.now();
+    if (t > last) {
+      best = Math.min(best, t - last);
+      last = t;
+    }
+  }
+  return { resolution: best, isolated: globalThis.crossOriginIsolated === true };
+}
+
+// ---------------------------------------------------------------- driving
+
+async function benchTarget(browser, target, size, problems, log) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const where = `${target.name} ${size.key}`;
+  page.on("console", (m) => m.type() === "error" && problems.push(`${where}: console: ${m.text()}`));
+  page.on("pageerror", (e) => problems.push(`${where}: pageerror: ${e.message}`));
+  page.on("requestfailed", (r) => problems.push(`${where}: requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => r.status() >= 400 && problems.push(`${where}: HTTP ${r.status()}: ${r.url()}`));
+  const results = [];
+  try {
+    await page.goto(target.url(size), { timeout: LOAD_TIMEOUT_MS });
+    // Mounted: the loading message is gone and the heatmap figure exists. Figures draw only near the
+    // viewport (an IntersectionObserver in the app), so each one is scrolled into view below.
+    await page
+      .waitForFunction(() => !document.getElementById("loading") && document.querySelector("#fig-heatmap"), null, {
+        timeout: LOAD_TIMEOUT_MS,
+      })
+      .catch(async () => {
+        const state = await page
+          .evaluate(() => {
+            const loading = document.getElementById("loading");
+            return [
+              loading ? `#loading still shown ("${loading.textContent.trim().slice(0, 80)}")` : "#loading gone",
+              document.querySelector("#fig-heatmap") ? "#fig-heatmap present" : "no #fig-heatmap",
+            ].join(", ");
+          })
+          .catch(() => "page state unreadable");
+        throw new Error(`the app did not mount within ${LOAD_TIMEOUT_MS / 1000} s: ${state}`);
+      });
+    const env = await page.evaluate(timerResolution);
+    const figures = await page.evaluate(discoverFigures, HEATMAP_FALLBACK);
+    for (const fig of figures) {
+      if (!fig.controls) {
+        log(`  note: ${where}: #${fig.id} has no data-controls, not benchmarked`);
+        continue;
+      }
+      if (!fig.timed) {
+        problems.push(`${where}: #${fig.id} lists controls but has no data-drawn-at`);
+        continue;
+      }
+      // Bring the figure to the middle of the viewport and wait until it has drawn there.
+      const drawn = await page.evaluate(async ({ id, limit }) => {
+        const f = document.getElementById(id);
+        f.scrollIntoView({ block: "center", behavior: "instant" });
+        const end = performance.now() + limit;
+        while (!(Number.parseFloat(f.dataset.drawnAt) > 0) && performance.now() < end) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        await new Promise((r) => setTimeout(r, 150)); // the scroll's own redraws settle
+        return Number.parseFloat(f.dataset.drawnAt) > 0;
+      }, { id: fig.id, limit: LOAD_TIMEOUT_MS });
+      if (!drawn) {
+        problems.push(`${where}: #${fig.id} never drew (data-drawn-at stays 0) when scrolled into view`);
+        continue;
+      }
+      for (const token of fig.controls) {
+        const r = await page.evaluate(benchControl, {
+          token,
+          figIds: [fig.id],
+          warmup: WARMUP,
+          events: EVENTS,
+          timeoutMs: EVENT_TIMEOUT_MS,
+          probeMs: PROBE_TIMEOUT_MS,
+        });
+        if (r.error) {
+          problems.push(`${where}: #${fig.id}: ${r.error}`);
+          continue;
+        }
+        for (const e of r.errors) problems.push(`${where}: ${e}`);
+        for (const f of r.figures) {
+          const s = summarize(f.latency);
+          log(`  ${where.padEnd(20)} #${f.id.padEnd(16)} ${token.padEnd(14)} p50 ${ms(s.p50).padStart(7)} ms  p95 ${ms(s.p95).padStart(7)} ms`);
+          results.push({
+            target: target.name, size: size.key, n: size.n, d: size.d, figure: f.id, control: token,
+            fallback: fig.fallback, kind: r.kind, values: r.values, latency: f.latency, drawMs: f.drawMs,
+            extraDraws: f.extraDraws, page: r.page, others: r.others,
+          });
+        }
+      }
+    }
+    return { env, results };
+  } catch (e) {
+    problems.push(`${where}: ${e.message.split("\n")[0]}`);
+    return { env: null, results };
+  } finally {
+    await context.close();
+  }
+}
+
+async function main() {
+  const started = Date.now();
+  const problems = [];
+  const log = (s) => console.log(s);
+  const haveDist = existsSync(join(DIST, "index.html"));
+
+  const targets = [];
+  if (ONLY !== "pelab") {
+    if (haveDist) targets.push({ name: "pe-explorer", url: (s) => `${server.url}/?n=${s.n}&d=${s.d}` });
+    else problems.push(`app: ${join(DIST, "index.html")} not found (run \`trunk build --release\`); the app was not measured`);
+  }
+  if (ONLY !== "app") targets.push({ name: "PE-Lab", url: (s) => `${server.url}/__bench/pelab.html?n=${s.n}&d=${s.d}` });
+
+  const before = await distSnapshot(DIST);
+  const server = await serve(DIST);
+  const chromium = await loadChromium();
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const results = [];
+  let env = null;
+  try {
+    console.log(`Browser benchmark — Chromium ${browser.version()}, ${EVENTS} events per control after ${WARMUP} warm-up`);
+    console.log(`DIST_DIR ${DIST}${haveDist ? "" : " (missing)"}\n`);
+    for (const target of targets) {
+      for (const size of SIZES) {
+        const r = await benchTarget(browser, target, size, problems, log);
+        env ??= r.env;
+        results.push(...r.results);
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  if (env) {
+    console.log(
+      `\nperformance.now() step ${(env.resolution * 1000).toFixed(0)} µs (cross-origin isolated: ${env.isolated ? "yes" : "no"})`,
+    );
+  }
+
+  if (haveDist && (await distSnapshot(DIST)) !== before) {
+    problems.push(`${DIST} changed during the run (a build landed): the numbers may mix two builds; run again`);
+  }
+
+  // ---- latency table: per control, then per figure over all its controls
+  const rows = [];
+  const groups = new Map();
+  for (const r of results) {
+    const key = `${r.target}|${r.size}|${r.figure}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(r);
+  }
+  for (const list of groups.values()) {
+    const { target, size, n, d, figure } = list[0];
+    for (const r of list) {
+      const s = summarize(r.latency);
+      const dm = summarize(r.drawMs);
+      const pg = summarize(r.page);
+      const notes = [];
+      if (r.extraDraws) notes.push(`${r.extraDraws}/${s.count} events redrew it twice`);
+      if (r.others.length) notes.push(`also redrawn: ${r.others.map((id) => id.replace(/^fig-/, "")).join(" ")}`);
+      rows.push([target, `${size} ${n}×${d}`, figure, r.control, s.count, ms(s.p50), ms(s.p95), ms(s.max), ms(dm.p50), ms(pg.p95), notes.join("; ")]);
+    }
+    const all = summarize(list.flatMap((r) => r.latency));
+    const allDraw = summarize(list.flatMap((r) => r.drawMs));
+    const allPage = summarize(list.flatMap((r) => r.page));
+    rows.push([target, `${size} ${n}×${d}`, figure, "(all)", all.count, ms(all.p50), ms(all.p95), ms(all.max), ms(allDraw.p50), ms(allPage.p95), ""]);
+  }
+  console.log(
+    "\nInput → figure repainted (its data-drawn-at − t0), ms, with the figure centred in a 1280×900 viewport.\n" +
+      "draw p50 = the figure's own data-draw-ms; page p95 = input → the last figure on the page repainted\n" +
+      "(figures near the viewport that the same input redraws, listed in the note).\n",
+  );
+  console.log(
+    table(
+      ["target", "size", "figure", "control", "events", "p50", "p95", "max", "draw p50", "page p95", "note"],
+      rows,
+      new Set([4, 5, 6, 7, 8, 9]),
+    ),
+  );
+
+  // ---- ratio against PE-Lab on the controls both have (same figure id and control id)
+  const ratios = [];
+  for (const size of SIZES) {
+    const ours = results.filter((r) => r.target === "pe-explorer" && r.size === size.key);
+    const theirs = results.filter((r) => r.target === "PE-Lab" && r.size === size.key);
+    const shared = ours.filter((o) => theirs.some((t) => t.figure === o.figure && t.control === o.control));
+    const per = shared.map((o) => {
+      const t = theirs.find((x) => x.figure === o.figure && x.control === o.control);
+      const a = summarize(o.latency);
+      const b = summarize(t.latency);
+      return { size: size.key, figure: o.figure, control: o.control, ours: a, theirs: b, r50: b.p50 / a.p50, r95: b.p95 / a.p95 };
+    });
+    if (per.length === 0) continue;
+    const pooledOurs = summarize(shared.flatMap((o) => o.latency));
+    const pooledTheirs = summarize(theirs.filter((t) => shared.some((o) => o.figure === t.figure && o.control === t.control)).flatMap((t) => t.latency));
+    ratios.push({
+      size,
+      per,
+      pooled: { ours: pooledOurs, theirs: pooledTheirs, r50: pooledTheirs.p50 / pooledOurs.p50, r95: pooledTheirs.p95 / pooledOurs.p95 },
+      min: Math.min(...per.flatMap((p) => [p.r50, p.r95])),
+    });
+  }
+  if (ratios.length > 0) {
+    console.log("\nPE-Lab ÷ pe-explorer (how many times faster we are), controls both pages have\n");
+    const rrows = [];
+    for (const r of ratios) {
+      const label = `${r.size.key} ${r.size.n}×${r.size.d}`;
+      for (const p of r.per) {
+        rrows.push([label, p.figure, p.control, ms(p.theirs.p50), ms(p.ours.p50), `${p.r50.toFixed(1)}×`, ms(p.theirs.p95), ms(p.ours.p95), `${p.r95.toFixed(1)}×`]);
+      }
+      const q = r.pooled;
+      rrows.push([label, "(pooled)", "", ms(q.theirs.p50), ms(q.ours.p50), `${q.r50.toFixed(1)}×`, ms(q.theirs.p95), ms(q.ours.p95), `${q.r95.toFixed(1)}×`]);
+    }
+    console.log(
+      table(
+        ["size", "figure", "control", "PE-Lab p50", "ours p50", "ratio", "PE-Lab p95", "ours p95", "ratio"],
+        rrows,
+        new Set([3, 4, 5, 6, 7, 8]),
+      ),
+    );
+  }
+
+  // ---- bundle
+  let bundle = null;
+  if (haveDist) {
+    bundle = await bundleSize(DIST);
+    console.log(`\nRelease bundle (${DIST}), KB = 1000 bytes, gzip -9\n`);
+    console.log(
+      table(
+        ["file", "raw KB", "gzip KB"],
+        [...bundle.files.map((f) => [f.file, kb(f.raw), kb(f.gzip)]), ["total", kb(bundle.raw), kb(bundle.gzip)]],
+        new Set([1, 2]),
+      ),
+    );
+  }
+
+  // ---- budgets
+  console.log("\nBudgets");
+  const verdict = (ok) => (ok ? "HOLDS" : "FAILS");
+  const aim = (ok) => (ok ? "aim met" : "aim not met");
+  for (const size of SIZES) {
+    const ours = results.filter((r) => r.target === "pe-explorer" && r.size === size.key);
+    const label = `p95 ≤ ${size.budget} ms at ${size.key} (n=${size.n}, d=${size.d})`;
+    if (ours.length === 0) {
+      console.log(`  ${label}: NOT MEASURED`);
+      continue;
+    }
+    const worst = ours
+      .map((r) => ({ r, p95: summarize(r.latency).p95 }))
+      .reduce((a, b) => (b.p95 > a.p95 ? b : a));
+    console.log(
+      `  ${label}: ${verdict(worst.p95 <= size.budget)} — worst p95 ${ms(worst.p95)} ms (#${worst.r.figure} ${worst.r.control}); ` +
+        `${aim(worst.p95 <= size.aim)} (${size.aim} ms)`,
+    );
+  }
+  if (bundle) {
+    const g = bundle.gzip / 1000;
+    console.log(
+      `  bundle ≤ ${BUNDLE_BUDGET_KB} KB gzip: ${verdict(g <= BUNDLE_BUDGET_KB)} — ${g.toFixed(1)} KB gzip (${kb(bundle.raw)} KB raw); ` +
+        `${aim(g <= BUNDLE_AIM_KB)} (${BUNDLE_AIM_KB} KB)`,
+    );
+  } else console.log(`  bundle ≤ ${BUNDLE_BUDGET_KB} KB gzip: NOT MEASURED`);
+  for (const size of SIZES) {
+    const r = ratios.find((x) => x.size.key === size.key);
+    const label = `faster than PE-Lab at ${size.key} (n=${size.n}, d=${size.d})`;
+    if (!r) {
+      console.log(`  ${label}: NOT MEASURED`);
+      continue;
+    }
+    let line =
+      `  ${label}: ${verdict(r.min > 1)} — smallest ratio ${r.min.toFixed(1)}× over every shared control's p50 and p95; ` +
+      `pooled p50 ${r.pooled.r50.toFixed(1)}×, p95 ${r.pooled.r95.toFixed(1)}×`;
+    if (size.key === "largest") line += `; ${aim(r.min >= RATIO_AIM_LARGEST)} (${RATIO_AIM_LARGEST}×)`;
+    console.log(line);
+  }
+
+  if (JSON_OUT) {
+    await writeFile(JSON_OUT, JSON.stringify({ chromium: env, results, ratios, bundle, problems }, null, 2));
+  }
+  console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  if (problems.length > 0) {
+    console.log("\nCould not measure everything:");
+    for (const p of problems) console.log(`  - ${p}`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});
