@@ -87,7 +87,7 @@ fn watch_visibility(el: &HtmlCanvasElement, near: RwSignal<bool>) {
 
 /// How far outside the viewport a figure still counts as visible (so the next figure down is
 /// ready before it scrolls in).
-const NEAR_MARGIN: &str = "200px 0px";
+const NEAR_MARGIN: &str = "0px";
 
 /// Runs `draw` with the mounted canvas whenever a signal it reads changes or the window resizes,
 /// while the canvas is near the viewport, and times each run. `draw` must only read state and
