@@ -36,6 +36,34 @@ pub struct HeatmapSpec<'a> {
     pub theme: Theme,
 }
 
+impl<'a> HeatmapSpec<'a> {
+    /// A positional-encoding table: dimensions across, positions down, values on the diverging
+    /// −1 … 1 scale labelled "PE value".
+    pub fn encoding(
+        title: &'a str,
+        rows: Range<usize>,
+        cols: Range<usize>,
+        theme: Theme,
+    ) -> HeatmapSpec<'a> {
+        HeatmapSpec {
+            title,
+            x_desc: "dimension i",
+            y_desc: "position",
+            cols,
+            rows,
+            colorbar: ColorBar {
+                lo: -1.0,
+                hi: 1.0,
+                label: "PE value",
+                scale: super::colormap::Scale::Diverging,
+            },
+            col_names: None,
+            row_names: None,
+            theme,
+        }
+    }
+}
+
 /// Where the cells went: the plot rectangle in backend pixels and the cells it spans. Returned by
 /// [`draw_frame`] so the caller can blit the raster and map a mouse position back to a cell.
 #[derive(Clone, Debug, PartialEq, Eq)]

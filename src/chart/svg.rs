@@ -5,8 +5,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::colorbar::ColorBar;
-use super::colormap::{Lut, Scale};
+use super::colormap::Lut;
 use super::heatmap::{self, HeatmapSpec};
 use super::theme::Theme;
 use crate::math::sinusoidal::SinusoidalParams;
@@ -40,22 +39,7 @@ pub fn sinusoidal_heatmap(
         "Sinusoidal PE · {} positions × d_model {} · base {}",
         params.positions, params.dim, params.base
     );
-    let spec = HeatmapSpec {
-        title: &title,
-        x_desc: "dimension i",
-        y_desc: "position",
-        cols: 0..params.dim,
-        rows: 0..params.positions,
-        colorbar: ColorBar {
-            lo: -1.0,
-            hi: 1.0,
-            label: "PE value",
-            scale: Scale::Diverging,
-        },
-        col_names: None,
-        row_names: None,
-        theme,
-    };
+    let spec = HeatmapSpec::encoding(&title, 0..params.positions, 0..params.dim, theme);
     let lut = Lut::diverging(theme.diverging);
     render(width, height, |root| {
         heatmap::draw(root, &spec, &values, &lut, highlight)

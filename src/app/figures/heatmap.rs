@@ -3,8 +3,6 @@
 //! draws the frame. Hover or arrow keys pick a cell; the readout shows `PE(pos, i)` from the exact
 //! formula.
 
-use std::ops::Range;
-
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
@@ -12,8 +10,6 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::matrix::{MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
-use crate::chart::colorbar::ColorBar;
-use crate::chart::colormap::Scale;
 use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
 use crate::math::sinusoidal::SinusoidalParams;
 use crate::params::{Span, parse_usize};
@@ -40,30 +36,6 @@ fn describe(p: &SinusoidalParams, pos: usize) -> String {
     )
 }
 
-/// The heatmap's frame: what it shows and how it is labelled.
-fn spec<'a>(
-    title: &'a str,
-    (rows, cols): (Range<usize>, Range<usize>),
-    theme: crate::chart::theme::Theme,
-) -> HeatmapSpec<'a> {
-    HeatmapSpec {
-        title,
-        x_desc: "dimension i",
-        y_desc: "position",
-        cols,
-        rows,
-        colorbar: ColorBar {
-            lo: -1.0,
-            hi: 1.0,
-            label: "PE value",
-            scale: Scale::Diverging,
-        },
-        col_names: None,
-        row_names: None,
-        theme,
-    }
-}
-
 /// The heatmap figure with its readout.
 #[component]
 pub fn SinusoidalHeatmap() -> impl IntoView {
@@ -85,11 +57,8 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
         let (p, row, t) = (params.get(), pos.get(), theme.get());
         p.table_into(&mut table);
         // The base is not in the title: the frame is then reused while only the base changes.
-        let spec = spec(
-            "Sinusoidal positional encoding",
-            (rows.get(), cols.get()),
-            t,
-        );
+        let title = "Sinusoidal positional encoding";
+        let spec = HeatmapSpec::encoding(title, rows.get(), cols.get(), t);
         let drawn = painter.paint(canvas, figure_height, &spec, &table, p.dim, Some(row));
         layout.set_value(drawn);
     });

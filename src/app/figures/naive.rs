@@ -193,22 +193,8 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
         let n = n.get();
         let cols = (2 * bits.get() as usize).min(p.dim);
         let table = crate::math::sinusoidal::SinusoidalParams { positions: n, ..p }.table();
-        let spec = HeatmapSpec {
-            title: "Sinusoidal PE, first columns",
-            x_desc: "dimension i",
-            y_desc: "position",
-            cols: 0..cols,
-            rows: 0..n,
-            colorbar: ColorBar {
-                lo: -1.0,
-                hi: 1.0,
-                label: "PE value",
-                scale: Scale::Diverging,
-            },
-            col_names: None,
-            row_names: None,
-            theme: theme.get(),
-        };
+        let spec =
+            HeatmapSpec::encoding("Sinusoidal PE, first columns", 0..n, 0..cols, theme.get());
         sine_painter.paint(canvas, table_height, &spec, &table, p.dim, None);
     });
     view! {
