@@ -64,13 +64,21 @@ pub fn now() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Sets `near` whenever `el` comes within [`NEAR_MARGIN`] of the viewport or leaves it. Without
-/// `IntersectionObserver` support, `near` is simply set.
+/// Sets `near` whenever `el` comes within [`NEAR_MARGIN`] of the viewport or leaves it, and
+/// mirrors it on the canvas as `data-near` (with `data-near-at`, when it last came near) so tests
+/// can wait for the repaint that follows. Without `IntersectionObserver` support, `near` is
+/// simply set.
 fn watch_visibility(el: &HtmlCanvasElement, near: RwSignal<bool>) {
+    let canvas = el.clone();
     let on_change = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
         if let Some(last) = entries.iter().last() {
             let entry: IntersectionObserverEntry = last.unchecked_into();
-            near.set(entry.is_intersecting());
+            let is_near = entry.is_intersecting();
+            let _ = canvas.set_attribute("data-near", if is_near { "true" } else { "false" });
+            if is_near {
+                let _ = canvas.set_attribute("data-near-at", &format!("{:.3}", now()));
+            }
+            near.set(is_near);
         }
     });
     let init = web_sys::IntersectionObserverInit::new();

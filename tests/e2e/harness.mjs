@@ -81,17 +81,23 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 9
 }
 
 /**
- * Scrolls figure `id` into view and waits until it has drawn (figures far off screen skip their
- * redraws until they come near the viewport).
+ * Scrolls figure `id` into view and waits until it has repainted since its canvases came into
+ * view (figures off screen skip their redraws; each observed canvas records `data-near` and
+ * `data-near-at`, the moment it last came into view).
  */
 export async function showFigure(page, id) {
   await page.locator(`#${id}`).scrollIntoViewIfNeeded();
   await page.waitForFunction(
     (id) => {
       const fig = document.getElementById(id);
-      const own = Number.parseFloat(fig?.dataset.drawnAt ?? "");
-      const inner = [...(fig?.querySelectorAll("[data-drawn-at]") ?? [])].map((e) => Number.parseFloat(e.dataset.drawnAt));
-      return Math.max(own || 0, ...inner.filter(Number.isFinite), 0) > 0;
+      if (!fig) return false;
+      const own = Number.parseFloat(fig.dataset.drawnAt ?? "");
+      const inner = [...fig.querySelectorAll("[data-drawn-at]")].map((e) => Number.parseFloat(e.dataset.drawnAt));
+      const drawnAt = Math.max(own || 0, ...inner.filter(Number.isFinite), 0);
+      const near = [...fig.querySelectorAll("canvas[data-near=true]")];
+      if (near.length === 0) return false;
+      const nearAt = Math.max(...near.map((c) => Number.parseFloat(c.dataset.nearAt)));
+      return drawnAt > 0 && drawnAt >= nearAt;
     },
     id,
     { timeout: 10000 },
