@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
 use super::canvas::{self, Blitter};
-use crate::chart::colormap::Lut;
+use crate::chart::colormap::{Lut, sample_indices};
 use crate::chart::heatmap::{self, HeatmapLayout, HeatmapSpec};
 
 /// A reusable painter: the off-screen canvas, the RGBA buffer and the last drawn frame survive
@@ -55,15 +55,6 @@ impl MatrixPainter {
         canvas::fit(canvas, height)?;
         let ctx = canvas::context_2d(canvas)?;
         let blitter = self.blitter.as_ref()?;
-        let lut = Lut::for_scale(spec.colorbar.scale, spec.theme.diverging);
-        lut.paint_block_into(
-            values,
-            stride,
-            spec.rows.clone(),
-            spec.cols.clone(),
-            (spec.colorbar.lo, spec.colorbar.hi),
-            &mut self.rgba,
-        );
         let key = format!("{}x{}:{spec:?}", canvas.width(), canvas.height());
         let layout = match &self.frame {
             Some(frame) if frame.key == key => {
@@ -79,11 +70,18 @@ impl MatrixPainter {
                 layout
             }
         };
+        // The plot cannot show more cells than it has pixels: paint only the cell each pixel shows
+        // (the one the nearest-neighbour `drawImage` would pick), not the whole n × d block.
+        let rows = sample_indices(spec.rows.clone(), layout.height() as usize);
+        let cols = sample_indices(spec.cols.clone(), layout.width() as usize);
+        let lut = Lut::for_scale(spec.colorbar.scale, spec.theme.diverging);
+        let range = (spec.colorbar.lo, spec.colorbar.hi);
+        lut.paint_sampled_into(values, stride, &rows, &cols, range, &mut self.rgba);
         let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
         blitter.blit(
             &ctx,
             &self.rgba,
-            (spec.cols.len() as u32, spec.rows.len() as u32),
+            (cols.len() as u32, rows.len() as u32),
             (
                 f64::from(layout.x.start),
                 f64::from(layout.y.start),

@@ -174,6 +174,44 @@ impl Lut {
     }
 }
 
+/// Which of `cells` (a range of matrix indices) each of `pixels` screen pixels shows, by nearest
+/// neighbour — what a scaled `drawImage` with smoothing off picks. With at least as many pixels as
+/// cells it is every cell once.
+pub fn sample_indices(cells: std::ops::Range<usize>, pixels: usize) -> Vec<usize> {
+    let n = cells.len();
+    if pixels == 0 || n <= pixels {
+        return cells.collect();
+    }
+    (0..pixels).map(|p| cells.start + p * n / pixels).collect()
+}
+
+impl Lut {
+    /// Paints the cells at `rows × cols` (lists of matrix indices, e.g. from [`sample_indices`])
+    /// of a row-major matrix with `stride` columns as an RGBA image `cols.len()` pixels wide.
+    /// Indices beyond the matrix paint entry 0.
+    pub fn paint_sampled_into(
+        &self,
+        values: &[f64],
+        stride: usize,
+        rows: &[usize],
+        cols: &[usize],
+        (lo, hi): (f64, f64),
+        out: &mut Vec<u8>,
+    ) {
+        out.resize(rows.len() * cols.len() * 4, 0);
+        let scale = 255.0 / (hi - lo);
+        let mut px = out.chunks_exact_mut(4);
+        for &r in rows {
+            for &c in cols {
+                let v = values.get(r * stride + c).copied().unwrap_or(lo);
+                if let Some(p) = px.next() {
+                    p.copy_from_slice(&self.entries[usize::from(Self::index(v, lo, scale))]);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,6 +246,19 @@ mod tests {
         assert_eq!(&out[4..8], &lut.color(0.0, -1.0, 1.0));
         assert_eq!(&out[8..12], &lut.entry(255));
         assert_eq!(&out[12..16], &lut.entry(255));
+    }
+
+    #[test]
+    fn sampling_picks_one_cell_per_pixel_and_keeps_small_ranges_whole() {
+        assert_eq!(sample_indices(10..14, 100), vec![10, 11, 12, 13]);
+        assert_eq!(sample_indices(0..8, 4), vec![0, 2, 4, 6]);
+        assert_eq!(sample_indices(0..1024, 700).len(), 700);
+        assert_eq!(*sample_indices(0..1024, 700).last().unwrap(), 1022);
+        let lut = Lut::diverging(Diverging::Light);
+        let m = [-1.0, 0.0, 1.0, 1.0, 0.0, -1.0];
+        let mut out = Vec::new();
+        lut.paint_sampled_into(&m, 3, &[1], &[0, 2], (-1.0, 1.0), &mut out);
+        assert_eq!(out, [lut.entry(255), lut.entry(0)].concat());
     }
 
     #[test]

@@ -171,6 +171,9 @@ async function assertControlRepaints(page, token, figId) {
   const beforeAt = await drawnAt(page, figId);
   const beforeHash = await hashes(page, figId);
   const did = await changeControl(page, token);
+  // Focusing a control can scroll its figure out of view (the sticky panel is far from the naive
+  // figure, say); off-screen figures repaint when they come back. Look at the figure again.
+  await page.locator(`#${figId}`).scrollIntoViewIfNeeded();
   const redrew = await waitRedraw(page, figId, beforeAt);
   const afterHash = await hashes(page, figId);
   assert.ok(

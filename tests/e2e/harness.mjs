@@ -102,4 +102,22 @@ export async function showFigure(page, id) {
     id,
     { timeout: 10000 },
   );
+  // A tall figure's canvases come into view in separate observer callbacks: wait until its
+  // repaints have settled (data-drawn-at unchanged over three animation frames).
+  await page.evaluate(async (id) => {
+    const fig = document.getElementById(id);
+    const drawnAt = () =>
+      Math.max(
+        Number.parseFloat(fig.dataset.drawnAt ?? "") || 0,
+        ...[...fig.querySelectorAll("[data-drawn-at]")].map((e) => Number.parseFloat(e.dataset.drawnAt) || 0),
+      );
+    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    let last = drawnAt();
+    for (let quiet = 0, guard = 0; quiet < 3 && guard < 120; guard++) {
+      await frame();
+      const now = drawnAt();
+      quiet = now === last ? quiet + 1 : 0;
+      last = now;
+    }
+  }, id);
 }
