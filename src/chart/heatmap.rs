@@ -165,7 +165,16 @@ pub fn draw_frame<DB: DrawingBackend>(
         .x_label_area_size(t.px(if spec.col_names.is_some() { 48.0 } else { 40.0 }))
         .y_label_area_size(y_area)
         .build_cartesian_2d(x_range, y_range)?;
-    let x_label = |v: &f64| cell_label(*v, spec.col_names);
+    // Column names that would not fit under their column (narrow screens) give way to indices.
+    let plot_w = f64::from(w.saturating_sub(bar_width + y_area)).max(1.0);
+    let col_w = plot_w / spec.cols.len().max(1) as f64;
+    let widest = spec.col_names.map_or(0, |names| {
+        names.iter().map(|n| n.chars().count()).max().unwrap_or(0)
+    });
+    let col_names = spec
+        .col_names
+        .filter(|_| widest as f64 * t.font(12.0) * 0.6 <= col_w);
+    let x_label = |v: &f64| cell_label(*v, col_names);
     let y_label = |v: &f64| cell_label(-*v, spec.row_names);
     chart
         .configure_mesh()
