@@ -1,6 +1,6 @@
-//! Pictures of the numbers: colour maps, heatmap rasters and frames, colour bars. Generic over
-//! plotters' `DrawingBackend`, so one figure draws to a canvas in the browser and to SVG natively.
-//! No Leptos and no DOM here.
+//! Pictures of the numbers: colour maps, heatmap rasters and frames, colour bars, line plots and
+//! clock faces. Generic over plotters' `DrawingBackend`, so one figure draws to a canvas in the
+//! browser and to SVG natively. No Leptos and no DOM here.
 
 pub mod clock;
 pub mod colorbar;

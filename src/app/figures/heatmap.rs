@@ -24,7 +24,7 @@ fn figure_height(width: f64) -> f64 {
 fn describe(p: &SinusoidalParams, pos: usize) -> String {
     format!(
         "Heatmap of the sinusoidal positional encoding: {} positions down, {} dimensions across, \
-         base {}, {} layout, {} spacing. Colour runs from blue (−1) through white (0) to red (+1). \
+         base {}, {} layout, {} spacing. Colour runs from blue (−1) to red or orange (+1), with 0 in the page colour. \
          Columns on the left oscillate quickly down the positions; columns on the right change \
          slowly, so each row is a distinct pattern. Position {} is outlined.",
         p.positions,
