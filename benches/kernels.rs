@@ -51,18 +51,29 @@ mod native {
         });
         let theta = rope::inv_freq(D, 10_000.0);
         let x: Vec<f64> = (0..D).map(|i| (i as f64).sin()).collect();
-        c.bench_function("rope rotate 1024 positions x 1024 dims", |b| {
-            b.iter(|| {
-                (0..N)
-                    .map(|m| rope::rotate(black_box(&x), m as f64, &theta, Layout::Half)[0])
-                    .sum::<f64>()
-            })
+        let mut rotated = Vec::new();
+        c.bench_function("rope rotate sweep 1024 positions x 1024 dims", |b| {
+            b.iter(|| rope::rotate_sweep_into(black_box(&x), N, &theta, Layout::Half, &mut rotated))
         });
-        c.bench_function("alibi bias 16 heads x 1024x1024", |b| {
+        c.bench_function(
+            "rope rotate per position (sin/cos per pair) 1024x1024",
+            |b| {
+                b.iter(|| {
+                    (0..N)
+                        .map(|m| rope::rotate(black_box(&x), m as f64, &theta, Layout::Half)[0])
+                        .sum::<f64>()
+                })
+            },
+        );
+        let mut bias = Vec::new();
+        c.bench_function("alibi bias 16 heads x 1024x1024 (causal)", |b| {
             b.iter(|| {
                 alibi::slopes(16)
                     .iter()
-                    .map(|&m| alibi::bias(m, N, true)[N])
+                    .map(|&m| {
+                        alibi::bias_into(m, N, true, &mut bias);
+                        bias[N]
+                    })
                     .sum::<f64>()
             })
         });

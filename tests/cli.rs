@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 use pe_explorer::math::learned::LearnedTable;
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-use pe_explorer::math::{alibi, rope, similarity};
+use pe_explorer::math::{alibi, attention, limits, naive, rope, similarity};
 use serde_json::Value;
 
 fn pe(args: &[&str]) -> Output {
@@ -169,6 +169,114 @@ fn alibi_decay_similarity_and_learned_match_the_library() {
 
     let v = json(&["learned", "--max-len", "4", "--dim", "3", "--seed", "42"]);
     assert_eq!(flat(&v["data"]), LearnedTable::new(4, 3, 1.0, 42).data());
+    let v = json(&[
+        "learned",
+        "--max-len",
+        "4",
+        "--dim",
+        "3",
+        "--seed",
+        "18446744073709551615",
+        "--sigma",
+        "0.02",
+    ]);
+    assert_eq!(
+        flat(&v["data"]),
+        LearnedTable::new(4, 3, 0.02, u64::MAX).data()
+    );
+
+    for spacing in ["paper", "fairseq"] {
+        let v = json(&[
+            "similarity",
+            "--method",
+            "sinusoidal",
+            "--positions",
+            "12",
+            "--dim",
+            "7",
+            "--base",
+            "50",
+            "--spacing",
+            spacing,
+        ]);
+        let p = SinusoidalParams {
+            positions: 12,
+            dim: 7,
+            base: 50.0,
+            layout: Layout::Interleaved,
+            spacing: Spacing::parse(spacing).unwrap(),
+        };
+        let mut m = Vec::new();
+        similarity::sinusoidal_matrix_into(&p, &mut m);
+        assert_eq!(flat(&v["data"]), m, "{spacing}");
+        assert_eq!(v["data"].as_array().unwrap().len(), 12);
+    }
+}
+
+#[test]
+fn alibi_causal_masks_the_future_as_null() {
+    let v = json(&["alibi", "--heads", "2", "--len", "3", "--causal"]);
+    let row = &v["bias"][1][0];
+    assert_eq!(row[0].as_f64(), Some(0.0));
+    assert!(row[1].is_null() && row[2].is_null(), "{row}");
+    assert_eq!(
+        v["bias"][1][2][0].as_f64(),
+        Some(-2.0 * alibi::slopes(2)[1])
+    );
+}
+
+#[test]
+fn shift_attention_and_sine_collision_match_the_library() {
+    let v = json(&["shift", "--dim", "6", "--base", "100", "--k", "-7"]);
+    let p = SinusoidalParams {
+        positions: 1,
+        dim: 6,
+        base: 100.0,
+        layout: Layout::Interleaved,
+        spacing: Spacing::Paper,
+    };
+    let blocks: Vec<f64> = p
+        .shift_matrix(-7.0)
+        .iter()
+        .flatten()
+        .flatten()
+        .copied()
+        .collect();
+    assert_eq!(flat(&v["blocks"]), blocks);
+    assert_eq!(v["blocks"].as_array().unwrap().len(), 3);
+
+    let v = json(&["attention"]);
+    let tokens = attention::tokenize(attention::EXAMPLE);
+    assert_eq!(v["tokens"].as_array().unwrap().len(), tokens.len());
+    assert_eq!(
+        flat(&v["without_position"]),
+        attention::weights(&tokens, attention::TOY_DIM, false)
+    );
+    assert_eq!(
+        flat(&v["with_position"]),
+        attention::weights(&tokens, attention::TOY_DIM, true)
+    );
+    assert_eq!(
+        v["identical_rows_without_position"],
+        serde_json::json!([[0, 4], [2, 6]]),
+        "the/the and dog/dog"
+    );
+
+    let v = json(&["sine-collision", "--pos", "2", "--eps", "0.001"]);
+    assert_eq!(
+        v["collision"].as_u64().map(|q| q as usize),
+        naive::sine_collision(2, 1e-3, 100_000)
+    );
+    let v = json(&[
+        "sine-collision",
+        "--pos",
+        "2",
+        "--eps",
+        "1e-12",
+        "--limit",
+        "50",
+    ]);
+    assert!(v["collision"].is_null());
 }
 
 #[test]
@@ -232,27 +340,130 @@ fn bad_input_exits_2_with_one_line() {
         ],
         vec!["alibi", "--heads", "65"],
         vec!["learned", "--max-len", "4", "--dim", "4"],
+        vec!["learned", "--max-len", "4", "--dim", "4", "--seed", "-1"],
+        vec!["rope-freqs", "--dim", "8", "--factor", "nan"],
+        vec![
+            "rope-freqs",
+            "--dim",
+            "8",
+            "--scaling",
+            "yarn",
+            "--beta-fast",
+            "inf",
+        ],
+        vec!["decay", "--dim", "8", "--base", "NaN"],
+        vec![
+            "rope-apply",
+            "--dim",
+            "2",
+            "--layout",
+            "half",
+            "--positions",
+            "0",
+            "--q",
+            "1e200,1",
+            "--k",
+            "1,1",
+        ],
+        vec![
+            "similarity",
+            "--method",
+            "rope",
+            "--positions",
+            "4",
+            "--dim",
+            "5",
+        ],
+        vec![
+            "attention",
+            "--sentence",
+            "a b c d e f g h i j k l m n o p q",
+        ],
+        vec!["shift", "--dim", "4", "--k", "-inf"],
+        vec!["sine-collision", "--pos", "2", "--eps", "0"],
+        vec!["sinusoidal", "--positions", "4"],
         vec!["nope"],
         vec![],
     ] {
         let out = pe(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        if !args.is_empty() {
-            assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-        }
-        assert!(out.stdout.is_empty() || args.is_empty(), "{args:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("pe: "), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
 
 #[test]
-fn help_documents_ranges_and_exits_0() {
-    let out = pe(&["sinusoidal", "--help"]);
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("1..=1024") && text.contains("2..=1e6"),
-        "{text}"
-    );
-    assert!(pe(&["rope-freqs", "--help"]).status.success());
+fn one_line_errors_keep_the_detail() {
+    let out = pe(&[
+        "sinusoidal",
+        "--positions",
+        "4",
+        "--dim",
+        "4",
+        "--layout",
+        "x",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("interleaved") && err.contains("half"), "{err}");
+    let out = pe(&["sinusoidal", "--dim", "4"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--positions"), "{err}");
+}
+
+/// `lo..=hi` as the help prints it (exponent form for long numbers).
+fn range(lo: f64, hi: f64) -> String {
+    let n = |v: f64| {
+        if v != 0.0 && !(1e-2..1e5).contains(&v.abs()) {
+            format!("{v:e}")
+        } else {
+            format!("{v}")
+        }
+    };
+    format!("{}..={}", n(lo), n(hi))
+}
+
+#[test]
+fn help_documents_ranges_and_defaults_and_exits_0() {
+    let help = |args: &[&str]| {
+        let out = pe(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = help(&["sinusoidal", "--help"]);
+    let (p, d) = (limits::POSITIONS, limits::DIM);
+    for want in [
+        format!("{}..={}", p.0, p.1),
+        format!("{}..={}", d.0, d.1),
+        range(limits::BASE.0, limits::BASE.1),
+        "[default: 10000]".to_string(),
+        "[default: interleaved]".to_string(),
+    ] {
+        assert!(text.contains(&want), "{want} in {text}");
+    }
+    let text = help(&["rope-freqs", "--help"]);
+    for want in [
+        range(limits::FACTOR.0, limits::FACTOR.1),
+        range(limits::RAMP.0, limits::RAMP.1),
+        "[default: 32]".to_string(),
+        "[default: 4]".to_string(),
+    ] {
+        assert!(text.contains(&want), "{want} in {text}");
+    }
+    let text = help(&["alibi", "--help"]);
+    assert!(text.contains(&format!("{}..={}", limits::HEADS.0, limits::HEADS.1)));
+    for sub in [
+        "rope-apply",
+        "decay",
+        "similarity",
+        "learned",
+        "shift",
+        "attention",
+        "sine-collision",
+    ] {
+        assert!(help(&[sub, "--help"]).contains("..="), "{sub} names ranges");
+    }
+    assert!(help(&["--help"]).contains("sinusoidal"));
+    assert!(help(&["--version"]).contains("pe"));
 }

@@ -45,6 +45,25 @@ fn even_dim() -> impl Strategy<Value = usize> {
     (1usize..=limits::DIM.1 / 2).prop_map(|h| 2 * h)
 }
 
+/// Even widths up to 128, for properties that cost O(n²·d).
+fn even_dim_small() -> impl Strategy<Value = usize> {
+    (1usize..=64).prop_map(|h| 2 * h)
+}
+
+/// Two values of [`limits::RAMP`], the first strictly below the second (beta_slow < beta_fast,
+/// low_freq_factor < high_freq_factor), spread over the decades.
+fn ramp_pair() -> impl Strategy<Value = (f64, f64)> {
+    let (lo, hi) = (limits::RAMP.0.log10(), limits::RAMP.1.log10());
+    (lo..hi, 0.0f64..=1.0).prop_map(move |(a, t)| {
+        let low = 10f64.powf(a);
+        let high = 10f64
+            .powf(a + (hi - a) * t)
+            .max(low * (1.0 + 1e-9))
+            .min(limits::RAMP.1);
+        (low, high)
+    })
+}
+
 fn vector(d: usize) -> impl Strategy<Value = Vec<f64>> {
     prop::collection::vec(-10.0f64..10.0, d)
 }
@@ -111,19 +130,67 @@ proptest! {
         d in even_dim(),
         b in base(),
         factor in limits::FACTOR.0..=limits::FACTOR.1,
-        original_max in 1usize..=1 << 20,
-        seq_len in 1usize..=1 << 22,
+        original_max in limits::CONTEXT.0..=limits::CONTEXT.1,
+        seq_len in limits::CONTEXT.0..=limits::CONTEXT.1,
+        betas in ramp_pair(),
+        freq_factors in ramp_pair(),
         rope_type in prop::sample::select(RopeType::ALL.to_vec()),
     ) {
-        let c = RopeScaling { rope_type, dim: d, base: b, factor, original_max, seq_len, ..RopeScaling::default() };
+        let c = RopeScaling {
+            rope_type,
+            dim: d,
+            base: b,
+            factor,
+            original_max,
+            seq_len,
+            beta_slow: betas.0,
+            beta_fast: betas.1,
+            low_freq_factor: freq_factors.0,
+            high_freq_factor: freq_factors.1,
+        };
         let (inv_freq, attention_factor) = c.compute();
         let plain = rope::inv_freq(d, b);
         prop_assert_eq!(inv_freq.len(), d / 2);
         prop_assert!(attention_factor.is_finite() && attention_factor >= 1.0);
         for (f, p) in inv_freq.iter().zip(&plain) {
             prop_assert!(f.is_finite() && *f > 0.0, "{:?}: {}", rope_type, f);
-            // Every scheme slows frequencies down (or keeps them): none speeds one up.
+            // Every scheme slows frequencies down (or keeps them): none speeds one up. Linear,
+            // YaRN and Llama 3 blend θ with θ/s, so none slows one by more than s (the NTK
+            // family's base change has no such bound).
             prop_assert!(*f <= p * (1.0 + 1e-12), "{:?}: {} > {}", rope_type, f, p);
+            if matches!(rope_type, RopeType::Linear | RopeType::Yarn | RopeType::Llama3) {
+                prop_assert!(*f >= p / factor * (1.0 - 1e-12), "{:?}: {} < {}/s", rope_type, f, p);
+            }
+        }
+    }
+
+    #[test]
+    fn rope_sweep_and_similarity_fast_path_agree_with_the_general_ones(
+        (d, x) in even_dim_small().prop_flat_map(|d| (Just(d), vector(d))),
+        b in base(),
+        n in 1usize..48,
+        layout in layout(),
+    ) {
+        let theta = rope::inv_freq(d, b);
+        let mut sweep = Vec::new();
+        rope::rotate_sweep_into(&x, n, &theta, layout, &mut sweep);
+        let scale = 1.0 + rope::dot(&x, &x).sqrt();
+        for (m, row) in sweep.chunks_exact(d).enumerate() {
+            for (a, e) in row.iter().zip(rope::rotate(&x, m as f64, &theta, layout)) {
+                prop_assert!((a - e).abs() < 1e-11 * scale);
+            }
+        }
+        // RoPE position vectors: rotations of the all-ones vector.
+        let mut ones = Vec::new();
+        rope::rotate_sweep_into(&vec![1.0; d], n, &theta, layout, &mut ones);
+        let general = similarity::cosine_matrix(&ones, n, d);
+        let fast = similarity::rope_matrix(d, b, n);
+        for a in 0..n {
+            prop_assert!((fast[a * n + a] - 1.0).abs() < 1e-12);
+            for c in 0..n {
+                prop_assert_eq!(fast[a * n + c], fast[c * n + a]);
+                prop_assert!((fast[a * n + c] - general[a * n + c]).abs() < 1e-9);
+            }
         }
     }
 
@@ -141,19 +208,39 @@ proptest! {
         let s = alibi::slopes(heads);
         prop_assert_eq!(s.len(), heads);
         prop_assert!(s.iter().all(|m| m.is_finite() && *m > 0.0 && *m < 1.0));
-        if heads.is_power_of_two() {
-            let ratio = 2f64.powf(-8.0 / heads as f64);
-            prop_assert!((s[0] - ratio).abs() < 1e-15);
-            for w in s.windows(2) {
-                prop_assert!((w[1] / w[0] - ratio).abs() < 1e-12, "geometric with ratio 2^(−8/n)");
+        // The closest power of two p ≤ heads gets the paper's geometric sequence 2^(−8h/p)
+        // (all of them when heads is a power of two) ...
+        let p = 1usize << heads.ilog2();
+        let ratio = 2f64.powf(-8.0 / p as f64);
+        prop_assert!((s[0] - ratio).abs() < 1e-15);
+        for w in s[..p].windows(2) {
+            prop_assert!((w[1] / w[0] - ratio).abs() < 1e-12, "geometric with ratio 2^(−8/p)");
+        }
+        // ... and the rest are every other slope of 2p heads: 2^(−8(2k+1)/(2p)), k = 0, 1, ….
+        for (k, &m) in s[p..].iter().enumerate() {
+            let want = 2f64.powf(-8.0 * (2 * k + 1) as f64 / (2 * p) as f64);
+            prop_assert!((m - want).abs() < 1e-15, "extra slope {}: {} vs {}", k, m, want);
+        }
+        for (h, &m) in s.iter().enumerate() {
+            let b = alibi::bias(m, len, false);
+            let c = alibi::bias(m, len, true);
+            for i in 0..len {
+                for j in 0..len {
+                    let want = -m * i.abs_diff(j) as f64;
+                    prop_assert!(b[i * len + j].is_finite() && b[i * len + j] <= 0.0);
+                    prop_assert!((b[i * len + j] - want).abs() <= 1e-15, "head {} ({}, {})", h, i, j);
+                    if j > i {
+                        prop_assert_eq!(c[i * len + j], f64::NEG_INFINITY);
+                    } else {
+                        prop_assert_eq!(c[i * len + j], b[i * len + j]);
+                    }
+                }
             }
         }
-        let b = alibi::bias(s[0], len, false);
-        prop_assert!(b.iter().all(|v| v.is_finite() && *v <= 0.0));
     }
 
     #[test]
-    fn toy_attention_rows_are_distributions(words in prop::collection::vec("[a-z]{1,6}", 1..=16), with_position: bool) {
+    fn toy_attention_rows_are_distributions(words in prop::collection::vec("[A-Za-z]{1,6}[.,!?]?", 1..=limits::TOKENS.1), with_position: bool) {
         let sentence = words.join(" ");
         let tokens = attention::tokenize(&sentence);
         let n = tokens.len();
@@ -166,16 +253,38 @@ proptest! {
     }
 
     #[test]
-    fn learned_rows_exist_exactly_below_max_len(max_len in 1usize..64, dim in 2usize..64, seed: u64, probe in 0usize..128) {
-        let t = learned::LearnedTable::new(max_len, dim, 1.0, seed);
+    fn learned_rows_exist_exactly_below_max_len(max_len in 1usize..64, dim in 2usize..64, seed: u64, probe in 0usize..128, sigma in limits::SIGMA.0..=limits::SIGMA.1) {
+        let t = learned::LearnedTable::new(max_len, dim, sigma, seed);
         prop_assert_eq!(t.row(probe).is_some(), probe < max_len);
         prop_assert!(t.data().iter().all(|v| v.is_finite()));
     }
 
     #[test]
-    fn naive_collisions_really_collide(pos in 0usize..2000, eps in 1e-4f64..0.1) {
-        if let Some(q) = naive::sine_collision(pos, eps, pos + 10_000) {
+    fn naive_collisions_really_collide_and_are_the_nearest(pos in 0usize..2000, eps in 1e-4f64..0.1) {
+        let limit = pos + 10_000;
+        let hit = naive::sine_collision(pos, eps, limit);
+        let end = hit.unwrap_or(limit);
+        if let Some(q) = hit {
             prop_assert!(q > pos && ((q as f64).sin() - (pos as f64).sin()).abs() < eps);
+        }
+        for q in pos + 1..end {
+            prop_assert!(((q as f64).sin() - (pos as f64).sin()).abs() >= eps, "{} is nearer", q);
+        }
+    }
+
+    #[test]
+    fn naive_signals_are_finite_and_binary_rows_unique(n in 1usize..=1024, d in limits::DIM.0..=limits::DIM.1) {
+        let bits = naive::bits_for(n);
+        let table = naive::binary_table(n, bits);
+        prop_assert_eq!(table.len(), n * bits as usize);
+        let rows: std::collections::HashSet<Vec<u64>> = table
+            .chunks_exact(bits as usize)
+            .map(|r| r.iter().map(|v| v.to_bits()).collect())
+            .collect();
+        prop_assert_eq!(rows.len(), n, "every position has its own bits");
+        for pos in [0, n / 2, n - 1] {
+            prop_assert!(naive::integer_norm(pos, d).is_finite());
+            prop_assert!(naive::normalized_norm(pos, n, d) <= (d as f64).sqrt() + 1e-12);
         }
     }
 

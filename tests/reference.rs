@@ -93,68 +93,103 @@ fn assert_all_close(got: &[f64], want: &[f64], what: &str) {
     }
 }
 
+/// An optional number of a record, or `default` when the record does not name it.
+fn number_or(r: &Value, key: &str, default: f64) -> f64 {
+    match &r[key] {
+        Value::Null => default,
+        v => v
+            .as_f64()
+            .unwrap_or_else(|| panic!("{key} is not a number")),
+    }
+}
+
 #[test]
 fn rope_frequencies_match_transformers_default_and_linear() {
     let mut types = Vec::new();
     for r in records("rope_freqs.json") {
         let name = r["rope_type"].as_str().expect("rope_type");
         let rope_type = RopeType::parse(name).expect("known rope_type");
+        let defaults = RopeScaling::default();
+        // The trained context: `max_position_embeddings` for dynamic,
+        // `original_max_position_embeddings` for yarn and llama3 (as transformers reads them).
+        let max_pos = number_or(&r, "max_position_embeddings", defaults.original_max as f64);
+        let context = match rope_type {
+            RopeType::Dynamic => max_pos,
+            _ => number_or(&r, "original_max_position_embeddings", max_pos),
+        } as usize;
         let c = RopeScaling {
             rope_type,
             dim: r["head_dim"].as_u64().expect("head_dim") as usize,
             base: r["base"].as_f64().expect("base"),
-            factor: r["factor"].as_f64().unwrap_or(1.0),
-            original_max: r["max_position_embeddings"].as_u64().unwrap_or(4096) as usize,
-            ..RopeScaling::default()
+            factor: number_or(&r, "factor", 1.0),
+            original_max: context,
+            seq_len: number_or(&r, "seq_len", context as f64) as usize,
+            beta_fast: number_or(&r, "beta_fast", defaults.beta_fast),
+            beta_slow: number_or(&r, "beta_slow", defaults.beta_slow),
+            low_freq_factor: number_or(&r, "low_freq_factor", defaults.low_freq_factor),
+            high_freq_factor: number_or(&r, "high_freq_factor", defaults.high_freq_factor),
         };
         let (inv_freq, attention_factor) = c.compute();
         assert_all_close(&inv_freq, &vector(&r["inv_freq"]), name);
-        assert!(close(
-            attention_factor,
-            r["attention_factor"].as_f64().expect("attention_factor")
-        ));
+        let want = r["attention_factor"].as_f64().expect("attention_factor");
+        assert!(
+            close(attention_factor, want),
+            "{name}: {attention_factor} vs {want}"
+        );
         types.push(rope_type);
     }
-    assert_eq!(types, vec![RopeType::Default, RopeType::Linear]);
+    for t in [RopeType::Default, RopeType::Linear] {
+        assert!(types.contains(&t), "{t:?} checked");
+    }
 }
 
 #[test]
 fn rope_application_matches_llama_rotate_half_and_gptj_rotate_every_two() {
-    let r = &records("rope_apply.json")[0];
-    let d = r["head_dim"].as_u64().expect("head_dim") as usize;
-    let base = r["base"].as_f64().expect("base");
-    let positions = vector(&r["positions"]);
-    let (q, k) = (vector(&r["q"]), vector(&r["k"]));
-    let theta = rope::inv_freq(d, base);
-    for (key, layout) in [
-        ("half", RopeLayout::Half),
-        ("interleaved", RopeLayout::Interleaved),
-    ] {
-        let rec = &r[key];
-        let q_rot = matrix(&rec["q_rot"]);
-        let k_rot = matrix(&rec["k_rot"]);
-        for (a, &m) in positions.iter().enumerate() {
-            assert_all_close(
-                &rope::rotate(&q, m, &theta, layout),
-                &q_rot[a],
-                &format!("{key} q_rot[{a}]"),
+    let mut checked = 0;
+    for r in records("rope_apply.json") {
+        let d = r["head_dim"].as_u64().expect("head_dim") as usize;
+        let base = r["base"].as_f64().expect("base");
+        let positions = vector(&r["positions"]);
+        let (q, k) = (vector(&r["q"]), vector(&r["k"]));
+        assert_eq!((q.len(), k.len()), (d, d), "q and k are head_dim wide");
+        let theta = rope::inv_freq(d, base);
+        for (key, layout) in [
+            ("half", RopeLayout::Half),
+            ("interleaved", RopeLayout::Interleaved),
+        ] {
+            let rec = &r[key];
+            let q_rot = matrix(&rec["q_rot"]);
+            let k_rot = matrix(&rec["k_rot"]);
+            assert_eq!(
+                (q_rot.len(), k_rot.len()),
+                (positions.len(), positions.len())
             );
-            assert_all_close(
-                &rope::rotate(&k, m, &theta, layout),
-                &k_rot[a],
-                &format!("{key} k_rot[{a}]"),
-            );
-        }
-        let dots = rope::dots(&q, &k, &positions, &theta, layout);
-        let want: Vec<f64> = matrix(&rec["dots"]).concat();
-        // Dot products of float32 vectors: the sum of 8 products loses a little more.
-        for (i, (&g, &w)) in dots.iter().zip(&want).enumerate() {
-            assert!(
-                (g - w).abs() <= 1e-5 + 1e-5 * w.abs(),
-                "{key} dots[{i}]: {g} vs {w}"
-            );
+            for (a, &m) in positions.iter().enumerate() {
+                assert_all_close(
+                    &rope::rotate(&q, m, &theta, layout),
+                    &q_rot[a],
+                    &format!("{key} q_rot[{a}]"),
+                );
+                assert_all_close(
+                    &rope::rotate(&k, m, &theta, layout),
+                    &k_rot[a],
+                    &format!("{key} k_rot[{a}]"),
+                );
+            }
+            let dots = rope::dots(&q, &k, &positions, &theta, layout);
+            let want: Vec<f64> = matrix(&rec["dots"]).concat();
+            assert_eq!(dots.len(), want.len(), "{key} dots: size");
+            // Dot products of float32 vectors: the sum of d products loses a little more.
+            for (i, (&g, &w)) in dots.iter().zip(&want).enumerate() {
+                assert!(
+                    (g - w).abs() <= 1e-5 + 1e-5 * w.abs(),
+                    "{key} dots[{i}]: {g} vs {w}"
+                );
+            }
+            checked += 1;
         }
     }
+    assert!(checked >= 2, "both layouts checked");
 }
 
 #[test]

@@ -28,18 +28,30 @@ pub fn slopes(heads: usize) -> Vec<f64> {
 /// The bias of one head, row-major `len × len`: `bias[i][j] = −m·|i − j|`; with `causal`, the
 /// entries above the diagonal (`j > i`, keys in the future) are `−∞` (masked).
 pub fn bias(slope: f64, len: usize, causal: bool) -> Vec<f64> {
-    (0..len)
-        .flat_map(|i| {
-            (0..len).map(move |j| {
-                if causal && j > i {
-                    f64::NEG_INFINITY
-                } else {
-                    // 0 − m·|i−j| rather than −(m·|i−j|): the diagonal is +0, not −0.
-                    0.0 - slope * i.abs_diff(j) as f64
-                }
-            })
-        })
-        .collect()
+    let mut out = Vec::new();
+    bias_into(slope, len, causal, &mut out);
+    out
+}
+
+/// [`bias`] written into `out` (resized, allocation reused). Each row is filled from one
+/// distance ramp `−m·r`, `r = 0..len`: no multiplication per entry.
+pub fn bias_into(slope: f64, len: usize, causal: bool, out: &mut Vec<f64>) {
+    // 0 − m·r rather than −(m·r): the diagonal is +0, not −0.
+    let ramp: Vec<f64> = (0..len).map(|r| 0.0 - slope * r as f64).collect();
+    out.clear();
+    out.resize(len * len, 0.0);
+    for (i, row) in out.chunks_exact_mut(len.max(1)).enumerate() {
+        // Left of the diagonal, distance i − j: ramp[i], …, ramp[1]; from it rightwards ramp[j − i].
+        for (cell, r) in row[..i].iter_mut().zip(ramp[1..=i].iter().rev()) {
+            *cell = *r;
+        }
+        if causal {
+            row[i] = ramp[0];
+            row[i + 1..].fill(f64::NEG_INFINITY);
+        } else {
+            row[i..].copy_from_slice(&ramp[..len - i]);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -70,8 +82,10 @@ mod tests {
         let b = bias(0.5, 3, false);
         assert_eq!(b, vec![0.0, -0.5, -1.0, -0.5, 0.0, -0.5, -1.0, -0.5, 0.0]);
         assert!(b[0].is_sign_positive(), "no negative zero on the diagonal");
-        let c = bias(0.5, 2, true);
-        assert_eq!(c[1], f64::NEG_INFINITY);
-        assert_eq!(c[2], -0.5);
+        let c = bias(0.5, 3, true);
+        let inf = f64::NEG_INFINITY;
+        assert_eq!(c, vec![0.0, inf, inf, -0.5, 0.0, inf, -1.0, -0.5, 0.0]);
+        assert!(bias(0.5, 0, false).is_empty());
+        assert_eq!(bias(0.5, 1, true), vec![0.0]);
     }
 }

@@ -81,7 +81,7 @@ fn mat_vec(m: &[f64], v: &[f64]) -> Vec<f64> {
 }
 
 /// The inputs `x_i`: token embeddings, plus the sinusoidal `PE(i)` when `with_position`.
-pub fn inputs(tokens: &[String], d: usize, with_position: bool) -> Vec<Vec<f64>> {
+pub fn inputs<S: AsRef<str>>(tokens: &[S], d: usize, with_position: bool) -> Vec<Vec<f64>> {
     let pe = SinusoidalParams {
         positions: tokens.len().max(1),
         dim: d,
@@ -93,7 +93,7 @@ pub fn inputs(tokens: &[String], d: usize, with_position: bool) -> Vec<Vec<f64>>
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            let mut x = token_embedding(t, d);
+            let mut x = token_embedding(t.as_ref(), d);
             if with_position {
                 for (c, v) in x.iter_mut().enumerate() {
                     *v += pe.value(i, c);
@@ -104,9 +104,10 @@ pub fn inputs(tokens: &[String], d: usize, with_position: bool) -> Vec<Vec<f64>>
         .collect()
 }
 
-/// Attention weights, row-major `n × n` (`n = tokens.len()`); each row sums to 1.
-/// Precondition: `d ≥ 1`.
-pub fn weights(tokens: &[String], d: usize, with_position: bool) -> Vec<f64> {
+/// Attention weights, row-major `n × n` (`n = tokens.len()`, at most
+/// [`super::limits::TOKENS`]); each row sums to 1. `tokens` as from [`tokenize`] (`&[String]`)
+/// or any `&[&str]`. Precondition: `d ≥ 1`.
+pub fn weights<S: AsRef<str>>(tokens: &[S], d: usize, with_position: bool) -> Vec<f64> {
     let x = inputs(tokens, d, with_position);
     let (wq, wk) = (projection(0x5157, d), projection(0x4b45, d));
     let q: Vec<Vec<f64>> = x.iter().map(|v| mat_vec(&wq, v)).collect();

@@ -4,7 +4,8 @@
 /// Number of positions (rows) of a sinusoidal table or similarity matrix.
 pub const POSITIONS: (usize, usize) = (1, 1024);
 
-/// Model width d_model (or a RoPE head_dim; RoPE needs it even).
+/// Model width d_model, or a RoPE head_dim — RoPE also needs it even (coordinates rotate in
+/// pairs), so its range is the even numbers 2..=1024.
 pub const DIM: (usize, usize) = (2, 1024);
 
 /// Base of the geometric frequency progression (10000 in Vaswani et al. and RoFormer).
@@ -39,3 +40,22 @@ pub const ROPE_POSITION: (f64, f64) = (0.0, 1.0e9);
 
 /// How many positions `pe rope-apply` takes at once.
 pub const ROPE_POSITIONS_COUNT: usize = 1024;
+
+/// Magnitude of each coordinate of a query or key vector given to `pe rope-apply` (keeps every
+/// rotated coordinate and dot product finite: at most 1024·(1e100)² < f64::MAX).
+pub const VECTOR_COMPONENT: (f64, f64) = (-1.0e100, 1.0e100);
+
+/// Standard deviation σ of a learned table's `N(0, σ²)` entries (GPT-2 initialises with 0.02).
+pub const SIGMA: (f64, f64) = (0.0, 10.0);
+
+/// Seeds of the learned table: any 64-bit value.
+pub const SEED: (u64, u64) = (0, u64::MAX);
+
+/// Offset `k` of the sinusoidal shift matrix `M_k` (negative: a shift back).
+pub const SHIFT: (f64, f64) = (-1.0e6, 1.0e6);
+
+/// Tolerance ε of the sine-collision finder (`|sin q − sin p| < ε`).
+pub const EPS: (f64, f64) = (1.0e-12, 1.0);
+
+/// Positions the sine-collision finder starts from and searches up to.
+pub const COLLISION_SEARCH: (usize, usize) = (0, 10_000_000);

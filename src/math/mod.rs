@@ -10,6 +10,7 @@ pub mod attention;
 pub mod learned;
 pub mod limits;
 pub mod naive;
+pub mod phase;
 pub mod rope;
 pub mod rope_scaling;
 pub mod similarity;

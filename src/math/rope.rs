@@ -16,6 +16,7 @@
 //!
 //! Because rotations compose, `q'_m·k'_n` depends only on `m − n` (RoFormer eq. 16).
 
+use super::phase::Phases;
 pub use super::sinusoidal::Layout;
 
 /// RoPE inverse frequencies `θ_i = base^(−2i/d)` for `i = 0..d/2`. Precondition: `d` even ≥ 2,
@@ -35,17 +36,65 @@ pub fn pair(layout: Layout, d: usize, i: usize) -> (usize, usize) {
 }
 
 /// `x` rotated to position `pos` with frequencies `inv_freq` (`x.len() == 2·inv_freq.len()`).
-/// `pos` is real so that interpolated positions (`pos / s`) can be shown too.
+/// `pos` is real so that interpolated positions (`pos / s`) can be shown too. Coordinates
+/// beyond `2·inv_freq.len()` (or frequencies beyond `x.len()/2`) are left as they are.
 pub fn rotate(x: &[f64], pos: f64, inv_freq: &[f64], layout: Layout) -> Vec<f64> {
-    let d = x.len();
     let mut out = x.to_vec();
-    for (i, &theta) in inv_freq.iter().enumerate() {
+    let d = x.len();
+    for (i, &theta) in inv_freq.iter().enumerate().take(d / 2) {
         let (a, b) = pair(layout, d, i);
         let (s, c) = (pos * theta).sin_cos();
         out[a] = x[a] * c - x[b] * s;
         out[b] = x[b] * c + x[a] * s;
     }
     out
+}
+
+/// `rotate(x, m)` for every integer position `m = 0..n`, row-major `n × d`, written into `out`
+/// (resized, allocation reused). The angles `m·θ_i` are stepped by angle addition
+/// ([`Phases`], re-anchored exactly every 64 positions), so there is no `sin`/`cos` per entry.
+/// Precondition: `x.len() == 2·inv_freq.len()`.
+pub fn rotate_sweep_into(
+    x: &[f64],
+    n: usize,
+    inv_freq: &[f64],
+    layout: Layout,
+    out: &mut Vec<f64>,
+) {
+    let d = x.len();
+    let h = inv_freq.len().min(d / 2);
+    out.clear();
+    out.resize(n * d, 0.0);
+    if d == 0 {
+        return;
+    }
+    let mut phases = Phases::new(inv_freq[..h].to_vec());
+    for row in out.chunks_exact_mut(d) {
+        row.copy_from_slice(x);
+        let (sin, cos) = (phases.sin(), phases.cos());
+        match layout {
+            Layout::Interleaved => {
+                for ((cell, xi), (&s, &c)) in row
+                    .chunks_exact_mut(2)
+                    .zip(x.chunks_exact(2))
+                    .zip(sin.iter().zip(cos))
+                {
+                    cell[0] = xi[0] * c - xi[1] * s;
+                    cell[1] = xi[1] * c + xi[0] * s;
+                }
+            }
+            Layout::Half => {
+                let (lo, hi) = row.split_at_mut(d / 2);
+                let (xa, xb) = x.split_at(d / 2);
+                for i in 0..h {
+                    let (s, c) = (sin[i], cos[i]);
+                    lo[i] = xa[i] * c - xb[i] * s;
+                    hi[i] = xb[i] * c + xa[i] * s;
+                }
+            }
+        }
+        phases.advance();
+    }
 }
 
 /// Dot product.
@@ -74,20 +123,23 @@ pub fn dots(q: &[f64], k: &[f64], positions: &[f64], inv_freq: &[f64], layout: L
 /// bound(r) = (1/(d/2)) · Σ_{j=1}^{d/2} | Σ_{k=0}^{j−1} e^{i·r·θ_k} |
 /// ```
 ///
-/// the mean magnitude of the partial sums `S_j` that bound `|q'_m·k'_n|` by Abel summation.
-/// Computed for `r = 0..=max_distance` with the running partial sum, O(R·d).
+/// the mean magnitude of the partial sums `S_j` that bound `|q'_m·k'_n|` by Abel summation
+/// (`|Σ h_i e^{i(m−n)θ_i}| ≤ max_i |h_{i+1} − h_i| · Σ_j |S_j|`). Computed for
+/// `r = 0..=max_distance` in O(R·d), with `e^{i·r·θ_k}` stepped along `r` ([`Phases`]).
+/// Precondition: `d` even ≥ 2, `base > 1`.
 pub fn decay(d: usize, base: f64, max_distance: usize) -> Vec<f64> {
     let theta = inv_freq(d, base);
     let half = theta.len().max(1) as f64;
+    let mut phases = Phases::new(theta);
     (0..=max_distance)
-        .map(|r| {
+        .map(|_| {
             let (mut re, mut im, mut total) = (0.0, 0.0, 0.0);
-            for &t in &theta {
-                let (s, c) = (r as f64 * t).sin_cos();
+            for (s, c) in phases.sin().iter().zip(phases.cos()) {
                 re += c;
                 im += s;
                 total += (re * re + im * im).sqrt();
             }
+            phases.advance();
             total / half
         })
         .collect()
@@ -125,6 +177,42 @@ mod tests {
         let m = dots(&q, &k, &[3.0, 10.0, 7.0, 14.0], &f, Layout::Half);
         // (3, 7) and (10, 14) are both offset −4.
         assert!((m[2] - m[7]).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sweep_equals_rotating_at_each_position() {
+        let x: Vec<f64> = (0..10).map(|i| (i as f64 * 0.7).cos()).collect();
+        let f = inv_freq(10, 300.0);
+        for layout in [Layout::Interleaved, Layout::Half] {
+            let mut sweep = Vec::new();
+            rotate_sweep_into(&x, 200, &f, layout, &mut sweep);
+            assert_eq!(sweep.len(), 200 * 10);
+            for (m, row) in sweep.chunks_exact(10).enumerate() {
+                for (a, b) in row.iter().zip(rotate(&x, m as f64, &f, layout)) {
+                    assert!((a - b).abs() < 1e-12, "{layout:?} m={m}: {a} vs {b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn decay_equals_the_direct_double_sum() {
+        // The formula evaluated literally, with a sin/cos per term.
+        let (d, base) = (16, 10_000.0);
+        let theta = inv_freq(d, base);
+        let bound = decay(d, base, 300);
+        for (r, &got) in bound.iter().enumerate() {
+            let direct: f64 = (1..=d / 2)
+                .map(|j| {
+                    let (re, im) = theta[..j].iter().fold((0.0, 0.0), |(re, im), t| {
+                        (re + (r as f64 * t).cos(), im + (r as f64 * t).sin())
+                    });
+                    (re * re + im * im).sqrt()
+                })
+                .sum::<f64>()
+                / (d / 2) as f64;
+            assert!((got - direct).abs() < 1e-11, "r={r}: {got} vs {direct}");
+        }
     }
 
     #[test]

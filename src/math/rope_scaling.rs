@@ -16,12 +16,21 @@
 //!   `low, high = find_correction_range(beta_fast, beta_slow)` with
 //!   `dim(r) = d·ln(L₀/(2πr)) / (2·ln base)`, floored/ceiled and clamped to `[0, d−1]`;
 //!   `ramp_i = clamp((i − low)/(high − low), 0, 1)` (`high += 0.001` if equal);
-//!   `inv_freq_i = θ_i/s · ramp_i + θ_i · (1 − ramp_i)`; attention factor `0.1·ln(s) + 1`
-//!   (`get_mscale`, 1 for `s ≤ 1`).
+//!   `inv_freq_i = θ_i/s · ramp_i + θ_i · (1 − ramp_i)` (transformers writes it with
+//!   `inv_freq_extrapolation_factor = 1 − ramp`: slow pairs are interpolated, fast ones kept);
+//!   attention factor `0.1·ln(s) + 1` (`get_mscale`, 1 for `s ≤ 1`) — the default when the config
+//!   gives no `attention_factor` (and no `mscale`/`mscale_all_dim` pair, DeepSeek's variant,
+//!   which is not modelled here); `truncate` is transformers' default, `True`. The factor `s` is
+//!   taken as given (transformers derives it as `max_position_embeddings / L₀` only when the
+//!   config omits it).
 //! - `llama3` (`_compute_llama3_parameters`): wavelengths `λ_i = 2π/θ_i` longer than
 //!   `L₀/low_freq_factor` are divided by `s`, shorter than `L₀/high_freq_factor` kept, and in
 //!   between blended with `smooth = (L₀/λ_i − low)/(high − low)`:
-//!   `(1 − smooth)·θ_i/s + smooth·θ_i`.
+//!   `(1 − smooth)·θ_i/s + smooth·θ_i`. Attention factor 1.
+//!
+//! `ntk` and `dynamic` take the exponent `d/(d−2)`; transformers divides by zero at d = 2, where
+//! here the exponent is 1 (the base simply scales by `s`). Every type returns finite, positive
+//! frequencies for every input within [`super::limits`].
 
 use super::rope::inv_freq;
 use std::f64::consts::PI;
@@ -189,9 +198,14 @@ impl RopeScaling {
                             t / s
                         } else if wavelen < high_wavelen {
                             t
-                        } else {
+                        } else if hi > lo {
                             let smooth = (l0 / wavelen - lo) / (hi - lo);
                             (1.0 - smooth) * t / s + smooth * t
+                        } else {
+                            // No band between the two (high_freq_factor ≤ low_freq_factor, outside
+                            // the precondition): the wavelength sits on the shared edge; keep θ
+                            // rather than divide by zero.
+                            t
                         }
                     })
                     .collect();
@@ -235,7 +249,7 @@ mod tests {
     #[test]
     fn yarn_keeps_fast_dims_and_interpolates_slow_ones() {
         // d = 128, base 10000, L₀ = 4096: low = ⌊dim(32)⌋, high = ⌈dim(1)⌉ with
-        // dim(r) = 128·ln(4096/(2π·r))/(2·ln 10000) (= 16.2 and 45.0).
+        // dim(r) = 128·ln(4096/(2π·r))/(2·ln 10000) (= 20.94 and 45.03, so 20 and 46).
         let c = cfg(RopeType::Yarn, 4.0);
         let (low, high) = yarn_correction_range(&c);
         let by_hand = |r: f64| 128.0 * (4096.0 / (2.0 * PI * r)).ln() / (2.0 * 10_000f64.ln());
@@ -246,6 +260,66 @@ mod tests {
         assert_eq!(f[0], plain[0]);
         assert!((f[63] - plain[63] / 4.0).abs() < 1e-18);
         assert!((attn - (0.1 * 4f64.ln() + 1.0)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn yarn_spot_value_by_hand() {
+        // Same setting: (low, high) = (20, 46). Pair 30 has ramp (30 − 20)/(46 − 20) = 5/13, so
+        // inv_freq = θ₃₀·(ramp/4 + 1 − ramp) = θ₃₀·0.7115384615…, θ₃₀ = 10000^(−60/128)
+        // = 0.0133352143…: 0.0094885178827 (by hand, to 11 digits).
+        let c = cfg(RopeType::Yarn, 4.0);
+        assert_eq!(yarn_correction_range(&c), (20.0, 46.0));
+        let (f, _) = c.compute();
+        assert!((f[30] - 0.009_488_517_882_7).abs() < 1e-13, "{}", f[30]);
+        // Outside the ramp: pair 20 keeps θ (ramp 0), pair 46 and beyond are θ/4 (ramp 1).
+        let plain = inv_freq(128, 10_000.0);
+        assert_eq!(f[20], plain[20]);
+        assert!((f[46] - plain[46] / 4.0).abs() < 1e-18);
+        // No scaling, no attention change.
+        assert_eq!(yarn_mscale(1.0), 1.0);
+        assert_eq!(yarn_mscale(0.5), 1.0);
+    }
+
+    #[test]
+    fn llama3_spot_value_by_hand() {
+        // Llama 3.1: d = 128, base 500000, s = 8, L₀ = 8192, factors 1 and 4. Pair 32 has
+        // θ = 500000^(−1/2) = 0.00141421356…, wavelength 2π/θ = 4442.88 (between 2048 and 8192),
+        // smooth = (8192/4442.88 − 1)/3 = 0.2812826…, so inv_freq = θ·((1 − smooth)/8 + smooth)
+        // = θ·0.3711222795 = 0.000524846160993 (by hand).
+        let c = RopeScaling {
+            rope_type: RopeType::Llama3,
+            base: 500_000.0,
+            factor: 8.0,
+            original_max: 8192,
+            ..RopeScaling::default()
+        };
+        let (f, attn) = c.compute();
+        assert!((f[32] - 0.000_524_846_160_993).abs() < 1e-15, "{}", f[32]);
+        assert_eq!(attn, 1.0);
+    }
+
+    #[test]
+    fn llama3_with_equal_factors_stays_finite() {
+        let mut c = cfg(RopeType::Llama3, 8.0);
+        c.low_freq_factor = 2.0;
+        c.high_freq_factor = 2.0;
+        assert!(c.compute().0.iter().all(|v| v.is_finite() && *v > 0.0));
+    }
+
+    #[test]
+    fn every_type_at_d_2_is_finite() {
+        for t in RopeType::ALL {
+            let c = RopeScaling {
+                rope_type: t,
+                dim: 2,
+                factor: 64.0,
+                seq_len: 1 << 24,
+                ..RopeScaling::default()
+            };
+            let (f, attn) = c.compute();
+            assert_eq!(f.len(), 1);
+            assert!(f[0].is_finite() && f[0] > 0.0 && attn.is_finite(), "{t:?}");
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! `|PE|² = pairs` — so one row `g(r) = (1/pairs)·Σ_k cos(r·ω_k)` for `r = 0..n` is computed in
 //! O(n·d) and the matrix is filled from it (a symmetric Toeplitz matrix).
 
+use super::phase::Phases;
 use super::sinusoidal::SinusoidalParams;
 
 /// Cosine similarity of every pair of rows of the row-major `n × d` matrix `vectors`, row-major
@@ -52,24 +53,17 @@ pub fn fill_from_distance(g: &[f64], out: &mut Vec<f64>) {
     }
 }
 
-/// `Σ_ω cos(r·ω)` over `omegas` for `r = 0..n`. Each `cos(r·ω)` is stepped along `r` by angle
-/// addition and recomputed exactly every 64 steps (as [`SinusoidalParams::table_into`] does), so
-/// no `cos` is evaluated per entry.
-fn cos_sums(omegas: &[f64], n: usize) -> Vec<f64> {
-    const REANCHOR: usize = 64;
-    let mut sums = vec![0.0; n];
-    for &w in omegas {
-        let (sw, cw) = w.sin_cos();
-        let (mut s, mut c) = (0.0, 1.0);
-        for (r, sum) in sums.iter_mut().enumerate() {
-            if r % REANCHOR == 0 {
-                (s, c) = (r as f64 * w).sin_cos();
-            }
-            *sum += c;
-            (s, c) = (s * cw + c * sw, c * cw - s * sw);
-        }
-    }
-    sums
+/// `Σ_ω cos(r·ω)` over `omegas` for `r = 0..n`, with the cosines stepped along `r` by angle
+/// addition ([`Phases`], re-anchored exactly every 64 steps): no `cos` is evaluated per entry.
+fn cos_sums(omegas: Vec<f64>, n: usize) -> Vec<f64> {
+    let mut phases = Phases::new(omegas);
+    (0..n)
+        .map(|_| {
+            let sum = phases.cos().iter().sum();
+            phases.advance();
+            sum
+        })
+        .collect()
 }
 
 /// The sinusoidal similarity as a function of distance: `g(r) = (1/pairs)·Σ_k cos(r·ω_k)` for
@@ -78,7 +72,7 @@ fn cos_sums(omegas: &[f64], n: usize) -> Vec<f64> {
 pub fn sinusoidal_by_distance(p: &SinusoidalParams, n: usize) -> Vec<f64> {
     let omegas: Vec<f64> = (0..p.pairs()).map(|k| p.pair_omega(k)).collect();
     let count = omegas.len().max(1) as f64;
-    cos_sums(&omegas, n).iter().map(|v| v / count).collect()
+    cos_sums(omegas, n).iter().map(|v| v / count).collect()
 }
 
 /// The sinusoidal encoding's `positions × positions` similarity matrix, written into `out`.
@@ -100,7 +94,7 @@ pub fn sinusoidal_matrix_into(p: &SinusoidalParams, out: &mut Vec<f64>) {
     }
     let h = p.dim / 2;
     let omegas: Vec<f64> = (0..h).map(|k| p.pair_omega(k)).collect();
-    let sums = cos_sums(&omegas, n);
+    let sums = cos_sums(omegas, n);
     let lone: Vec<f64> = (0..n).map(|a| (a as f64 * p.pair_omega(h)).sin()).collect();
     let inv_norm: Vec<f64> = lone
         .iter()
@@ -125,6 +119,13 @@ pub fn sinusoidal_matrix_into(p: &SinusoidalParams, out: &mut Vec<f64>) {
 /// `cos(R_m u, R_n u) = (1/(d/2))·Σ_i cos((m−n)·θ_i)` — the same distance-only function as the
 /// sinusoidal encoding with paper spacing, filled by the fast path. Precondition: `d` even.
 pub fn rope_matrix(d: usize, base: f64, n: usize) -> Vec<f64> {
+    let mut out = Vec::new();
+    rope_matrix_into(d, base, n, &mut out);
+    out
+}
+
+/// [`rope_matrix`] written into `out` (resized, allocation reused).
+pub fn rope_matrix_into(d: usize, base: f64, n: usize, out: &mut Vec<f64>) {
     let p = SinusoidalParams {
         positions: n,
         dim: d,
@@ -132,9 +133,7 @@ pub fn rope_matrix(d: usize, base: f64, n: usize) -> Vec<f64> {
         layout: super::sinusoidal::Layout::Interleaved,
         spacing: super::sinusoidal::Spacing::Paper,
     };
-    let mut out = Vec::new();
-    fill_from_distance(&sinusoidal_by_distance(&p, n), &mut out);
-    out
+    fill_from_distance(&sinusoidal_by_distance(&p, n), out);
 }
 
 #[cfg(test)]

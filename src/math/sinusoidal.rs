@@ -16,8 +16,12 @@
 //! - [`Spacing::Paper`] — `ω_k = base^(−2k/d)`.
 //! - [`Spacing::Fairseq`] — `ω_k = exp(−ln(base)·k/(h−1))` with `h = ⌊d/2⌋` pairs, as fairseq,
 //!   tensor2tensor and M2M100's `get_embedding`: the slowest pair has ω = 1/base exactly; an odd `d`
-//!   gets a last column of zeros. With a single pair (`h = 1`, d = 2 or 3) the library divides by
-//!   zero and returns NaN; here ω₀ = 1 (the k = 0 term is exp(0) whatever the divisor).
+//!   gets a last column of zeros. With a single pair (`h = 1`, d = 2 or 3) the divisor `h − 1` is
+//!   zero: fairseq's and M2M100's `math.log(10000) / (half_dim - 1)` raises `ZeroDivisionError`
+//!   (no table at all). Here, as tensor2tensor's `get_timing_signal_1d` does (it divides by
+//!   `max(num_timescales − 1, 1)`), the single pair gets ω₀ = exp(0) = 1 — finite, never NaN.
+
+use super::phase::Phases;
 
 /// How the sine and cosine columns are arranged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -104,9 +108,6 @@ pub struct SinusoidalParams {
     pub spacing: Spacing,
 }
 
-/// How often [`SinusoidalParams::table_into`] recomputes sin/cos exactly instead of stepping.
-const REANCHOR_ROWS: usize = 64;
-
 impl SinusoidalParams {
     /// Number of frequency pairs with a sine column.
     pub fn pairs(&self) -> usize {
@@ -171,37 +172,40 @@ impl SinusoidalParams {
     ///
     /// Fast path: each pair's frequency is computed once; sin and cos are stepped down the
     /// positions by the angle-addition rotation `(s, c) ← (s·cos ω + c·sin ω, c·cos ω − s·sin ω)`
-    /// and recomputed exactly every [`REANCHOR_ROWS`] rows, so the drift stays near 1e-14. No
-    /// `powf` or `sin` per cell.
+    /// and recomputed exactly every [`REANCHOR`](super::phase::REANCHOR) rows ([`Phases`]), so the drift stays near 1e-14. No
+    /// `powf` or `sin` per cell: per row, one vectorisable rotation of the `pairs` states and a
+    /// copy into the layout's columns.
     pub fn table_into(&self, out: &mut Vec<f64>) {
         let (n, d) = (self.positions, self.dim);
         out.clear();
         out.resize(n * d, 0.0);
+        if n == 0 || d == 0 {
+            return;
+        }
         let pairs = self.pairs();
-        let omegas: Vec<f64> = (0..pairs).map(|k| self.pair_omega(k)).collect();
-        let steps: Vec<(f64, f64)> = omegas.iter().map(|w| (w.cos(), w.sin())).collect();
-        let columns: Vec<Column> = (0..d).map(|c| self.column(c)).collect();
-        let mut sin = vec![0.0; pairs];
-        let mut cos = vec![1.0; pairs];
-        for (pos, row) in out.chunks_exact_mut(d.max(1)).enumerate() {
-            if pos % REANCHOR_ROWS == 0 {
-                for k in 0..pairs {
-                    (sin[k], cos[k]) = (pos as f64 * omegas[k]).sin_cos();
+        // Complete (sin, cos) pairs; with paper spacing an odd d adds one lone sine (`pairs − 1`).
+        let full = d / 2;
+        let lone_sine = pairs > full;
+        let mut phases = Phases::new((0..pairs).map(|k| self.pair_omega(k)).collect());
+        for row in out.chunks_exact_mut(d) {
+            let (sin, cos) = (phases.sin(), phases.cos());
+            match self.layout {
+                Layout::Interleaved => {
+                    for (cell, (&s, &c)) in row.chunks_exact_mut(2).zip(sin.iter().zip(cos)) {
+                        cell[0] = s;
+                        cell[1] = c;
+                    }
+                    if lone_sine {
+                        row[d - 1] = sin[pairs - 1];
+                    }
+                }
+                Layout::Half => {
+                    row[..pairs].copy_from_slice(sin);
+                    row[pairs..pairs + full].copy_from_slice(&cos[..full]);
                 }
             }
-            for (cell, column) in row.iter_mut().zip(&columns) {
-                *cell = match *column {
-                    Column::Sin(k) => sin[k],
-                    Column::Cos(k) => cos[k],
-                    Column::Zero => 0.0,
-                };
-            }
-            for k in 0..pairs {
-                let (cw, sw) = steps[k];
-                let (s, c) = (sin[k], cos[k]);
-                sin[k] = s * cw + c * sw;
-                cos[k] = c * cw - s * sw;
-            }
+            // Zero columns (fairseq, odd d) keep the 0 written by `resize`.
+            phases.advance();
         }
     }
 

@@ -1,10 +1,18 @@
 //! `pe`: the numbers behind every figure of the Positional Encoding Explorer, as JSON.
 //!
 //! Prints one JSON object to stdout. Bad input prints one line to stderr and exits with status 2;
-//! it never panics. Floats are printed in full (shortest round-trip form).
+//! it never panics. Floats are printed in full (shortest round-trip form). Native only: on wasm32
+//! (which `cargo clippy --target wasm32-unknown-unknown --all-targets` also builds) this is an
+//! empty program, since clap and serde_json are native dependencies.
 
 #[cfg(not(target_arch = "wasm32"))]
+mod args;
+#[cfg(not(target_arch = "wasm32"))]
+mod check;
+#[cfg(not(target_arch = "wasm32"))]
 mod cli;
+#[cfg(not(target_arch = "wasm32"))]
+mod commands;
 
 fn main() {
     #[cfg(not(target_arch = "wasm32"))]

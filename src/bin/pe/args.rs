@@ -1,0 +1,296 @@
+//! The `pe` command line as clap types. Every range in the help text is printed from
+//! `math::limits`, so the help and the checks in `commands` cannot disagree.
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use pe_explorer::math::limits;
+use pe_explorer::math::rope_scaling::RopeType;
+use pe_explorer::math::sinusoidal::{Layout, Spacing};
+
+/// `lo..=hi` of a real range.
+fn real(range: (f64, f64)) -> String {
+    crate::check::real_range(range)
+}
+
+/// `lo..=hi` of an integer range.
+fn int<T: std::fmt::Display>((lo, hi): (T, T)) -> String {
+    format!("{lo}..={hi}")
+}
+
+fn positions_help() -> String {
+    format!("Number of positions, {}", int(limits::POSITIONS))
+}
+
+fn dim_help() -> String {
+    format!("d_model, {}", int(limits::DIM))
+}
+
+fn even_dim_help() -> String {
+    format!(
+        "head_dim, even, {} (RoPE rotates coordinate pairs)",
+        int(limits::DIM)
+    )
+}
+
+fn base_help() -> String {
+    format!(
+        "Base of the frequencies (rope_theta for RoPE), {}",
+        real(limits::BASE)
+    )
+}
+
+fn seed_help() -> String {
+    format!("Seed of the N(0, σ²) table, {}", int(limits::SEED))
+}
+
+fn sigma_help() -> String {
+    format!("Standard deviation σ of the table, {}", real(limits::SIGMA))
+}
+
+/// The numbers behind every figure of the Positional Encoding Explorer, as JSON on stdout.
+///
+/// Matrices are lists of rows (row = position or query, column = dimension or key). Floats are
+/// printed in full (shortest round-trip form). Bad input prints one line to stderr and exits with
+/// status 2. Every flag's range is in its subcommand's --help.
+#[derive(Debug, Parser)]
+#[command(name = "pe", version)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Column layout / RoPE pairing.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum LayoutArg {
+    /// sin/cos (or rotated pairs) alternate: (2i, 2i+1). The paper, DistilBERT, RoFormer, GPT-J.
+    Interleaved,
+    /// [sin block | cos block], pairs (i, i+d/2). Marian, fairseq, GPT-NeoX, HF Llama rotate_half.
+    Half,
+}
+
+impl From<LayoutArg> for Layout {
+    fn from(l: LayoutArg) -> Layout {
+        match l {
+            LayoutArg::Interleaved => Layout::Interleaved,
+            LayoutArg::Half => Layout::Half,
+        }
+    }
+}
+
+/// Frequency spacing of the sinusoidal table.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SpacingArg {
+    /// ω_k = base^(−2k/d) (Vaswani et al.).
+    Paper,
+    /// ω_k = exp(−ln(base)·k/(d/2−1)) (fairseq, tensor2tensor, M2M100).
+    Fairseq,
+}
+
+impl From<SpacingArg> for Spacing {
+    fn from(s: SpacingArg) -> Spacing {
+        match s {
+            SpacingArg::Paper => Spacing::Paper,
+            SpacingArg::Fairseq => Spacing::Fairseq,
+        }
+    }
+}
+
+/// A Hugging Face `rope_type` (plus `ntk`).
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ScalingArg {
+    /// Plain RoPE.
+    Default,
+    /// Position interpolation: θ/s.
+    Linear,
+    /// Dynamic NTK (uses --seq-len and --original-max = max_position_embeddings).
+    Dynamic,
+    /// YaRN (uses --beta-fast, --beta-slow, --original-max = original_max_position_embeddings).
+    Yarn,
+    /// Llama 3 (uses --low-freq-factor, --high-freq-factor, --original-max).
+    Llama3,
+    /// NTK-aware base change: base·s^(d/(d−2)).
+    Ntk,
+}
+
+impl From<ScalingArg> for RopeType {
+    fn from(s: ScalingArg) -> RopeType {
+        match s {
+            ScalingArg::Default => RopeType::Default,
+            ScalingArg::Linear => RopeType::Linear,
+            ScalingArg::Dynamic => RopeType::Dynamic,
+            ScalingArg::Yarn => RopeType::Yarn,
+            ScalingArg::Llama3 => RopeType::Llama3,
+            ScalingArg::Ntk => RopeType::Ntk,
+        }
+    }
+}
+
+/// Whose position vectors a similarity matrix compares.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum MethodArg {
+    /// The sinusoidal table (with --spacing; the layout does not change similarities).
+    Sinusoidal,
+    /// RoPE: the rotations of the all-ones vector, (1/(d/2))·Σ_i cos((m−n)·θ_i).
+    Rope,
+    /// A seeded learned table, N(0, σ²).
+    Learned,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Sinusoidal table PE(pos, i) → {"data": [[...]], ...parameters}.
+    Sinusoidal {
+        #[arg(long, help = positions_help())]
+        positions: usize,
+        #[arg(long, help = dim_help())]
+        dim: usize,
+        #[arg(long, default_value_t = 10_000.0, help = base_help())]
+        base: f64,
+        /// Column layout.
+        #[arg(long, value_enum, default_value = "interleaved")]
+        layout: LayoutArg,
+        /// Frequency spacing.
+        #[arg(long, value_enum, default_value = "paper")]
+        spacing: SpacingArg,
+    },
+    /// RoPE inverse frequencies and attention factor of a rope_type → {"inv_freq": [...], "attention_factor": x, ...}.
+    RopeFreqs {
+        #[arg(long, help = even_dim_help())]
+        dim: usize,
+        #[arg(long, default_value_t = 10_000.0, help = base_help())]
+        base: f64,
+        /// The rope_type (transformers' modeling_rope_utils definitions).
+        #[arg(long, value_enum, default_value = "default")]
+        scaling: ScalingArg,
+        #[arg(long, default_value_t = 1.0, help = format!("Scale factor s, {}", real(limits::FACTOR)))]
+        factor: f64,
+        #[arg(long, default_value_t = 4096, help = format!(
+            "Trained context: max_position_embeddings (dynamic) or original_max_position_embeddings (yarn, llama3), {}",
+            int(limits::CONTEXT)
+        ))]
+        original_max: usize,
+        #[arg(long, help = format!(
+            "Current sequence length (dynamic), {}; default: --original-max",
+            int(limits::CONTEXT)
+        ))]
+        seq_len: Option<usize>,
+        #[arg(long, default_value_t = 32.0, help = format!("YaRN beta_fast, {}, above --beta-slow", real(limits::RAMP)))]
+        beta_fast: f64,
+        #[arg(long, default_value_t = 1.0, help = format!("YaRN beta_slow, {}", real(limits::RAMP)))]
+        beta_slow: f64,
+        #[arg(long, default_value_t = 1.0, help = format!("Llama 3 low_freq_factor, {}", real(limits::RAMP)))]
+        low_freq_factor: f64,
+        #[arg(long, default_value_t = 4.0, help = format!(
+            "Llama 3 high_freq_factor, {}, above --low-freq-factor",
+            real(limits::RAMP)
+        ))]
+        high_freq_factor: f64,
+    },
+    /// Rotate q and k to each position → {"q_rot": [[...]], "k_rot": [[...]], "dots": [[...]]}; dots[a][b] = q at a · k at b.
+    RopeApply {
+        #[arg(long, help = format!("{} — the length of --q and --k", even_dim_help()))]
+        dim: usize,
+        #[arg(long, default_value_t = 10_000.0, help = base_help())]
+        base: f64,
+        /// Pairing convention.
+        #[arg(long, value_enum)]
+        layout: LayoutArg,
+        #[arg(long, allow_hyphen_values = true, help = format!(
+            "Comma-separated positions, each {}, at most {} of them",
+            real(limits::ROPE_POSITION),
+            limits::ROPE_POSITIONS_COUNT
+        ))]
+        positions: String,
+        #[arg(long, allow_hyphen_values = true, help = format!(
+            "Comma-separated query vector, each entry {}",
+            real(limits::VECTOR_COMPONENT)
+        ))]
+        q: String,
+        #[arg(long, allow_hyphen_values = true, help = format!(
+            "Comma-separated key vector, each entry {}",
+            real(limits::VECTOR_COMPONENT)
+        ))]
+        k: String,
+    },
+    /// ALiBi head slopes and bias matrices → {"slopes": [...], "bias": [[[...]]]}; bias[h][i][j] = −m_h·|i−j|.
+    Alibi {
+        #[arg(long, help = format!("Number of heads, {}", int(limits::HEADS)))]
+        heads: usize,
+        #[arg(long, default_value_t = 8, help = format!("Bias matrix size, {}", int(limits::ALIBI_LEN)))]
+        len: usize,
+        /// Causal form: keys after the query (j > i) are masked, printed as null (−∞).
+        #[arg(long)]
+        causal: bool,
+    },
+    /// RoFormer's long-term decay bound (§3.4.3) → {"relative_distance": [0..R], "bound": [...]}.
+    Decay {
+        #[arg(long, help = even_dim_help())]
+        dim: usize,
+        #[arg(long, default_value_t = 10_000.0, help = base_help())]
+        base: f64,
+        #[arg(long, default_value_t = 512, help = format!("Largest relative distance R, {}", int(limits::MAX_DISTANCE)))]
+        max_distance: usize,
+    },
+    /// Cosine similarity of position vectors → {"data": [[...]]}.
+    Similarity {
+        /// Which encoding.
+        #[arg(long, value_enum)]
+        method: MethodArg,
+        #[arg(long, help = positions_help())]
+        positions: usize,
+        #[arg(long, help = format!("Width, {} (even for rope)", int(limits::DIM)))]
+        dim: usize,
+        #[arg(long, default_value_t = 10_000.0, help = format!("{} (sinusoidal, rope)", base_help()))]
+        base: f64,
+        /// Frequency spacing (sinusoidal).
+        #[arg(long, value_enum, default_value = "paper")]
+        spacing: SpacingArg,
+        #[arg(long, default_value_t = 0, help = format!("{} (learned)", seed_help()))]
+        seed: u64,
+        #[arg(long, default_value_t = 1.0, help = format!("{} (learned)", sigma_help()))]
+        sigma: f64,
+    },
+    /// A seeded learned position table, N(0, σ²) → {"data": [[...]]}.
+    Learned {
+        #[arg(long, help = format!("Rows (max_len), {}", int(limits::MAX_LEN)))]
+        max_len: usize,
+        #[arg(long, help = dim_help())]
+        dim: usize,
+        #[arg(long, help = seed_help())]
+        seed: u64,
+        #[arg(long, default_value_t = 1.0, help = sigma_help())]
+        sigma: f64,
+    },
+    /// The shift matrix M_k with PE(pos+k) = M_k·PE(pos), one 2×2 block per frequency pair → {"omega": [...], "blocks": [[[c, s], [−s, c]], ...]}.
+    Shift {
+        #[arg(long, help = dim_help())]
+        dim: usize,
+        #[arg(long, default_value_t = 10_000.0, help = base_help())]
+        base: f64,
+        /// Frequency spacing.
+        #[arg(long, value_enum, default_value = "paper")]
+        spacing: SpacingArg,
+        #[arg(long, allow_hyphen_values = true, help = format!("Offset k, {}", real(limits::SHIFT)))]
+        k: f64,
+    },
+    /// Toy attention weights with and without sinusoidal positions → {"tokens": [...], "without_position": [[...]], "with_position": [[...]], ...}.
+    Attention {
+        #[arg(long, default_value = pe_explorer::math::attention::EXAMPLE, help = format!(
+            "The sentence: words split at whitespace, lower-cased, edge punctuation dropped; {} words",
+            int(limits::TOKENS)
+        ))]
+        sentence: String,
+    },
+    /// The nearest later integer position whose sine is within ε of sin(pos) → {"collision": q or null, ...}.
+    SineCollision {
+        #[arg(long, help = format!("Position, {}", int(limits::COLLISION_SEARCH)))]
+        pos: usize,
+        #[arg(long, default_value_t = 1e-3, help = format!("Tolerance ε, {}", real(limits::EPS)))]
+        eps: f64,
+        #[arg(long, default_value_t = 100_000, help = format!(
+            "Search up to this position, {}",
+            int(limits::COLLISION_SEARCH)
+        ))]
+        limit: usize,
+    },
+}

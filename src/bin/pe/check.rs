@@ -1,0 +1,127 @@
+//! Validation of parsed flags against `math::limits`: each check returns the value or the
+//! one-line message `pe` prints before exiting with status 2.
+
+use pe_explorer::math::limits;
+
+pub type Checked<T> = Result<T, String>;
+
+/// A number for messages and help: plain when short, in exponent form (`1e6`) when long.
+pub fn number(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-2..1e5).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// `lo..=hi` of a real range, for messages and help.
+pub fn real_range((lo, hi): (f64, f64)) -> String {
+    format!("{}..={}", number(lo), number(hi))
+}
+
+/// `v` within the inclusive integer range, or an error naming `--flag`.
+pub fn int<T>(flag: &str, v: T, (lo, hi): (T, T)) -> Checked<T>
+where
+    T: PartialOrd + std::fmt::Display + Copy,
+{
+    if lo <= v && v <= hi {
+        Ok(v)
+    } else {
+        Err(format!("--{flag} {v} is out of range {lo}..={hi}"))
+    }
+}
+
+/// `v` finite and within the inclusive real range (NaN and ±∞ are rejected).
+pub fn real(flag: &str, v: f64, (lo, hi): (f64, f64)) -> Checked<f64> {
+    if v.is_finite() && (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!(
+            "--{flag} {} is out of range {}",
+            number(v),
+            real_range((lo, hi))
+        ))
+    }
+}
+
+/// A RoPE head_dim: in [`limits::DIM`] and even.
+pub fn even_dim(v: usize) -> Checked<usize> {
+    let d = int("dim", v, limits::DIM)?;
+    if d.is_multiple_of(2) {
+        Ok(d)
+    } else {
+        Err(format!(
+            "--dim {d} must be even for RoPE (coordinates are rotated in pairs)"
+        ))
+    }
+}
+
+/// A comma-separated list of finite numbers, each within `range`.
+pub fn list(flag: &str, text: &str, range: (f64, f64)) -> Checked<Vec<f64>> {
+    text.split(',')
+        .map(|part| {
+            let part = part.trim();
+            match part.parse::<f64>() {
+                Ok(v) if v.is_finite() => real(flag, v, range),
+                _ => Err(format!("--{flag}: “{part}” is not a finite number")),
+            }
+        })
+        .collect()
+}
+
+/// `a < b` for two flags that bound a band (`--beta-slow` below `--beta-fast`, …).
+pub fn below(low_flag: &str, low: f64, high_flag: &str, high: f64) -> Checked<()> {
+    if low < high {
+        Ok(())
+    } else {
+        Err(format!(
+            "--{low_flag} {low} must be below --{high_flag} {high}"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_inclusive_and_reject_non_finite() {
+        assert_eq!(int("n", 1usize, (1, 3)), Ok(1));
+        assert_eq!(int("n", 3usize, (1, 3)), Ok(3));
+        assert!(int("n", 4usize, (1, 3)).is_err());
+        assert_eq!(real("x", 2.0, (2.0, 3.0)), Ok(2.0));
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 3.5] {
+            assert!(real("x", bad, (2.0, 3.0)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(number(2.0), "2");
+        assert_eq!(number(1e6), "1e6");
+        assert_eq!(number(-1e100), "-1e100");
+        assert_eq!(number(1e-3), "1e-3");
+        assert_eq!(number(f64::NAN), "NaN");
+        assert_eq!(real_range((2.0, 1e6)), "2..=1e6");
+    }
+
+    #[test]
+    fn lists_parse_and_check_each_entry() {
+        assert_eq!(
+            list("q", "1, -2.5,3e2", (-1e3, 1e3)),
+            Ok(vec![1.0, -2.5, 300.0])
+        );
+        assert!(list("q", "1,,2", (-1e3, 1e3)).is_err());
+        assert!(list("q", "1,nan", (-1e3, 1e3)).is_err());
+        assert!(list("q", "1,1e4", (-1e3, 1e3)).is_err());
+    }
+
+    #[test]
+    fn even_dim_and_band_checks() {
+        assert_eq!(even_dim(8), Ok(8));
+        assert!(even_dim(7).is_err());
+        assert!(even_dim(0).is_err());
+        assert!(below("a", 1.0, "b", 2.0).is_ok());
+        assert!(below("a", 2.0, "b", 2.0).is_err());
+    }
+}
