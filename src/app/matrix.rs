@@ -42,7 +42,7 @@ impl Default for MatrixPainter {
 impl MatrixPainter {
     /// Sizes `canvas` (CSS height from `height(width)`), draws `spec`'s frame, paints the block
     /// `spec.rows × spec.cols` of the row-major matrix `values` (`stride` columns) and outlines
-    /// `highlight_row`. Returns the layout for hover, or `None` if the canvas is not ready.
+    /// every row in `highlight_rows`. Returns the layout for hover, or `None` if the canvas is not ready.
     pub fn paint(
         &mut self,
         canvas: &HtmlCanvasElement,
@@ -50,7 +50,7 @@ impl MatrixPainter {
         spec: &HeatmapSpec,
         values: &[f64],
         stride: usize,
-        highlight_row: Option<usize>,
+        highlight_rows: &[usize],
     ) -> Option<HeatmapLayout> {
         canvas::fit(canvas, height)?;
         let ctx = canvas::context_2d(canvas)?;
@@ -89,7 +89,7 @@ impl MatrixPainter {
                 f64::from(layout.height()),
             ),
         );
-        if let Some(row) = highlight_row {
+        for &row in highlight_rows {
             heatmap::draw_row_highlight(&root, &layout, row, &spec.theme).ok()?;
         }
         root.present().ok()?;

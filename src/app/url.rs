@@ -20,15 +20,6 @@ pub fn read_query() -> Vec<(String, String)> {
     params::parse_query(&search)
 }
 
-/// The page's address with `pairs` as its query (and the current hash kept).
-pub fn href_with(pairs: &[(&str, String)]) -> String {
-    let location = window().location();
-    let path = location.pathname().unwrap_or_default();
-    let hash = location.hash().unwrap_or_default();
-    let origin = location.origin().unwrap_or_default();
-    format!("{origin}{path}{}{hash}", build_query(pairs))
-}
-
 /// Keeps the URL in step with `query`: whenever it changes, writes it with `replaceState` after
 /// [`WRITE_DELAY_MS`] of quiet. Only the newest pending write runs.
 pub fn sync_to_url(query: Memo<Vec<(&'static str, String)>>) {

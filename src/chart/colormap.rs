@@ -148,32 +148,6 @@ impl Lut {
     }
 }
 
-impl Lut {
-    /// Paints the block `rows × cols` of a row-major matrix with `stride` columns as an RGBA image
-    /// (row-major, `cols.len()` pixels wide) into `out` (resized, allocation reused). Indices beyond
-    /// the matrix are not read.
-    pub fn paint_block_into(
-        &self,
-        values: &[f64],
-        stride: usize,
-        rows: std::ops::Range<usize>,
-        cols: std::ops::Range<usize>,
-        (lo, hi): (f64, f64),
-        out: &mut Vec<u8>,
-    ) {
-        let width = cols.len();
-        out.resize(rows.len() * width * 4, 0);
-        let scale = 255.0 / (hi - lo);
-        for (r, out_row) in rows.zip(out.chunks_exact_mut(width * 4)) {
-            let start = (r * stride + cols.start).min(values.len());
-            let end = (start + width).min(values.len());
-            for (px, &v) in out_row.chunks_exact_mut(4).zip(&values[start..end]) {
-                px.copy_from_slice(&self.entries[usize::from(Self::index(v, lo, scale))]);
-            }
-        }
-    }
-}
-
 /// Which of `cells` (a range of matrix indices) each of `pixels` screen pixels shows, by nearest
 /// neighbour — what a scaled `drawImage` with smoothing off picks. With at least as many pixels as
 /// cells it is every cell once.
@@ -235,12 +209,12 @@ mod tests {
     }
 
     #[test]
-    fn paint_block_picks_the_sub_matrix() {
+    fn paint_sampled_picks_the_sub_matrix() {
         let lut = Lut::diverging(Diverging::Light);
         // 3×3 matrix; the block rows 1..3, cols 0..2 is [[-1, 0], [1, 1]].
         let m = [0.0, 0.0, 0.0, -1.0, 0.0, 9.0, 1.0, 1.0, 9.0];
         let mut out = Vec::new();
-        lut.paint_block_into(&m, 3, 1..3, 0..2, (-1.0, 1.0), &mut out);
+        lut.paint_sampled_into(&m, 3, &[1, 2], &[0, 1], (-1.0, 1.0), &mut out);
         assert_eq!(out.len(), 2 * 2 * 4);
         assert_eq!(&out[0..4], &lut.entry(0));
         assert_eq!(&out[4..8], &lut.color(0.0, -1.0, 1.0));

@@ -10,7 +10,7 @@ use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
 use crate::chart::colorbar::ColorBar;
 use crate::chart::colormap::Scale;
-use crate::chart::heatmap::{self, HeatmapLayout, HeatmapSpec};
+use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
 use crate::math::attention::{self, TOY_DIM, identical_rows, tokenize};
 use crate::params::check_sentence;
 
@@ -99,21 +99,13 @@ pub fn OrderBlindness() -> impl IntoView {
             row_names: Some(&names),
             theme: t,
         };
-        let drawn = painter.paint(canvas, figure_height, &spec, &w, n, None);
         // Outline every row that has an identical twin.
-        if let Some(l) = &drawn {
-            use plotters::prelude::*;
-            if let Some(backend) =
-                plotters_canvas::CanvasBackend::with_canvas_object(canvas.clone())
-            {
-                let root = backend.into_drawing_area();
-                for (i, j) in identical.get() {
-                    let _ = heatmap::draw_row_highlight(&root, l, i, &t);
-                    let _ = heatmap::draw_row_highlight(&root, l, j, &t);
-                }
-                let _ = root.present();
-            }
-        }
+        let twins: Vec<usize> = identical
+            .get()
+            .into_iter()
+            .flat_map(|(i, j)| [i, j])
+            .collect();
+        let drawn = painter.paint(canvas, figure_height, &spec, &w, n, &twins);
         layout.set_value(drawn);
     });
 

@@ -59,7 +59,7 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
         // The base is not in the title: the frame is then reused while only the base changes.
         let title = "Sinusoidal positional encoding";
         let spec = HeatmapSpec::encoding(title, rows.get(), cols.get(), t);
-        let drawn = painter.paint(canvas, figure_height, &spec, &table, p.dim, Some(row));
+        let drawn = painter.paint(canvas, figure_height, &spec, &table, p.dim, &[row]);
         layout.set_value(drawn);
     });
 

@@ -185,7 +185,7 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
             row_names: None,
             theme: theme.get(),
         };
-        bit_painter.paint(canvas, table_height, &spec, &table, b as usize, None);
+        bit_painter.paint(canvas, table_height, &spec, &table, b as usize, &[]);
     });
     let mut sine_painter = MatrixPainter::default();
     draw_effect_into(sine_ref, stats, move |canvas| {
@@ -195,7 +195,7 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
         let table = crate::math::sinusoidal::SinusoidalParams { positions: n, ..p }.table();
         let spec =
             HeatmapSpec::encoding("Sinusoidal PE, first columns", 0..n, 0..cols, theme.get());
-        sine_painter.paint(canvas, table_height, &spec, &table, p.dim, None);
+        sine_painter.paint(canvas, table_height, &spec, &table, p.dim, &[]);
     });
     view! {
         <div class="subfigure">

@@ -66,8 +66,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
             row_names: None,
             theme: t,
         };
-        let drawn =
-            matrix.with_value(|m| painter.paint(canvas, matrix_height, &spec, m, n, Some(at)));
+        let drawn = matrix.with_value(|m| painter.paint(canvas, matrix_height, &spec, m, n, &[at]));
         layout.set_value(drawn);
 
         let Some(curve) = curve_ref.get() else {
