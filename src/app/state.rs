@@ -51,67 +51,94 @@ pub struct SinusoidalState {
     pub cols: RwSignal<Option<Span>>,
     /// The heatmap column under the pointer or keyboard cursor (UI state: not in the URL).
     pub hover_dim: RwSignal<Option<usize>>,
+    derived: Derived,
+}
+
+/// What is derived from the chapter's signals, memoised once for every figure that reads it.
+#[derive(Clone, Copy)]
+struct Derived {
+    params: Memo<SinusoidalParams>,
+    current_pos: Memo<usize>,
+    wave_dims: Memo<Vec<usize>>,
+    row_range: Memo<std::ops::Range<usize>>,
+    col_range: Memo<std::ops::Range<usize>>,
 }
 
 impl SinusoidalState {
-    /// Signals holding `view`.
+    /// Signals holding `view`, and the memos derived from them.
     pub fn new(view: SinusoidalView) -> Self {
         let p = view.params;
-        let dims = view.dims;
+        let positions = RwSignal::new(p.positions);
+        let dim = RwSignal::new(p.dim);
+        let base = RwSignal::new(p.base);
+        let layout = RwSignal::new(p.layout);
+        let spacing = RwSignal::new(p.spacing);
+        let pos = RwSignal::new(view.pos);
+        let dims = RwSignal::new(view.dims);
+        let rows = RwSignal::new(view.rows);
+        let cols = RwSignal::new(view.cols);
+        let derived = Derived {
+            params: Memo::new(move |_| SinusoidalParams {
+                positions: positions.get(),
+                dim: dim.get(),
+                base: base.get(),
+                layout: layout.get(),
+                spacing: spacing.get(),
+            }),
+            current_pos: Memo::new(move |_| pos.get().min(positions.get().saturating_sub(1))),
+            wave_dims: Memo::new(move |_| {
+                let d = dim.get();
+                dims.with(|dims| crate::params::fit_dims(dims, d))
+            }),
+            row_range: Memo::new(move |_| {
+                let n = positions.get();
+                rows.get().map_or(0..n, |s| s.fit(n))
+            }),
+            col_range: Memo::new(move |_| {
+                let d = dim.get();
+                cols.get().map_or(0..d, |s| s.fit(d))
+            }),
+        };
         SinusoidalState {
-            positions: RwSignal::new(p.positions),
-            dim: RwSignal::new(p.dim),
-            base: RwSignal::new(p.base),
-            layout: RwSignal::new(p.layout),
-            spacing: RwSignal::new(p.spacing),
-            pos: RwSignal::new(view.pos),
-            dims: RwSignal::new(dims),
+            positions,
+            dim,
+            base,
+            layout,
+            spacing,
+            pos,
+            dims,
             shift: RwSignal::new(view.shift),
             compare: RwSignal::new(view.compare),
-            rows: RwSignal::new(view.rows),
-            cols: RwSignal::new(view.cols),
+            rows,
+            cols,
             hover_dim: RwSignal::new(None),
+            derived,
         }
     }
 
-    /// The encoding's parameters, as a memo (recomputed only when one of them changes).
+    /// The encoding's parameters (recomputed only when one of them changes).
     pub fn params(self) -> Memo<SinusoidalParams> {
-        Memo::new(move |_| SinusoidalParams {
-            positions: self.positions.get(),
-            dim: self.dim.get(),
-            base: self.base.get(),
-            layout: self.layout.get(),
-            spacing: self.spacing.get(),
-        })
+        self.derived.params
     }
 
     /// The highlighted position, kept below the number of positions.
     pub fn current_pos(self) -> Memo<usize> {
-        Memo::new(move |_| self.pos.get().min(self.positions.get().saturating_sub(1)))
+        self.derived.current_pos
     }
 
     /// The wave dimensions that exist at the current d_model (the defaults that fit if none do).
     pub fn wave_dims(self) -> Memo<Vec<usize>> {
-        Memo::new(move |_| {
-            let d = self.dim.get();
-            self.dims.with(|dims| crate::params::fit_dims(dims, d))
-        })
+        self.derived.wave_dims
     }
 
     /// The rows the heatmap shows, fitted to the current number of positions.
     pub fn row_range(self) -> Memo<std::ops::Range<usize>> {
-        Memo::new(move |_| {
-            let n = self.positions.get();
-            self.rows.get().map_or(0..n, |s| s.fit(n))
-        })
+        self.derived.row_range
     }
 
     /// The columns the heatmap shows, fitted to the current d_model.
     pub fn col_range(self) -> Memo<std::ops::Range<usize>> {
-        Memo::new(move |_| {
-            let d = self.dim.get();
-            self.cols.get().map_or(0..d, |s| s.fit(d))
-        })
+        self.derived.col_range
     }
 
     /// The whole view, for the URL.
