@@ -78,7 +78,13 @@ async fn app_mounts_and_the_heatmap_draws() {
         "canvas sized to its container: {}",
         canvas.width()
     );
-    let n = colours(&canvas);
+    // The cells are painted on a layer over the figure's canvas, one pixel per shown cell.
+    let cells: HtmlCanvasElement = root
+        .query_selector("#fig-heatmap canvas.cells")
+        .unwrap()
+        .expect("the heatmap has a cells layer")
+        .unchecked_into();
+    let n = colours(&cells);
     assert!(n > 100, "only {n} colours drawn");
     let figure = root.query_selector("#fig-heatmap").unwrap().unwrap();
     let ms: f64 = figure
@@ -95,9 +101,14 @@ async fn changing_d_model_redraws() {
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), pe_explorer::app::App);
     sleep(50).await;
-    let canvas = heatmap_canvas(&root);
+    heatmap_canvas(&root);
     sleep(150).await;
-    let before = canvas.to_data_url().unwrap();
+    let cells: HtmlCanvasElement = root
+        .query_selector("#fig-heatmap canvas.cells")
+        .unwrap()
+        .expect("the heatmap has a cells layer")
+        .unchecked_into();
+    let before = cells.to_data_url().unwrap();
     let input: web_sys::HtmlInputElement = root
         .query_selector("#ctl-d")
         .unwrap()
@@ -108,7 +119,7 @@ async fn changing_d_model_redraws() {
         .dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
     sleep(100).await;
-    assert_ne!(canvas.to_data_url().unwrap(), before);
+    assert_ne!(cells.to_data_url().unwrap(), before);
     let exact: web_sys::HtmlInputElement = root
         .query_selector("#ctl-d-value")
         .unwrap()

@@ -1,9 +1,8 @@
-//! Canvas plumbing shared by the figures: sizing for the device-pixel ratio, the 2D context, and the
-//! one-blit raster path (`putImageData` into a reused off-screen canvas, then one scaled
-//! `drawImage` with smoothing off, so each matrix cell is a crisp block).
+//! Canvas plumbing shared by the figures: a canvas with its observed CSS width, sizing its backing
+//! store for the device-pixel ratio, and the 2D context.
 
-use wasm_bindgen::{Clamped, JsCast};
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 /// Device pixels per CSS pixel (1 if unknown).
 pub fn device_pixel_ratio() -> f64 {
@@ -22,10 +21,20 @@ pub fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d
         .and_then(|c| c.dyn_into().ok())
 }
 
-/// Sizes `canvas` to its CSS width and `height(width)` CSS pixels, with a backing store of device
-/// pixels. Returns the CSS size, or `None` while the canvas is not laid out.
-pub fn fit(canvas: &HtmlCanvasElement, height: impl Fn(f64) -> f64) -> Option<(f64, f64)> {
-    let css_w = f64::from(canvas.client_width());
+/// A canvas to draw on, with its laid-out CSS width (as a `ResizeObserver` last reported it).
+#[derive(Clone)]
+pub struct Surface {
+    /// The canvas element.
+    pub el: HtmlCanvasElement,
+    /// Its CSS width in CSS pixels (at least 1).
+    pub css_width: f64,
+}
+
+/// Sizes the surface's canvas to its CSS width and `height(width)` CSS pixels, with a backing store
+/// of device pixels; touches the element only when a size changes (resizing clears a canvas, and
+/// each style write dirties layout). Returns the CSS size, or `None` while it is not laid out.
+pub fn fit(surface: &Surface, height: impl Fn(f64) -> f64) -> Option<(f64, f64)> {
+    let (canvas, css_w) = (&surface.el, surface.css_width);
     if css_w < 1.0 {
         return None;
     }
@@ -41,54 +50,10 @@ pub fn fit(canvas: &HtmlCanvasElement, height: impl Fn(f64) -> f64) -> Option<(f
     if canvas.height() != h {
         canvas.set_height(h);
     }
-    let _ = canvas.style().set_property("height", &format!("{css_h}px"));
+    let style = canvas.style();
+    let height_text = format!("{css_h}px");
+    if style.get_property_value("height").ok().as_deref() != Some(height_text.as_str()) {
+        let _ = style.set_property("height", &height_text);
+    }
     Some((css_w, css_h))
-}
-
-/// A reusable off-screen canvas for painting rasters.
-pub struct Blitter {
-    scratch: HtmlCanvasElement,
-}
-
-impl Blitter {
-    /// A new off-screen canvas (`None` if the document cannot make one).
-    pub fn new() -> Option<Blitter> {
-        let scratch = web_sys::window()?
-            .document()?
-            .create_element("canvas")
-            .ok()?
-            .dyn_into()
-            .ok()?;
-        Some(Blitter { scratch })
-    }
-
-    /// Paints the row-major RGBA image `rgba` (`cols × rows` pixels) into `ctx`'s rectangle
-    /// `(x, y, w, h)` in one `putImageData` and one scaled `drawImage`.
-    pub fn blit(
-        &self,
-        ctx: &CanvasRenderingContext2d,
-        rgba: &[u8],
-        (cols, rows): (u32, u32),
-        (x, y, w, h): (f64, f64, f64, f64),
-    ) {
-        if cols == 0 || rows == 0 || rgba.len() != (cols * rows * 4) as usize {
-            return;
-        }
-        if self.scratch.width() != cols {
-            self.scratch.set_width(cols);
-        }
-        if self.scratch.height() != rows {
-            self.scratch.set_height(rows);
-        }
-        let Some(scratch_ctx) = context_2d(&self.scratch) else {
-            return;
-        };
-        let Ok(image) = ImageData::new_with_u8_clamped_array_and_sh(Clamped(rgba), cols, rows)
-        else {
-            return;
-        };
-        let _ = scratch_ctx.put_image_data(&image, 0.0, 0.0);
-        ctx.set_image_smoothing_enabled(false);
-        let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&self.scratch, x, y, w, h);
-    }
 }

@@ -1,7 +1,11 @@
-//! What every canvas figure shares: redraw when what it reads changes or the window resizes — but
+//! What every canvas figure shares: redraw when what it reads changes or the canvas is resized — but
 //! only while the canvas is on (or near) the screen — and record how long the redraw took
 //! (`data-draw-ms`) and when it ended (`data-drawn-at`, for the browser benchmark's input →
 //! repainted latency).
+//!
+//! The canvas width comes from a `ResizeObserver`, never from `clientWidth` while drawing: reading
+//! layout right after an input (which changed slider text, ARIA labels…) forces a synchronous
+//! style and layout pass, measured at 0.5–0.9 ms per redraw — more than painting a 128 × 100 table.
 //!
 //! Every figure is linked to the same sliders, so one input could repaint a dozen canvases. An
 //! `IntersectionObserver` tells each figure whether it is within a screen's margin of the
@@ -12,20 +16,12 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
-use web_sys::{HtmlCanvasElement, IntersectionObserver, IntersectionObserverEntry};
+use web_sys::{
+    HtmlCanvasElement, IntersectionObserver, IntersectionObserverEntry, ResizeObserver,
+    ResizeObserverEntry,
+};
 
-/// A counter bumped on every window resize; one listener for the whole page.
-#[derive(Clone, Copy)]
-pub struct Resize(RwSignal<u32>);
-
-/// Installs the page's resize listener and provides [`Resize`] to the components below.
-pub fn provide_resize() {
-    let tick = RwSignal::new(0u32);
-    let _ = window_event_listener(leptos::ev::resize, move |_| {
-        tick.update(|t| *t = t.wrapping_add(1));
-    });
-    provide_context(Resize(tick));
-}
+use super::canvas::Surface;
 
 /// Timing of a figure's last redraw.
 #[derive(Clone, Copy, Default)]
@@ -93,17 +89,54 @@ fn watch_visibility(el: &HtmlCanvasElement, near: RwSignal<bool>) {
     }
 }
 
+/// The laid-out CSS width of `canvas` (0 until it is mounted and laid out), kept current by a
+/// `ResizeObserver`. Figures that draw a second canvas in the same effect read its width here.
+pub fn observed_width(canvas: NodeRef<Canvas>) -> RwSignal<f64> {
+    let width = RwSignal::new(0.0);
+    once_mounted(canvas, move |el| watch_width(el, width));
+    width
+}
+
+/// Runs `setup` once, with the canvas, as soon as it is mounted.
+fn once_mounted(canvas: NodeRef<Canvas>, setup: impl Fn(&HtmlCanvasElement) + 'static) {
+    Effect::new(move |done: Option<bool>| {
+        if done == Some(true) {
+            return true;
+        }
+        canvas.get().map(|el| setup(&el)).is_some()
+    });
+}
+
+/// Sets `width` to `el`'s laid-out CSS width whenever it changes (the observer reports after
+/// layout, so nothing is forced). Without `ResizeObserver` support, reads it once.
+fn watch_width(el: &HtmlCanvasElement, width: RwSignal<f64>) {
+    let on_change = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        if let Some(last) = entries.iter().last() {
+            let entry: ResizeObserverEntry = last.unchecked_into();
+            let w = entry.content_rect().width();
+            if w != width.get_untracked() {
+                width.set(w);
+            }
+        }
+    });
+    match ResizeObserver::new(on_change.as_ref().unchecked_ref()) {
+        Ok(observer) => {
+            observer.observe(el);
+            // The observer and its callback live as long as the page.
+            on_change.forget();
+        }
+        Err(_) => width.set(f64::from(el.client_width())),
+    }
+}
+
 /// How far outside the viewport a figure still counts as visible (so the next figure down is
 /// ready before it scrolls in).
 const NEAR_MARGIN: &str = "0px";
 
-/// Runs `draw` with the mounted canvas whenever a signal it reads changes or the window resizes,
-/// while the canvas is near the viewport, and times each run. `draw` must only read state and
+/// Runs `draw` with the mounted canvas whenever a signal it reads changes or the canvas is resized,
+/// while the canvas is near the viewport and laid out, and times each run. `draw` must only read state and
 /// paint: it never writes state.
-pub fn draw_effect(
-    canvas: NodeRef<Canvas>,
-    draw: impl FnMut(&HtmlCanvasElement) + 'static,
-) -> DrawStats {
+pub fn draw_effect(canvas: NodeRef<Canvas>, draw: impl FnMut(&Surface) + 'static) -> DrawStats {
     let stats = DrawStats::new();
     draw_effect_into(canvas, stats, draw);
     stats
@@ -113,35 +146,22 @@ pub fn draw_effect(
 pub fn draw_effect_into(
     canvas: NodeRef<Canvas>,
     stats: DrawStats,
-    mut draw: impl FnMut(&HtmlCanvasElement) + 'static,
+    mut draw: impl FnMut(&Surface) + 'static,
 ) {
     let near = RwSignal::new(false);
-    Effect::new(move |watching: Option<bool>| {
-        if watching == Some(true) {
-            return true;
-        }
-        match canvas.get() {
-            Some(el) => {
-                watch_visibility(&el, near);
-                true
-            }
-            None => false,
-        }
-    });
-    let resize = use_context::<Resize>();
+    once_mounted(canvas, move |el| watch_visibility(el, near));
+    let width = observed_width(canvas);
     Effect::new(move |_| {
-        if let Some(Resize(tick)) = resize {
-            tick.track();
-        }
         // Off screen: read nothing else, so no input reaches this figure until it comes near.
         if !near.get() {
             return;
         }
-        let Some(el) = canvas.get() else {
+        let css_width = width.get();
+        let Some(el) = canvas.get().filter(|_| css_width >= 1.0) else {
             return;
         };
         let start = now();
-        draw(&el);
+        draw(&Surface { el, css_width });
         let end = now();
         stats.ms.set(end - start);
         stats.at.set(end);

@@ -1,125 +1,252 @@
-//! Painting a matrix figure on a canvas: plotters draws the frame, the cells go in as one raster
-//! (one `putImageData` + one scaled `drawImage`), and pointer positions map back to cells.
+//! Painting a matrix figure on a canvas, in three layers so that an input repaints only what it
+//! changed:
+//!
+//! 1. the figure's own canvas holds the frame (title, axes, ticks, colour bar), drawn by plotters
+//!    and left alone while only values change (base, position…); when only the axes change
+//!    (rows, columns), the colour bar is kept;
+//! 2. a `cells` canvas over the plot rectangle holds one pixel per shown cell, written with a
+//!    single `putImageData` and stretched by CSS (`image-rendering: pixelated`) — no `drawImage`,
+//!    no copy of the frame;
+//! 3. a `marks` canvas over the plot rectangle holds the row outlines (the current position).
+//!
+//! The two layers are plain canvases the painter adds beside the figure's canvas, absolutely
+//! positioned and transparent to the pointer, so hover and keyboard stay on the figure's canvas.
+//! Pointer positions map back to cells through the frame's [`HeatmapLayout`].
 
+use super::backend;
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
-use wasm_bindgen::JsCast;
-use web_sys::HtmlCanvasElement;
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::{HtmlCanvasElement, ImageData};
 
-use super::canvas::{self, Blitter};
+use super::canvas::{self, Surface};
 use crate::chart::colormap::{Lut, sample_indices};
 use crate::chart::heatmap::{self, HeatmapLayout, HeatmapSpec};
 
-/// A reusable painter: the off-screen canvas, the RGBA buffer and the last drawn frame survive
+/// A reusable painter: the layer canvases, the RGBA buffer and what the frame shows survive
 /// between redraws.
+#[derive(Default)]
 pub struct MatrixPainter {
-    blitter: Option<Blitter>,
+    layers: Option<Layers>,
     rgba: Vec<u8>,
     frame: Option<Frame>,
 }
 
-/// A rendered frame (background, axes, ticks, labels, colour bar) and what it was drawn for.
-/// Most inputs change only the cells (base, position): the frame is then copied back with one
-/// `drawImage` instead of laying out every label again.
+/// What the figure's canvas shows now.
 struct Frame {
+    /// The canvas size and the whole spec.
     key: String,
-    image: HtmlCanvasElement,
+    /// The canvas size, colour bar and theme: while it holds, the colour bar strip can stay.
+    bar_key: String,
     layout: HeatmapLayout,
 }
 
-impl Default for MatrixPainter {
-    fn default() -> Self {
-        MatrixPainter {
-            blitter: Blitter::new(),
-            rgba: Vec::new(),
-            frame: None,
+/// The cell and mark canvases over the plot rectangle, and where they were last placed.
+struct Layers {
+    cells: Layer,
+    marks: Layer,
+    /// Whether the marks canvas shows any outline.
+    marked: bool,
+}
+
+/// One overlay canvas and the CSS rectangle it was last given.
+struct Layer {
+    el: HtmlCanvasElement,
+    placed: (f64, f64, f64, f64),
+}
+
+impl Layer {
+    /// A new overlay canvas appended to `parent`: absolutely positioned, ignored by the pointer
+    /// and by assistive technology (the figure's canvas carries the text alternative).
+    fn new(parent: &web_sys::Element, class: &str) -> Option<Layer> {
+        let el: HtmlCanvasElement = web_sys::window()?
+            .document()?
+            .create_element("canvas")
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        el.set_class_name(class);
+        let _ = el.set_attribute("aria-hidden", "true");
+        let style = web_sys::HtmlElement::style(&el);
+        for (name, value) in [
+            ("position", "absolute"),
+            ("pointer-events", "none"),
+            ("image-rendering", "pixelated"),
+            ("border-radius", "0"),
+        ] {
+            let _ = style.set_property(name, value);
+        }
+        parent.append_child(&el).ok()?;
+        Some(Layer {
+            el,
+            placed: (f64::NAN, 0.0, 0.0, 0.0),
+        })
+    }
+
+    /// Gives the canvas a `w × h` backing store (clearing it if that changes) and places it at
+    /// CSS rectangle `rect` (left, top, width, height) within the figure's canvas.
+    fn place(&mut self, (w, h): (u32, u32), rect: (f64, f64, f64, f64)) {
+        if self.el.width() != w {
+            self.el.set_width(w);
+        }
+        if self.el.height() != h {
+            self.el.set_height(h);
+        }
+        if self.placed != rect {
+            let style = web_sys::HtmlElement::style(&self.el);
+            let (left, top, width, height) = rect;
+            for (name, v) in [
+                ("left", left),
+                ("top", top),
+                ("width", width),
+                ("height", height),
+            ] {
+                let _ = style.set_property(name, &format!("{v}px"));
+            }
+            self.placed = rect;
         }
     }
 }
 
+impl Layers {
+    /// The two overlays beside `canvas` (its parent is made the positioning box).
+    fn new(canvas: &HtmlCanvasElement) -> Option<Layers> {
+        let parent: web_sys::HtmlElement = canvas.parent_element()?.dyn_into().ok()?;
+        let _ = parent.style().set_property("position", "relative");
+        Some(Layers {
+            cells: Layer::new(&parent, "layer cells")?,
+            marks: Layer::new(&parent, "layer marks")?,
+            marked: false,
+        })
+    }
+}
+
 impl MatrixPainter {
-    /// Sizes `canvas` (CSS height from `height(width)`), draws `spec`'s frame, paints the block
-    /// `spec.rows × spec.cols` of the row-major matrix `values` (`stride` columns) and outlines
-    /// every row in `highlight_rows`. Returns the layout for hover, or `None` if the canvas is not ready.
+    /// Sizes the surface (CSS height from `height(width)`), draws `spec`'s frame if it changed,
+    /// paints the block `spec.rows × spec.cols` of the row-major matrix `values` (`stride`
+    /// columns) and outlines every row in `highlight_rows`. Returns the layout for hover, or
+    /// `None` if the canvas is not ready.
     pub fn paint(
         &mut self,
-        canvas: &HtmlCanvasElement,
+        surface: &Surface,
         height: impl Fn(f64) -> f64,
         spec: &HeatmapSpec,
         values: &[f64],
         stride: usize,
         highlight_rows: &[usize],
     ) -> Option<HeatmapLayout> {
-        canvas::fit(canvas, height)?;
-        let ctx = canvas::context_2d(canvas)?;
-        let blitter = self.blitter.as_ref()?;
-        let key = format!("{}x{}:{spec:?}", canvas.width(), canvas.height());
-        let layout = match &self.frame {
-            Some(frame) if frame.key == key => {
-                ctx.draw_image_with_html_canvas_element(&frame.image, 0.0, 0.0)
-                    .ok()?;
-                frame.layout.clone()
-            }
-            _ => {
-                let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
-                let layout = heatmap::draw_frame(&root, spec).ok()?;
-                root.present().ok()?;
-                self.frame = snapshot(canvas, key, layout.clone(), self.frame.take());
-                layout
-            }
-        };
+        canvas::fit(surface, height)?;
+        let canvas = &surface.el;
+        if self.layers.is_none() {
+            self.layers = Layers::new(canvas);
+        }
+        let layout = self.frame(canvas, spec)?;
+        let layers = self.layers.as_mut()?;
+
+        // The plot's CSS rectangle: backing pixels over device pixels per CSS pixel.
+        let ratio = f64::from(canvas.width()) / surface.css_width;
+        let css = |px: i32| f64::from(px) / ratio;
+
         // The plot cannot show more cells than it has pixels: paint only the cell each pixel shows
-        // (the one the nearest-neighbour `drawImage` would pick), not the whole n × d block.
+        // (the one the nearest-neighbour scaling picks), not the whole n × d block.
         let rows = sample_indices(spec.rows.clone(), layout.height() as usize);
         let cols = sample_indices(spec.cols.clone(), layout.width() as usize);
         let lut = Lut::for_scale(spec.colorbar.scale, spec.theme.diverging);
         let range = (spec.colorbar.lo, spec.colorbar.hi);
         lut.paint_sampled_into(values, stride, &rows, &cols, range, &mut self.rgba);
-        let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
-        blitter.blit(
-            &ctx,
-            &self.rgba,
-            (cols.len() as u32, rows.len() as u32),
+        let size = (cols.len() as u32, rows.len() as u32);
+        if size.0 == 0 || size.1 == 0 {
+            return Some(layout);
+        }
+        layers.cells.place(
+            size,
             (
-                f64::from(layout.x.start),
-                f64::from(layout.y.start),
-                f64::from(layout.width()),
-                f64::from(layout.height()),
+                css(layout.x.start),
+                css(layout.y.start),
+                css(layout.x.end) - css(layout.x.start),
+                css(layout.y.end) - css(layout.y.start),
             ),
         );
-        for &row in highlight_rows {
-            heatmap::draw_row_highlight(&root, &layout, row, &spec.theme).ok()?;
+        let image =
+            ImageData::new_with_u8_clamped_array_and_sh(Clamped(&self.rgba), size.0, size.1)
+                .ok()?;
+        canvas::context_2d(&layers.cells.el)?
+            .put_image_data(&image, 0.0, 0.0)
+            .ok()?;
+
+        if !highlight_rows.is_empty() || layers.marked {
+            mark_rows(layers, &layout, spec, ratio, highlight_rows)?;
         }
+        Some(layout)
+    }
+
+    /// Brings the figure's canvas up to `spec`'s frame: nothing if it already shows it, the axes
+    /// alone if only they changed, else everything. Returns the plot layout.
+    fn frame(&mut self, canvas: &HtmlCanvasElement, spec: &HeatmapSpec) -> Option<HeatmapLayout> {
+        let size = format!("{}x{}", canvas.width(), canvas.height());
+        let bar_key = format!("{size}:{:?}:{:?}", spec.colorbar, spec.theme);
+        let key = format!("{size}:{spec:?}");
+        if let Some(frame) = self.frame.as_ref().filter(|f| f.key == key) {
+            return Some(frame.layout.clone());
+        }
+        let keep_bar = self.frame.as_ref().is_some_and(|f| f.bar_key == bar_key);
+        let root = backend::area(canvas)?;
+        let drawn = if keep_bar {
+            heatmap::redraw_axes(&root, spec)
+        } else {
+            heatmap::draw_frame(&root, spec)
+        };
+        // A failed draw leaves the canvas in an unknown state: draw everything next time.
+        self.frame = None;
+        let layout = drawn.ok()?;
         root.present().ok()?;
+        self.frame = Some(Frame {
+            key,
+            bar_key,
+            layout: layout.clone(),
+        });
         Some(layout)
     }
 }
 
-/// Copies the canvas (just framed, cells still empty) into a frame cache, reusing `old`'s
-/// off-screen canvas when there is one.
-fn snapshot(
-    canvas: &HtmlCanvasElement,
-    key: String,
-    layout: HeatmapLayout,
-    old: Option<Frame>,
-) -> Option<Frame> {
-    let image = match old {
-        Some(frame) => frame.image,
-        None => web_sys::window()?
-            .document()?
-            .create_element("canvas")
-            .ok()?
-            .dyn_into()
-            .ok()?,
+/// Redraws the marks layer: the outline of every row in `rows`, over the plot rectangle of
+/// `layout` and a margin for the stroke.
+fn mark_rows(
+    layers: &mut Layers,
+    layout: &HeatmapLayout,
+    spec: &HeatmapSpec,
+    ratio: f64,
+    rows: &[usize],
+) -> Option<()> {
+    let pad = spec.theme.px(2.0) as i32 + 1;
+    let (w, h) = (
+        layout.width() + 2 * pad as u32,
+        layout.height() + 2 * pad as u32,
+    );
+    let (x0, y0) = (layout.x.start - pad, layout.y.start - pad);
+    layers.marks.place(
+        (w, h),
+        (
+            f64::from(x0) / ratio,
+            f64::from(y0) / ratio,
+            f64::from(w) / ratio,
+            f64::from(h) / ratio,
+        ),
+    );
+    canvas::context_2d(&layers.marks.el)?.clear_rect(0.0, 0.0, f64::from(w), f64::from(h));
+    // The same layout, moved into the marks canvas's own pixels.
+    let local = HeatmapLayout {
+        x: pad..pad + layout.width() as i32,
+        y: pad..pad + layout.height() as i32,
+        ..layout.clone()
     };
-    image.set_width(canvas.width());
-    image.set_height(canvas.height());
-    canvas::context_2d(&image)?
-        .draw_image_with_html_canvas_element(canvas, 0.0, 0.0)
-        .ok()?;
-    Some(Frame { key, image, layout })
+    let root = backend::area(&layers.marks.el)?;
+    for &row in rows {
+        heatmap::draw_row_highlight(&root, &local, row, &spec.theme).ok()?;
+    }
+    root.present().ok()?;
+    layers.marked = !rows.is_empty();
+    Some(())
 }
 
 /// The backend pixel under a mouse event on `canvas` (CSS offset × device-pixel ratio).

@@ -3,6 +3,7 @@
 //! State flows one way: URL → state signals → memoised math → drawing effects. Controls write
 //! signals; drawing never writes state.
 
+pub mod backend;
 pub mod canvas;
 pub mod chapters;
 pub mod controls;
@@ -50,7 +51,6 @@ pub fn provide_app_state() -> AppState {
     provide_context(state);
     provide_context(state.notices);
     provide_context(theme);
-    figure::provide_resize();
     let view = state.sinusoidal.view();
     let order = state.order.view();
     let naive = state.naive.view();

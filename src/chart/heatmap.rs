@@ -142,12 +142,42 @@ pub fn draw_frame<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &HeatmapSpec,
 ) -> Result<HeatmapLayout, DrawingAreaErrorKind<DB::ErrorType>> {
-    let t = &spec.theme;
-    root.fill(&t.background)?;
+    root.fill(&spec.theme.background)?;
+    let (main, bar) = split(root, &spec.theme);
+    let layout = draw_axes(&main, spec)?;
+    colorbar::draw(&bar, &spec.colorbar, &spec.theme)?;
+    Ok(layout)
+}
+
+/// Redraws the chart part of a frame [`draw_frame`] drew for a spec with the same colour bar, size
+/// and theme (only the rows, columns, names or titles differ): the colour bar strip is left as it
+/// is, which saves about half the cost of a frame on a canvas.
+pub fn redraw_axes<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &HeatmapSpec,
+) -> Result<HeatmapLayout, DrawingAreaErrorKind<DB::ErrorType>> {
+    let (main, _) = split(root, &spec.theme);
+    main.fill(&spec.theme.background)?;
+    draw_axes(&main, spec)
+}
+
+/// The chart area and the colour-bar strip on its right.
+fn split<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    t: &Theme,
+) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
     let (w, _) = root.dim_in_pixel();
     let bar_width = t.px(72.0).min(w / 4);
-    let (main, bar) = root.split_horizontally(w.saturating_sub(bar_width));
+    root.split_horizontally(w.saturating_sub(bar_width))
+}
 
+/// Caption, axes, ticks and axis titles in `main`; returns the plot rectangle.
+fn draw_axes<DB: DrawingBackend>(
+    main: &DrawingArea<DB, Shift>,
+    spec: &HeatmapSpec,
+) -> Result<HeatmapLayout, DrawingAreaErrorKind<DB::ErrorType>> {
+    let t = &spec.theme;
+    let (w, _) = main.dim_in_pixel();
     let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
     let x_range = spec.cols.start as f64 - 0.5..spec.cols.end as f64 - 0.5;
     let y_range = -(spec.rows.end as f64) + 0.5..-(spec.rows.start as f64) + 0.5;
@@ -159,14 +189,14 @@ pub fn draw_frame<DB: DrawingBackend>(
         }
         None => t.px(52.0),
     };
-    let mut chart = ChartBuilder::on(&main)
+    let mut chart = ChartBuilder::on(main)
         .caption(spec.title, font(15.0))
         .margin(t.px(8.0))
         .x_label_area_size(t.px(if spec.col_names.is_some() { 48.0 } else { 40.0 }))
         .y_label_area_size(y_area)
         .build_cartesian_2d(x_range, y_range)?;
     // Column names that would not fit under their column (narrow screens) give way to indices.
-    let plot_w = f64::from(w.saturating_sub(bar_width + y_area)).max(1.0);
+    let plot_w = f64::from(w.saturating_sub(y_area)).max(1.0);
     let col_w = plot_w / spec.cols.len().max(1) as f64;
     let widest = spec.col_names.map_or(0, |names| {
         names.iter().map(|n| n.chars().count()).max().unwrap_or(0)
@@ -190,9 +220,6 @@ pub fn draw_frame<DB: DrawingBackend>(
         .y_label_formatter(&y_label)
         .draw()?;
     let (x, y) = chart.plotting_area().get_pixel_range();
-
-    colorbar::draw(&bar, &spec.colorbar, t)?;
-
     Ok(HeatmapLayout {
         x,
         y,

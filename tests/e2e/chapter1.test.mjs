@@ -63,17 +63,22 @@ async function installHelpers(page) {
       const inner = [...fig.querySelectorAll("[data-drawn-at]")].map((e) => Number.parseFloat(e.dataset.drawnAt));
       return inner.length ? Math.max(...inner) : NaN;
     };
+    // A figure's canvas and the layers painted over it (cells, marks) are one picture: each
+    // figure canvas is summarised together with the `canvas.layer` siblings in its wrapper.
     window.canvasStatsOf = (id) =>
-      [...document.querySelectorAll(`#${id} canvas`)].map((c) => {
+      [...document.querySelectorAll(`#${id} canvas:not(.layer)`)].map((c) => {
         const out = { width: c.width, height: c.height, cssWidth: c.getBoundingClientRect().width, colours: 0, hash: 0 };
         if (c.width === 0 || c.height === 0) return out;
-        const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
         const colours = new Set();
         let hash = 2166136261;
-        for (let i = 0; i < data.length; i += 4) {
-          const v = ((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]) >>> 0;
-          colours.add(v);
-          hash = Math.imul(hash ^ v, 16777619) >>> 0;
+        for (const layer of [c, ...c.parentElement.querySelectorAll(":scope > canvas.layer")]) {
+          if (layer.width === 0 || layer.height === 0) continue;
+          const data = layer.getContext("2d").getImageData(0, 0, layer.width, layer.height).data;
+          for (let i = 0; i < data.length; i += 4) {
+            const v = ((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]) >>> 0;
+            colours.add(v);
+            hash = Math.imul(hash ^ v, 16777619) >>> 0;
+          }
         }
         out.colours = colours.size;
         out.hash = hash;
@@ -505,6 +510,7 @@ test("at 390 px wide every figure fits and the page does not scroll sideways", a
       ids.flatMap((id) =>
         [...document.querySelectorAll(`#${id} canvas`)].map((c, k) => {
           const r = c.getBoundingClientRect();
+          // (layers included: none may stick out either)
           return { id, k, width: r.width, left: r.left, right: r.right };
         }),
       ),

@@ -17,17 +17,23 @@ after(async () => {
   await server?.close();
 });
 
-/** Summary of the heatmap canvas: distinct colours in the plot and a hash of all pixels. */
+/**
+ * Summary of the heatmap: distinct colours in its cells layer (one pixel per shown cell), a hash of
+ * every pixel of the figure's canvas and its layers, and the figure canvas's size.
+ */
 async function canvasStats(page) {
   return page.evaluate(() => {
-    const c = document.querySelector("#fig-heatmap canvas");
-    const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    const c = document.querySelector("#fig-heatmap canvas:not(.layer)");
+    const cells = document.querySelector("#fig-heatmap canvas.cells");
     const colours = new Set();
     let hash = 2166136261;
-    for (let i = 0; i < data.length; i += 4) {
-      const v = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
-      colours.add(v);
-      hash = Math.imul(hash ^ v, 16777619) >>> 0;
+    for (const layer of [c, ...document.querySelectorAll("#fig-heatmap canvas.layer")]) {
+      const data = layer.getContext("2d").getImageData(0, 0, layer.width, layer.height).data;
+      for (let i = 0; i < data.length; i += 4) {
+        const v = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+        if (layer === cells) colours.add(v);
+        hash = Math.imul(hash ^ v, 16777619) >>> 0;
+      }
     }
     return { colours: colours.size, hash, width: c.width, height: c.height };
   });
@@ -68,7 +74,7 @@ test("a slider moved with the keyboard changes the heatmap and the URL", async (
 test("the hover readout shows PE(pos, i) as the formula gives it", async () => {
   const { page, context } = await openPage(browser, server.url + "?n=64&d=32&base=100");
   await showFigure(page, "fig-heatmap");
-  const box = await page.locator("#fig-heatmap canvas").boundingBox();
+  const box = await page.locator("#fig-heatmap canvas:not(.layer)").boundingBox();
   // Somewhere inside the plot area (left of the colour bar, below the title).
   await page.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.5);
   const readout = page.locator("#fig-heatmap-readout");
@@ -104,12 +110,50 @@ test("a typed value beyond the range is clamped with a notice", async () => {
 
 test("the heatmap canvas is keyboard-readable", async () => {
   const { page, context } = await openPage(browser, server.url);
-  await page.focus("#fig-heatmap canvas");
+  await page.focus("#fig-heatmap canvas:not(.layer)");
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("ArrowRight");
   const cell = await page.locator("#fig-heatmap-readout").getAttribute("data-cell");
   assert.equal(cell, "1,1");
-  const label = await page.locator("#fig-heatmap canvas").getAttribute("aria-label");
+  const label = await page.locator("#fig-heatmap canvas:not(.layer)").getAttribute("aria-label");
   assert.match(label, /100 positions down, 128 dimensions across/);
+  await context.close();
+});
+
+test("the cells and marks layers lie on the plot of the heatmap canvas, the marks outlining the current position", async () => {
+  const { page, problems, context } = await openPage(browser, server.url + "?pos=50", { width: 390, height: 800 }, { deviceScaleFactor: 2 });
+  await showFigure(page, "fig-heatmap");
+  const r = await page.evaluate(() => {
+    const rect = (sel) => document.querySelector(sel).getBoundingClientRect().toJSON();
+    const cells = document.querySelector("#fig-heatmap canvas.cells");
+    const marks = document.querySelector("#fig-heatmap canvas.marks");
+    // The outline's rows in the marks canvas: rows with any opaque pixel.
+    const m = marks.getContext("2d").getImageData(0, 0, marks.width, marks.height).data;
+    const rows = [];
+    for (let y = 0; y < marks.height; y++) {
+      for (let x = 0; x < marks.width; x++) if (m[(y * marks.width + x) * 4 + 3] > 0) { rows.push(y); break; }
+    }
+    return {
+      canvas: rect("#fig-heatmap canvas:not(.layer)"),
+      cells: rect("#fig-heatmap canvas.cells"),
+      marks: rect("#fig-heatmap canvas.marks"),
+      cellSize: [cells.width, cells.height],
+      marksScale: marks.width / marks.getBoundingClientRect().width,
+      outline: [Math.min(...rows), Math.max(...rows)],
+    };
+  });
+  const inside = (a, b) => a.left >= b.left - 0.01 && a.right <= b.right + 0.01 && a.top >= b.top - 0.01 && a.bottom <= b.bottom + 0.01;
+  assert.ok(inside(r.cells, r.canvas), `cells ${JSON.stringify(r.cells)} outside the canvas ${JSON.stringify(r.canvas)}`);
+  assert.ok(inside(r.cells, r.marks), `cells ${JSON.stringify(r.cells)} not under the marks ${JSON.stringify(r.marks)}`);
+  assert.ok(r.cells.width > 150 && r.cells.height > 150, JSON.stringify(r.cells));
+  // 100 positions in the cells layer; row 50 is the outlined one: its band is at 50/100 of the plot.
+  assert.equal(r.cellSize[1], 100);
+  const rowTop = r.cells.top + (r.cells.height * 50) / 100;
+  const rowBottom = r.cells.top + (r.cells.height * 51) / 100;
+  const outlineTop = r.marks.top + r.outline[0] / r.marksScale;
+  const outlineBottom = r.marks.top + r.outline[1] / r.marksScale;
+  assert.ok(Math.abs(outlineTop - rowTop) < 3 && Math.abs(outlineBottom - rowBottom) < 3,
+    `outline ${outlineTop}–${outlineBottom} px, row 50 at ${rowTop}–${rowBottom} px`);
+  assert.deepEqual(problems, []);
   await context.close();
 });

@@ -3,12 +3,11 @@
 
 use std::f64::consts::TAU;
 
+use crate::app::backend;
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
-use crate::app::canvas;
+use crate::app::canvas::{self, Surface};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -29,15 +28,15 @@ fn figure_height(width: f64) -> f64 {
 
 /// Draws the figure; returns the face layout for hover.
 fn paint(
-    canvas: &web_sys::HtmlCanvasElement,
+    surface: &Surface,
     p: &SinusoidalParams,
     pos: usize,
     pairs: &[usize],
     selected: Option<usize>,
     theme: Theme,
 ) -> Option<ClockLayout> {
-    canvas::fit(canvas, figure_height)?;
-    let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
+    canvas::fit(surface, figure_height)?;
+    let root = backend::area(&surface.el)?;
     let title = format!("Clocks at position {pos}: hand angle = pos · ω_i");
     let spec = ClockSpec {
         title: &title,

@@ -200,16 +200,20 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
     view! {
         <div class="subfigure">
             <div class="pair">
+                <div class="canvas-wrap">
                 <canvas
                     node_ref=bits_ref
                     role="img"
                     aria-label=move || format!("Binary bits of positions 0 to {}: the lowest bit flips every position, each higher bit half as often.", n.get() - 1)
                 ></canvas>
+                </div>
+                <div class="canvas-wrap">
                 <canvas
                     node_ref=sine_ref
                     role="img"
                     aria-label="The first columns of the sinusoidal encoding for the same positions: the same fast-to-slow ladder, but smooth."
                 ></canvas>
+                </div>
             </div>
             <p class="finding">
                 "Binary counting is unique and bounded, with the same ladder — the lowest bit "

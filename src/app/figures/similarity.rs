@@ -4,7 +4,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::canvas::Surface;
+use crate::app::figure::{InteractiveCanvas, draw_effect, observed_width};
 use crate::app::matrix::{MatrixPainter, hover_cell, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -37,6 +38,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
 
     let matrix_ref = NodeRef::<Canvas>::new();
     let curve_ref = NodeRef::<Canvas>::new();
+    let curve_width = observed_width(curve_ref);
     let layout = StoredValue::new(None::<HeatmapLayout>);
     let cursor = RwSignal::new(None::<(usize, usize)>);
     let mut painter = MatrixPainter::default();
@@ -71,6 +73,10 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
 
         let Some(curve) = curve_ref.get() else {
             return;
+        };
+        let curve = Surface {
+            el: curve,
+            css_width: curve_width.get(),
         };
         let points: Vec<(f64, f64)> =
             matrix.with_value(|m| (0..n).map(|j| (j as f64, m[at * n + j])).collect());

@@ -5,6 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
+use crate::app::canvas::Surface;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
@@ -58,7 +59,7 @@ fn series(p: &SinusoidalParams, dims: &[usize], hovered: Option<usize>) -> Vec<S
 
 /// Draws the figure; returns the plot layout for hover.
 fn paint(
-    canvas: &web_sys::HtmlCanvasElement,
+    canvas: &Surface,
     p: &SinusoidalParams,
     dims: &[usize],
     hovered: Option<usize>,
