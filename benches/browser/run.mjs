@@ -2,8 +2,9 @@
 // Browser benchmark of the built app (`make bench`): input → figure repainted, in Debian's headless
 // Chromium, beside PE-Lab's heatmap algorithm driven the same way; plus the release bundle size.
 //
-//   node benches/browser/run.mjs [DIST_DIR] [--only=app|pelab] [--events=40] [--warmup=5] [--json=FILE]
+//   node benches/browser/run.mjs [DIST_DIR] [--only=app|pelab] [--figure=ID] [--events=40] [--warmup=5] [--json=FILE]
 //
+// --figure=ID times only that figure (e.g. fig-heatmap), for a quick look while optimising.
 // DIST_DIR defaults to <repo>/dist (from `trunk build --release`). It is served at `/` and this folder
 // at `/__bench/` (PE-Lab baseline: pelab.html + pelab.js) by a small static server on 127.0.0.1.
 // Chromium is /usr/bin/chromium (or $CHROMIUM), driven by playwright-core from tests/e2e/node_modules
@@ -64,8 +65,9 @@ const ONLY = flag("only", "");
 const EVENTS = Number(flag("events", "40"));
 const WARMUP = Number(flag("warmup", "5"));
 const JSON_OUT = flag("json", "");
+const FIGURE = flag("figure", "");
 if (!["", "app", "pelab"].includes(ONLY) || !(EVENTS > 0) || !(WARMUP >= 0)) {
-  console.error("usage: node benches/browser/run.mjs [DIST_DIR] [--only=app|pelab] [--events=40] [--warmup=5] [--json=FILE]");
+  console.error("usage: node benches/browser/run.mjs [DIST_DIR] [--only=app|pelab] [--figure=ID] [--events=40] [--warmup=5] [--json=FILE]");
   process.exit(2);
 }
 
@@ -462,7 +464,9 @@ async function benchTarget(browser, target, size, problems, log) {
         throw new Error(`the app did not mount within ${LOAD_TIMEOUT_MS / 1000} s: ${state}`);
       });
     const env = await page.evaluate(timerResolution);
-    const figures = await page.evaluate(discoverFigures, HEATMAP_FALLBACK);
+    const figures = (await page.evaluate(discoverFigures, HEATMAP_FALLBACK)).filter(
+      (f) => FIGURE === "" || f.id === FIGURE,
+    );
     for (const fig of figures) {
       if (!fig.controls) {
         log(`  note: ${where}: #${fig.id} has no data-controls, not benchmarked`);

@@ -1,5 +1,6 @@
 //! The plotters backend the figures draw with: `plotters_canvas::CanvasBackend`, except that text is
-//! measured with the canvas's own `measureText`.
+//! measured with the canvas's own `measureText`, and text and lines skip the context state
+//! (font, alignment, colours) they would set to what it already is.
 //!
 //! On wasm32, plotters measures text (a caption's height, right-aligned tick labels, legend
 //! entries) by appending a `<span>` to the document and reading its `offsetWidth`: every
@@ -7,10 +8,18 @@
 //! heatmap chart with its caption took 1.6–1.9 ms, of which the axes, ticks and labels were
 //! 0.2 ms; the rest was that forced layout. `measureText` reads the font's metrics without
 //! touching layout.
+//!
+//! `CanvasBackend` also sets the font, alignment, baseline and colour before every label (each a
+//! string built in Rust, copied into JavaScript and parsed by the browser) and the stroke colour
+//! and width before every tick. An axis draws a run of labels in one style, so remembering the
+//! state last set removes most of those calls.
+
+use std::cell::RefCell;
 
 use plotters::prelude::*;
+use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
 };
 use plotters_canvas::CanvasBackend;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -20,17 +29,75 @@ use super::canvas;
 /// A drawing area on a canvas element, as figures use it.
 pub type CanvasArea = DrawingArea<Canvas2d, plotters::coord::Shift>;
 
-/// `CanvasBackend` with text measured by `measureText` (see the module doc).
+/// `CanvasBackend` with text measured by `measureText` and redundant state skipped (see the
+/// module doc).
 pub struct Canvas2d {
     inner: CanvasBackend,
     ctx: CanvasRenderingContext2d,
+    state: State,
+}
+
+/// The context state last set through this backend (`None`: unknown, set it next time).
+#[derive(Default)]
+struct State {
+    /// In a cell: measuring text (through `&self`) sets the font too.
+    font: RefCell<Option<String>>,
+    align: Option<&'static str>,
+    baseline: Option<&'static str>,
+    fill: Option<Rgba>,
+    stroke: Option<(Rgba, u32)>,
+}
+
+/// A colour as compared and written: red, green, blue and alpha in thousandths.
+type Rgba = (u8, u8, u8, u16);
+
+fn rgba(c: BackendColor) -> Rgba {
+    let (r, g, b) = c.rgb;
+    (r, g, b, (c.alpha.clamp(0.0, 1.0) * 1000.0).round() as u16)
+}
+
+fn css_color((r, g, b, a): Rgba) -> String {
+    format!("rgba({r},{g},{b},{})", f64::from(a) / 1000.0)
+}
+
+/// The CSS font shorthand for a plotters text style (as `CanvasBackend` writes it).
+fn css_font<S: BackendTextStyle>(style: &S) -> String {
+    format!(
+        "{} {}px {}",
+        style.style().as_str(),
+        style.size(),
+        style.family().as_str()
+    )
+}
+
+impl Canvas2d {
+    fn set_font(&self, font: String) {
+        let mut current = self.state.font.borrow_mut();
+        if current.as_ref() != Some(&font) {
+            self.ctx.set_font(&font);
+            *current = Some(font);
+        }
+    }
+
+    /// Forgets the fill and stroke state (after drawing through `CanvasBackend`, which sets them).
+    fn forget_paint(&mut self) {
+        self.state.fill = None;
+        self.state.stroke = None;
+    }
 }
 
 /// A drawing area covering `el` (`None` if it has no 2D context).
 pub fn area(el: &HtmlCanvasElement) -> Option<CanvasArea> {
     let ctx = canvas::context_2d(el)?;
     let inner = CanvasBackend::with_canvas_object(el.clone())?;
-    Some(Canvas2d { inner, ctx }.into_drawing_area())
+    Some(
+        Canvas2d {
+            inner,
+            ctx,
+            state: State::default(),
+        }
+        .into_drawing_area(),
+    )
 }
 
 type Error = DrawingErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>;
@@ -51,16 +118,45 @@ impl DrawingBackend for Canvas2d {
     }
 
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), Error> {
+        self.forget_paint();
         self.inner.draw_pixel(point, color)
     }
 
+    /// A one-path stroke, on the pixel grid for horizontal and vertical lines (half-pixel offset,
+    /// as `CanvasBackend` does, so a 1 px line is one crisp pixel wide).
     fn draw_line<S: BackendStyle>(
         &mut self,
         from: BackendCoord,
         to: BackendCoord,
         style: &S,
     ) -> Result<(), Error> {
-        self.inner.draw_line(from, to, style)
+        let color = rgba(style.color());
+        if color.3 == 0 {
+            return Ok(());
+        }
+        let stroke = (color, style.stroke_width());
+        if self.state.stroke != Some(stroke) {
+            self.ctx.set_stroke_style_str(&css_color(color));
+            self.ctx.set_line_width(f64::from(stroke.1));
+            self.state.stroke = Some(stroke);
+        }
+        let (mut a, mut b) = (
+            (f64::from(from.0), f64::from(from.1)),
+            (f64::from(to.0), f64::from(to.1)),
+        );
+        if from.0 == to.0 {
+            a.0 -= 0.5;
+            b.0 -= 0.5;
+        }
+        if from.1 == to.1 {
+            a.1 -= 0.5;
+            b.1 -= 0.5;
+        }
+        self.ctx.begin_path();
+        self.ctx.move_to(a.0, a.1);
+        self.ctx.line_to(b.0, b.1);
+        self.ctx.stroke();
+        Ok(())
     }
 
     fn draw_rect<S: BackendStyle>(
@@ -70,6 +166,7 @@ impl DrawingBackend for Canvas2d {
         style: &S,
         fill: bool,
     ) -> Result<(), Error> {
+        self.forget_paint();
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
 
@@ -78,6 +175,7 @@ impl DrawingBackend for Canvas2d {
         path: I,
         style: &S,
     ) -> Result<(), Error> {
+        self.forget_paint();
         self.inner.draw_path(path, style)
     }
 
@@ -88,6 +186,7 @@ impl DrawingBackend for Canvas2d {
         style: &S,
         fill: bool,
     ) -> Result<(), Error> {
+        self.forget_paint();
         self.inner.draw_circle(center, radius, style, fill)
     }
 
@@ -96,16 +195,70 @@ impl DrawingBackend for Canvas2d {
         vert: I,
         style: &S,
     ) -> Result<(), Error> {
+        self.forget_paint();
         self.inner.fill_polygon(vert, style)
     }
 
+    /// `fillText` at the anchor, rotated about it for vertical text.
     fn draw_text<S: BackendTextStyle>(
         &mut self,
         text: &str,
         style: &S,
         pos: BackendCoord,
     ) -> Result<(), Error> {
-        self.inner.draw_text(text, style, pos)
+        let color = rgba(style.color());
+        if color.3 == 0 {
+            return Ok(());
+        }
+        let turn = match style.transform() {
+            FontTransform::None => 0.0,
+            FontTransform::Rotate90 => 0.25,
+            FontTransform::Rotate180 => 0.5,
+            FontTransform::Rotate270 => 0.75,
+        };
+        let fail = |_| DrawingErrorKind::FontError("canvas transform failed".into());
+        let (x, y) = if turn == 0.0 {
+            (f64::from(pos.0), f64::from(pos.1))
+        } else {
+            self.ctx.save();
+            self.ctx
+                .translate(f64::from(pos.0), f64::from(pos.1))
+                .map_err(fail)?;
+            self.ctx
+                .rotate(turn * std::f64::consts::TAU)
+                .map_err(fail)?;
+            (0.0, 0.0)
+        };
+        let baseline = match style.anchor().v_pos {
+            VPos::Top => "top",
+            VPos::Center => "middle",
+            VPos::Bottom => "bottom",
+        };
+        if self.state.baseline != Some(baseline) {
+            self.ctx.set_text_baseline(baseline);
+            self.state.baseline = Some(baseline);
+        }
+        let align = match style.anchor().h_pos {
+            HPos::Left => "start",
+            HPos::Right => "end",
+            HPos::Center => "center",
+        };
+        if self.state.align != Some(align) {
+            self.ctx.set_text_align(align);
+            self.state.align = Some(align);
+        }
+        if self.state.fill != Some(color) {
+            self.ctx.set_fill_style_str(&css_color(color));
+            self.state.fill = Some(color);
+        }
+        self.set_font(css_font(style));
+        let drawn = self.ctx.fill_text(text, x, y).map_err(fail);
+        if turn != 0.0 {
+            // `restore` brings back the state of `save`, whatever this backend set since.
+            self.ctx.restore();
+            self.state = State::default();
+        }
+        drawn
     }
 
     /// Width from `measureText`; height from the font's ascent + descent (what the span's
@@ -116,12 +269,7 @@ impl DrawingBackend for Canvas2d {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), Error> {
-        self.ctx.set_font(&format!(
-            "{} {}px {}",
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str(),
-        ));
+        self.set_font(css_font(style));
         let metrics = self
             .ctx
             .measure_text(text)
@@ -142,6 +290,7 @@ impl DrawingBackend for Canvas2d {
         size: (u32, u32),
         src: &[u8],
     ) -> Result<(), Error> {
+        self.forget_paint();
         self.inner.blit_bitmap(pos, size, src)
     }
 }

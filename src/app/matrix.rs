@@ -43,49 +43,69 @@ struct Frame {
 
 /// The cell and mark canvases over the plot rectangle, and where they were last placed.
 struct Layers {
-    cells: Layer,
+    cells: Cells,
     marks: Layer,
     /// Whether the marks canvas shows any outline.
     marked: bool,
 }
 
-/// One overlay canvas and the CSS rectangle it was last given.
-struct Layer {
-    el: HtmlCanvasElement,
-    placed: (f64, f64, f64, f64),
-}
-
-impl Layer {
-    /// A new overlay canvas appended to `parent`: absolutely positioned, ignored by the pointer
-    /// and by assistive technology (the figure's canvas carries the text alternative).
-    fn new(parent: &web_sys::Element, class: &str) -> Option<Layer> {
-        let el: HtmlCanvasElement = web_sys::window()?
-            .document()?
-            .create_element("canvas")
-            .ok()?
-            .dyn_into()
-            .ok()?;
-        el.set_class_name(class);
-        let _ = el.set_attribute("aria-hidden", "true");
-        let style = web_sys::HtmlElement::style(&el);
-        for (name, value) in [
+/// A new element `tag` of class `class` appended to `parent`: absolutely positioned, ignored by
+/// the pointer and by assistive technology (the figure's canvas carries the text alternative).
+fn overlay<T: JsCast>(parent: &web_sys::Element, tag: &str, class: &str) -> Option<T> {
+    let el: web_sys::HtmlElement = web_sys::window()?
+        .document()?
+        .create_element(tag)
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    el.set_class_name(class);
+    let _ = el.set_attribute("aria-hidden", "true");
+    set_styles(
+        &el,
+        &[
             ("position", "absolute"),
             ("pointer-events", "none"),
             ("image-rendering", "pixelated"),
             ("border-radius", "0"),
-        ] {
-            let _ = style.set_property(name, value);
-        }
-        parent.append_child(&el).ok()?;
-        Some(Layer {
-            el,
-            placed: (f64::NAN, 0.0, 0.0, 0.0),
-        })
-    }
+        ],
+    );
+    parent.append_child(&el).ok()?;
+    el.dyn_into().ok()
+}
 
+fn set_styles(el: &web_sys::HtmlElement, styles: &[(&str, &str)]) {
+    let style = el.style();
+    for (name, value) in styles {
+        let _ = style.set_property(name, value);
+    }
+}
+
+/// Places `el` at the CSS rectangle (left, top, width, height).
+fn set_rect(el: &web_sys::HtmlElement, (left, top, width, height): CssRect) {
+    let style = el.style();
+    for (name, v) in [
+        ("left", left),
+        ("top", top),
+        ("width", width),
+        ("height", height),
+    ] {
+        let _ = style.set_property(name, &format!("{v}px"));
+    }
+}
+
+/// A CSS rectangle: left, top, width, height.
+type CssRect = (f64, f64, f64, f64);
+
+/// One overlay canvas and the CSS rectangle it was last given.
+struct Layer {
+    el: HtmlCanvasElement,
+    placed: CssRect,
+}
+
+impl Layer {
     /// Gives the canvas a `w × h` backing store (clearing it if that changes) and places it at
     /// CSS rectangle `rect` (left, top, width, height) within the figure's canvas.
-    fn place(&mut self, (w, h): (u32, u32), rect: (f64, f64, f64, f64)) {
+    fn place(&mut self, (w, h): (u32, u32), rect: CssRect) {
         if self.el.width() != w {
             self.el.set_width(w);
         }
@@ -93,18 +113,62 @@ impl Layer {
             self.el.set_height(h);
         }
         if self.placed != rect {
-            let style = web_sys::HtmlElement::style(&self.el);
-            let (left, top, width, height) = rect;
-            for (name, v) in [
-                ("left", left),
-                ("top", top),
-                ("width", width),
-                ("height", height),
-            ] {
-                let _ = style.set_property(name, &format!("{v}px"));
-            }
+            set_rect(&self.el, rect);
             self.placed = rect;
         }
+    }
+}
+
+/// The cells layer: a canvas inside a clipping box over the plot rectangle.
+///
+/// Resizing a canvas reallocates it (measured at 0.5 ms per change of n or d), so the canvas only
+/// grows: the shown `cols × rows` cells are its top-left corner, and CSS scales the canvas so that
+/// this corner exactly fills the box, which clips the rest.
+struct Cells {
+    clip: web_sys::HtmlElement,
+    el: HtmlCanvasElement,
+    /// The box's CSS rectangle, the shown size and the canvas size it was last laid out for.
+    placed: (CssRect, (u32, u32), (u32, u32)),
+}
+
+impl Cells {
+    fn new(parent: &web_sys::Element) -> Option<Cells> {
+        let clip: web_sys::HtmlElement = overlay(parent, "div", "layer-clip")?;
+        let _ = clip.style().set_property("overflow", "hidden");
+        let el: HtmlCanvasElement = overlay(&clip, "canvas", "layer cells")?;
+        set_styles(&el, &[("left", "0"), ("top", "0")]);
+        Some(Cells {
+            clip,
+            el,
+            placed: ((f64::NAN, 0.0, 0.0, 0.0), (0, 0), (0, 0)),
+        })
+    }
+
+    /// Shows the top-left `size` pixels of the canvas (growing it if needed) over CSS `rect`.
+    fn place(&mut self, size: (u32, u32), rect: CssRect) {
+        if self.el.width() < size.0 {
+            self.el.set_width(size.0);
+        }
+        if self.el.height() < size.1 {
+            self.el.set_height(size.1);
+        }
+        let canvas = (self.el.width(), self.el.height());
+        if self.placed == (rect, size, canvas) {
+            return;
+        }
+        set_rect(&self.clip, rect);
+        let (_, _, w, h) = rect;
+        let scaled = (
+            w * f64::from(canvas.0) / f64::from(size.0),
+            h * f64::from(canvas.1) / f64::from(size.1),
+        );
+        let style = web_sys::HtmlElement::style(&self.el);
+        let _ = style.set_property("width", &format!("{}px", scaled.0));
+        let _ = style.set_property("height", &format!("{}px", scaled.1));
+        // For tests and tools: which part of the canvas is the picture.
+        let _ = self.el.set_attribute("data-cols", &size.0.to_string());
+        let _ = self.el.set_attribute("data-rows", &size.1.to_string());
+        self.placed = (rect, size, canvas);
     }
 }
 
@@ -113,9 +177,15 @@ impl Layers {
     fn new(canvas: &HtmlCanvasElement) -> Option<Layers> {
         let parent: web_sys::HtmlElement = canvas.parent_element()?.dyn_into().ok()?;
         let _ = parent.style().set_property("position", "relative");
+        // Cells first: the marks are drawn over them.
+        let cells = Cells::new(&parent)?;
+        let marks: HtmlCanvasElement = overlay(&parent, "canvas", "layer marks")?;
         Some(Layers {
-            cells: Layer::new(&parent, "layer cells")?,
-            marks: Layer::new(&parent, "layer marks")?,
+            cells,
+            marks: Layer {
+                el: marks,
+                placed: (f64::NAN, 0.0, 0.0, 0.0),
+            },
             marked: false,
         })
     }

@@ -102,13 +102,30 @@ pub fn sinusoidal_matrix_into(p: &SinusoidalParams, out: &mut Vec<f64>) {
         .collect();
     out.clear();
     out.resize(n * n, 0.0);
-    // Row by row (streaming writes), multiplications only.
+    // Row by row (streaming writes), multiplications only. Left of the diagonal the distance runs
+    // a, a−1, …, 1 (the sums reversed), from it on 0, 1, 2, …: two zipped runs, no index checks.
     for (a, row) in out.chunks_exact_mut(n.max(1)).enumerate() {
         let (la, ia) = (lone[a], inv_norm[a]);
-        for (b, cell) in row.iter_mut().enumerate() {
-            let dot = sums[a.abs_diff(b)] + la * lone[b];
+        let (left, right) = row.split_at_mut(a);
+        let cell = |dist_sum: f64, lb: f64, ib: f64| {
             // iₐ·i_b before the dot product: exactly symmetric in a and b.
-            *cell = (dot * (ia * inv_norm[b])).clamp(-1.0, 1.0);
+            ((dist_sum + la * lb) * (ia * ib)).clamp(-1.0, 1.0)
+        };
+        for (((c, &s), &lb), &ib) in left
+            .iter_mut()
+            .zip(sums[1..=a].iter().rev())
+            .zip(&lone[..a])
+            .zip(&inv_norm[..a])
+        {
+            *c = cell(s, lb, ib);
+        }
+        for (((c, &s), &lb), &ib) in right
+            .iter_mut()
+            .zip(&sums[..n - a])
+            .zip(&lone[a..])
+            .zip(&inv_norm[a..])
+        {
+            *c = cell(s, lb, ib);
         }
         row[a] = 1.0;
     }

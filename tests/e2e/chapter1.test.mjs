@@ -71,7 +71,7 @@ async function installHelpers(page) {
         if (c.width === 0 || c.height === 0) return out;
         const colours = new Set();
         let hash = 2166136261;
-        for (const layer of [c, ...c.parentElement.querySelectorAll(":scope > canvas.layer")]) {
+        for (const layer of [c, ...c.parentElement.querySelectorAll("canvas.layer")]) {
           if (layer.width === 0 || layer.height === 0) continue;
           const data = layer.getContext("2d").getImageData(0, 0, layer.width, layer.height).data;
           for (let i = 0; i < data.length; i += 4) {
@@ -508,9 +508,10 @@ test("at 390 px wide every figure fits and the page does not scroll sideways", a
   try {
     const widths = await page.evaluate((ids) =>
       ids.flatMap((id) =>
-        [...document.querySelectorAll(`#${id} canvas`)].map((c, k) => {
+        // Layers included, but the cells canvas through its clipping box (the canvas only grows
+        // and may extend beyond the box, which clips it).
+        [...document.querySelectorAll(`#${id} canvas:not(.cells), #${id} .layer-clip`)].map((c, k) => {
           const r = c.getBoundingClientRect();
-          // (layers included: none may stick out either)
           return { id, k, width: r.width, left: r.left, right: r.right };
         }),
       ),

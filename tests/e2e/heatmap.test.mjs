@@ -135,9 +135,9 @@ test("the cells and marks layers lie on the plot of the heatmap canvas, the mark
     }
     return {
       canvas: rect("#fig-heatmap canvas:not(.layer)"),
-      cells: rect("#fig-heatmap canvas.cells"),
+      cells: rect("#fig-heatmap .layer-clip"),
       marks: rect("#fig-heatmap canvas.marks"),
-      cellSize: [cells.width, cells.height],
+      cellSize: [Number(cells.dataset.cols), Number(cells.dataset.rows)],
       marksScale: marks.width / marks.getBoundingClientRect().width,
       outline: [Math.min(...rows), Math.max(...rows)],
     };
@@ -146,8 +146,9 @@ test("the cells and marks layers lie on the plot of the heatmap canvas, the mark
   assert.ok(inside(r.cells, r.canvas), `cells ${JSON.stringify(r.cells)} outside the canvas ${JSON.stringify(r.canvas)}`);
   assert.ok(inside(r.cells, r.marks), `cells ${JSON.stringify(r.cells)} not under the marks ${JSON.stringify(r.marks)}`);
   assert.ok(r.cells.width > 150 && r.cells.height > 150, JSON.stringify(r.cells));
-  // 100 positions in the cells layer; row 50 is the outlined one: its band is at 50/100 of the plot.
-  assert.equal(r.cellSize[1], 100);
+  // 100 positions × 128 dimensions in the cells layer (the top-left corner of its canvas, which
+  // the box clips); row 50 is the outlined one: its band is at 50/100 of the plot.
+  assert.deepEqual(r.cellSize, [128, 100]);
   const rowTop = r.cells.top + (r.cells.height * 50) / 100;
   const rowBottom = r.cells.top + (r.cells.height * 51) / 100;
   const outlineTop = r.marks.top + r.outline[0] / r.marksScale;
