@@ -2,6 +2,7 @@
 //! Every control is keyboard-operable (native inputs), labelled, and writes one signal; typed values
 //! are clamped through [`crate::params`] with a notice — never a panic.
 
+use leptos::html::Input;
 use leptos::prelude::*;
 use web_sys::HtmlInputElement;
 
@@ -11,6 +12,21 @@ use crate::params::{self, format_number, round_significant};
 /// Sets the text of the `<input>` an event came from (after clamping, the box shows what was used).
 fn show_in_box(ev: &leptos::ev::Event, text: &str) {
     event_target::<HtmlInputElement>(ev).set_value(text);
+}
+
+/// Keeps `input` showing `text()`, writing its value only when it differs from what it shows.
+/// (Leptos's `prop:value` writes on every change, and a form control's value setter is slow —
+/// 0.09 ms for a range, 0.15 ms for a number box in headless Chromium, measured — while the
+/// slider being dragged already shows its new value.)
+pub fn show_value(input: NodeRef<Input>, text: impl Fn() -> String + 'static) {
+    Effect::new(move |_| {
+        let text = text();
+        if let Some(el) = input.get()
+            && el.value() != text
+        {
+            el.set_value(&text);
+        }
+    });
 }
 
 /// An integer slider `min..=max` with a number box for exact values.
@@ -46,19 +62,23 @@ pub fn IntSlider(
         show_in_box(&ev, &v.to_string());
     };
     let number_id = format!("{id}-value");
+    let (range, number) = (NodeRef::<Input>::new(), NodeRef::<Input>::new());
+    show_value(range, move || value.get().to_string());
+    show_value(number, move || value.get().to_string());
     view! {
         <div class="control">
             <label for=id>{label}</label>
             <input
+                node_ref=range
                 type="range"
                 id=id
                 min=move || min.get().to_string()
                 max=move || max.get().to_string()
                 step="1"
-                prop:value=move || value.get().to_string()
                 on:input=on_range
             />
             <input
+                node_ref=number
                 type="number"
                 class="exact"
                 id=number_id
@@ -66,7 +86,6 @@ pub fn IntSlider(
                 min=move || min.get().to_string()
                 max=move || max.get().to_string()
                 step="1"
-                prop:value=move || value.get().to_string()
                 on:change=on_number
             />
         </div>
@@ -114,20 +133,24 @@ pub fn LogSlider(
         (min.log10() / LOG_STEP).floor() * LOG_STEP,
         (max.log10() / LOG_STEP).ceil() * LOG_STEP,
     );
+    let (range, number) = (NodeRef::<Input>::new(), NodeRef::<Input>::new());
+    show_value(range, move || value.get().log10().to_string());
+    show_value(number, move || format_number(value.get()));
     view! {
         <div class="control">
             <label for=id>{label}</label>
             <input
+                node_ref=range
                 type="range"
                 id=id
                 min=format!("{lo:.2}")
                 max=format!("{hi:.2}")
                 step=LOG_STEP.to_string()
                 aria-valuetext=move || format_number(value.get())
-                prop:value=move || value.get().log10().to_string()
                 on:input=on_range
             />
             <input
+                node_ref=number
                 type="number"
                 class="exact"
                 id=number_id
@@ -135,7 +158,6 @@ pub fn LogSlider(
                 min=min.to_string()
                 max=max.to_string()
                 step="any"
-                prop:value=move || format_number(value.get())
                 on:change=on_number
             />
         </div>

@@ -3,9 +3,10 @@
 //! draws the frame. Hover or arrow keys pick a cell; the readout shows `PE(pos, i)` from the exact
 //! formula.
 
-use leptos::html::Canvas;
+use leptos::html::{Canvas, Input};
 use leptos::prelude::*;
 
+use crate::app::controls::show_value;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::matrix::{MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
@@ -207,30 +208,33 @@ fn SpanInput(
         span.set((next != Span { from: 0, to: n - 1 }).then_some(next));
         event_target::<web_sys::HtmlInputElement>(&ev).set_value(&v.to_string());
     };
+    let (from, to) = (NodeRef::<Input>::new(), NodeRef::<Input>::new());
+    show_value(from, move || shown.get().start.to_string());
+    show_value(to, move || (shown.get().end - 1).to_string());
     let from_id = format!("{id}-from");
     let to_id = format!("{id}-to");
     view! {
         <span class="span-input">
             <label for=from_id.clone()>{what}</label>
             <input
+                node_ref=from
                 type="number"
                 class="exact"
                 id=from_id
                 min="0"
                 max=move || (len.get() - 1).to_string()
                 aria-label=format!("{what} shown from")
-                prop:value=move || shown.get().start.to_string()
                 on:change=move |ev| set_end(ev, true)
             />
             <span aria-hidden="true">"–"</span>
             <input
+                node_ref=to
                 type="number"
                 class="exact"
                 id=to_id
                 min="0"
                 max=move || (len.get() - 1).to_string()
                 aria-label=format!("{what} shown to")
-                prop:value=move || (shown.get().end - 1).to_string()
                 on:change=move |ev| set_end(ev, false)
             />
         </span>
