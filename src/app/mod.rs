@@ -54,13 +54,14 @@ pub fn provide_app_state() -> AppState {
     let view = state.sinusoidal.view();
     let order = state.order.view();
     let naive = state.naive.view();
-    url::sync_to_url(Memo::new(move |_| {
+    let link = url::sync_to_url(Memo::new(move |_| {
         let mut pairs = order.get().to_query();
         pairs.extend(naive.get().to_query());
         pairs.extend(view.get().to_query());
         pairs.extend(theme.choice.get().to_query());
         pairs
     }));
+    provide_context(link);
     state
 }
 
@@ -82,22 +83,39 @@ pub fn App() -> impl IntoView {
     }
 }
 
+/// Puts `text` on the clipboard; `false` if the browser has no clipboard here (an insecure
+/// context) or refuses.
+async fn copy_text(text: &str) -> bool {
+    let navigator = window().navigator();
+    let has_clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
+        .is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    if !has_clipboard {
+        return false;
+    }
+    let clipboard = navigator.clipboard();
+    wasm_bindgen_futures::JsFuture::from(clipboard.write_text(text))
+        .await
+        .is_ok()
+}
+
 /// Title, theme switch and the copy-link button.
 #[component]
 fn Header() -> impl IntoView {
     let theme = expect_context::<PageTheme>();
     let dark = theme.is_dark();
-    let copied = RwSignal::new(false);
+    let link = expect_context::<url::ShareLink>();
+    // The outcome of the last copy, shown on the button for a moment.
+    let copied = RwSignal::new(None::<bool>);
     let copy_link = move |_| {
-        if let Ok(href) = window().location().href() {
-            let clipboard = window().navigator().clipboard();
-            let _ = clipboard.write_text(&href);
-            copied.set(true);
+        link.write_now();
+        let href = link.href();
+        leptos::task::spawn_local(async move {
+            copied.set(Some(copy_text(&href).await));
             set_timeout(
-                move || copied.set(false),
-                std::time::Duration::from_millis(1500),
+                move || copied.set(None),
+                std::time::Duration::from_millis(2000),
             );
-        }
+        });
     };
     let toggle_theme = move |_| {
         theme.choice.set(if dark.get_untracked() {
@@ -114,7 +132,11 @@ fn Header() -> impl IntoView {
             </div>
             <div class="actions">
                 <button type="button" class="button" on:click=copy_link aria-live="polite">
-                    {move || if copied.get() { "Link copied" } else { "Copy link" }}
+                    {move || match copied.get() {
+                        None => "Copy link",
+                        Some(true) => "Link copied",
+                        Some(false) => "Copy failed: use the address bar",
+                    }}
                 </button>
                 <button
                     type="button"

@@ -20,33 +20,53 @@ pub fn read_query() -> Vec<(String, String)> {
     params::parse_query(&search)
 }
 
+/// The shareable link of the current view, built from the state (not from the address bar, which
+/// lags [`WRITE_DELAY_MS`] behind the controls).
+#[derive(Clone, Copy)]
+pub struct ShareLink(Memo<Vec<(&'static str, String)>>);
+
+impl ShareLink {
+    /// The page's address with the current query (read untracked).
+    pub fn href(self) -> String {
+        let location = window().location();
+        let origin = location.origin().unwrap_or_default();
+        format!(
+            "{origin}{}{}{}",
+            location.pathname().unwrap_or_default(),
+            self.0.with_untracked(|pairs| build_query(pairs)),
+            location.hash().unwrap_or_default()
+        )
+    }
+
+    /// Writes the current view into the address bar now (before a copy, say).
+    pub fn write_now(self) {
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(
+                &wasm_bindgen::JsValue::NULL,
+                "",
+                Some(&self.href()),
+            );
+        }
+    }
+}
+
 /// Keeps the URL in step with `query`: whenever it changes, writes it with `replaceState` after
 /// [`WRITE_DELAY_MS`] of quiet. Only the newest pending write runs.
-pub fn sync_to_url(query: Memo<Vec<(&'static str, String)>>) {
+pub fn sync_to_url(query: Memo<Vec<(&'static str, String)>>) -> ShareLink {
     let generation = Rc::new(Cell::new(0u64));
     Effect::new(move |_| {
-        let pairs = query.get();
+        query.track();
         let ticket = generation.get().wrapping_add(1);
         generation.set(ticket);
         let generation = Rc::clone(&generation);
         set_timeout(
             move || {
-                if generation.get() != ticket {
-                    return;
-                }
-                let location = window().location();
-                let path = location.pathname().unwrap_or_default();
-                let hash = location.hash().unwrap_or_default();
-                let url = format!("{path}{}{hash}", build_query(&pairs));
-                if let Ok(history) = window().history() {
-                    let _ = history.replace_state_with_url(
-                        &wasm_bindgen::JsValue::NULL,
-                        "",
-                        Some(&url),
-                    );
+                if generation.get() == ticket {
+                    ShareLink(query).write_now();
                 }
             },
             Duration::from_millis(WRITE_DELAY_MS),
         );
     });
+    ShareLink(query)
 }

@@ -158,3 +158,25 @@ test("the cells and marks layers lie on the plot of the heatmap canvas, the mark
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("copy link puts the current view on the clipboard, even right after a change", async () => {
+  const { page, problems, context } = await openPage(browser, server.url, undefined, {
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
+  await page.fill("#ctl-d-value", "64");
+  await page.press("#ctl-d-value", "Enter");
+  // At once: the address bar is written only after a quiet moment, the copied link must not lag.
+  const button = page.getByRole("button", { name: "Copy link" });
+  await button.click();
+  await page.waitForFunction(() => [...document.querySelectorAll(".masthead button")].some((b) => b.textContent === "Link copied"));
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, /[?&]d=64(&|$)/, `copied ${copied}`);
+  assert.equal(copied, await page.evaluate(() => location.href), "the address bar shows the copied link");
+  // A fresh page opened at the copied link shows the same view.
+  const again = await context.newPage();
+  await again.goto(copied);
+  await again.waitForSelector("#ctl-d-value");
+  await again.waitForFunction(() => document.querySelector("#ctl-d-value").value === "64");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
