@@ -187,6 +187,8 @@ pub const MAX_WAVE_DIMS: usize = 8;
 pub struct SinusoidalView {
     /// What to compute.
     pub params: SinusoidalParams,
+    /// Which of the table's two views are shown.
+    pub show: TableView,
     /// The highlighted position (row), always `< params.positions`.
     pub pos: usize,
     /// Dimensions plotted as waves (distinct, each `< params.dim`, at most [`MAX_WAVE_DIMS`]).
@@ -205,6 +207,7 @@ impl Default for SinusoidalView {
     fn default() -> Self {
         SinusoidalView {
             params: SINUSOIDAL_DEFAULT,
+            show: TableView::Both,
             pos: 0,
             dims: DEFAULT_WAVE_DIMS.to_vec(),
             shift: DEFAULT_SHIFT,
@@ -212,6 +215,47 @@ impl Default for SinusoidalView {
             rows: None,
             cols: None,
         }
+    }
+}
+
+/// The encoding table seen as a heatmap (rows = positions), as waves (columns = dimensions), or
+/// both, linked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TableView {
+    /// The heatmap and the waves, one above the other (hovering a heatmap column adds its wave).
+    #[default]
+    Both,
+    /// The heatmap alone.
+    Heatmap,
+    /// The waves alone.
+    Waves,
+}
+
+impl TableView {
+    /// The name used in URLs (`show=`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TableView::Both => "both",
+            TableView::Heatmap => "heatmap",
+            TableView::Waves => "waves",
+        }
+    }
+
+    /// Reads [`TableView::as_str`]'s names.
+    pub fn parse(s: &str) -> Option<Self> {
+        [TableView::Both, TableView::Heatmap, TableView::Waves]
+            .into_iter()
+            .find(|v| v.as_str() == s)
+    }
+
+    /// Whether the heatmap is shown.
+    pub fn heatmap(self) -> bool {
+        self != TableView::Waves
+    }
+
+    /// Whether the waves are shown.
+    pub fn waves(self) -> bool {
+        self != TableView::Heatmap
     }
 }
 
@@ -323,7 +367,7 @@ pub fn format_dims(dims: &[usize]) -> String {
 }
 
 impl SinusoidalView {
-    /// Reads the view from query pairs (`n`, `d`, `base`, `layout`, `spacing`, `pos`, `dims`); unknown keys
+    /// Reads the view from query pairs (`n`, `d`, `base`, `layout`, `spacing`, `show`, `pos`, `dims`, …); unknown keys
     /// are ignored (other figures own them), bad values fall back or clamp with a notice.
     pub fn from_query(pairs: &[(String, String)]) -> (SinusoidalView, Vec<Notice>) {
         let mut view = SinusoidalView::default();
@@ -348,6 +392,15 @@ impl SinusoidalView {
                     view.params.base = x;
                     n
                 }
+                "show" => match TableView::parse(v) {
+                    Some(t) => {
+                        view.show = t;
+                        None
+                    }
+                    None => Some(Notice(format!(
+                        "show = “{v}” is not one of both, heatmap, waves; showing both."
+                    ))),
+                },
                 "layout" => match Layout::parse(v) {
                     Some(l) => {
                         view.params.layout = l;
@@ -440,6 +493,9 @@ impl SinusoidalView {
         }
         if p.layout != d.layout {
             out.push(("layout", p.layout.as_str().to_string()));
+        }
+        if self.show != TableView::Both {
+            out.push(("show", self.show.as_str().to_string()));
         }
         if p.spacing != d.spacing {
             out.push(("spacing", p.spacing.as_str().to_string()));
@@ -700,14 +756,15 @@ mod tests {
     #[test]
     fn garbage_falls_back_to_defaults_with_notices() {
         let (view, notices) = SinusoidalView::from_query(&q(
-            "n=abc&d=&base=NaN&layout=diagonal&spacing=x&pos=-3&zzz=1",
+            "n=abc&d=&base=NaN&layout=diagonal&spacing=x&pos=-3&show=table&zzz=1",
         ));
         assert_eq!(view.params.positions, 100);
         assert_eq!(view.params.dim, 128);
         assert_eq!(view.params.base, 10_000.0);
         assert_eq!(view.params.layout, Layout::Interleaved);
+        assert_eq!(view.show, TableView::Both);
         assert_eq!(view.pos, 0);
-        assert_eq!(notices.len(), 6, "{notices:?}");
+        assert_eq!(notices.len(), 7, "{notices:?}");
     }
 
     #[test]
@@ -720,6 +777,7 @@ mod tests {
                 layout: Layout::Half,
                 spacing: Spacing::Fairseq,
             },
+            show: TableView::Waves,
             pos: 77,
             dims: vec![3, 0, 63],
             shift: 17,

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Span};
+use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Span, TableView};
 
 /// Messages about inputs that were clamped or refused, shown in the notice bar until dismissed.
 #[derive(Clone, Copy)]
@@ -34,6 +34,8 @@ pub struct SinusoidalState {
     pub base: RwSignal<f64>,
     /// Interleaved or half-split.
     pub layout: RwSignal<Layout>,
+    /// Heatmap, waves or both.
+    pub show: RwSignal<TableView>,
     /// Paper or fairseq spacing.
     pub spacing: RwSignal<Spacing>,
     /// The highlighted position.
@@ -105,6 +107,7 @@ impl SinusoidalState {
             base,
             layout,
             spacing,
+            show: RwSignal::new(view.show),
             pos,
             dims,
             shift: RwSignal::new(view.shift),
@@ -148,6 +151,7 @@ impl SinusoidalState {
         let dims = self.wave_dims();
         Memo::new(move |_| SinusoidalView {
             params: params.get(),
+            show: self.show.get(),
             pos: pos.get(),
             dims: dims.get(),
             shift: self.shift.get(),

@@ -536,3 +536,33 @@ test("at 390 px wide every figure fits and the page does not scroll sideways", a
     await context.close();
   }
 });
+
+// ---------------------------------------------------------------- heatmap ⇄ waves
+
+test("the table shows as heatmap, waves or both; the choice is in the URL and survives a reload", async () => {
+  const { page, problems, context } = await open();
+  try {
+    const visible = () =>
+      page.evaluate(() => ["fig-heatmap", "fig-waves"].map((id) => document.getElementById(id).getClientRects().length > 0));
+    assert.deepEqual(await visible(), [true, true]);
+    await page.check('input[name="show"] >> nth=1');
+    assert.deepEqual(await visible(), [true, false]);
+    await page.waitForFunction(() => location.search.includes("show=heatmap"), null, { timeout: 3000 });
+    await page.check('input[name="show"] >> nth=2');
+    assert.deepEqual(await visible(), [false, true]);
+    await page.waitForFunction(() => location.search.includes("show=waves"), null, { timeout: 3000 });
+    // The waves alone still draw, and a heatmap control still reaches them.
+    await showFigure(page, "fig-waves");
+    const before = await drawnAt(page, "fig-waves");
+    await page.fill("#ctl-base-value", "500");
+    await page.press("#ctl-base-value", "Enter");
+    assert.ok(await waitRedraw(page, "fig-waves", before), "the waves did not redraw after a base change");
+    await page.reload();
+    await page.waitForSelector("#fig-waves canvas");
+    assert.deepEqual(await visible(), [false, true]);
+    assert.equal(await page.isChecked('input[name="show"] >> nth=2'), true);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -15,6 +15,7 @@ use crate::app::figures::waves::SinusoidalWaves;
 use crate::app::state::AppState;
 use crate::math::limits;
 use crate::math::sinusoidal::{Layout, Spacing};
+use crate::params::{TableView, round_significant};
 
 /// `PE(pos, 2i[+1]) = func(pos / base^(2i/d))` in MathML with the current base and d_model.
 #[component]
@@ -54,6 +55,17 @@ fn Equation(func: &'static str, offset: &'static str) -> impl IntoView {
 pub fn Sinusoids() -> impl IntoView {
     let s = expect_context::<AppState>().sinusoidal;
     let max_pos = Signal::derive(move || s.positions.get().saturating_sub(1));
+    let params = s.params();
+    // Wavelength 2π/ω of the slowest pair, in positions.
+    let slowest = move || {
+        let p = params.get();
+        let omega = p.pair_omega(p.pairs().saturating_sub(1));
+        if omega > 0.0 {
+            crate::params::format_number(round_significant(std::f64::consts::TAU / omega, 3))
+        } else {
+            "∞".to_string()
+        }
+    };
     view! {
         <section class="chapter" id="sinusoids" aria-labelledby="sinusoids-title">
             <h2 id="sinusoids-title">"1 · Order and sinusoids"</h2>
@@ -102,13 +114,52 @@ pub fn Sinusoids() -> impl IntoView {
                         options=vec![(Spacing::Paper, "paper"), (Spacing::Fairseq, "fairseq")]
                         value=s.spacing
                     />
+                    <Choice
+                        legend="show the table as"
+                        name="show"
+                        options=vec![
+                            (TableView::Both, "both"),
+                            (TableView::Heatmap, "heatmap"),
+                            (TableView::Waves, "waves"),
+                        ]
+                        value=s.show
+                    />
                 </div>
                 <div class="figure-stack">
-                    <SinusoidalHeatmap />
-                    <SinusoidalWaves />
+                    // Hidden figures are off screen for the drawing code too: they skip redraws.
+                    <div class="slot" hidden=move || !s.show.get().heatmap()>
+                        <SinusoidalHeatmap />
+                    </div>
+                    <p class="bridge" hidden=move || !s.show.get().waves()>
+                        "Read the table down a column and you get a wave. With d_model = "
+                        {move || s.dim.get()} " there are " {move || params.get().pairs()}
+                        " frequency pairs, from a wavelength of 2π ≈ 6.3 positions to "
+                        {slowest} " positions for the slowest."
+                    </p>
+                    <div class="slot" hidden=move || !s.show.get().waves()>
+                        <SinusoidalWaves />
+                    </div>
+                    <p class="bridge">
+                        "Read it along a row instead — one position — and each pair is a clock "
+                        "hand turning at its own speed. The hands together tell every position "
+                        "apart, the way seconds, minutes and hours do."
+                    </p>
                     <SinusoidalClocks />
+                    <p class="bridge">
+                        "If every position has its own pattern, how alike are two positions? "
+                        "Compare every pair of rows:"
+                    </p>
                     <SinusoidalSimilarity />
+                    <p class="bridge">
+                        "The similarity depends only on the distance because a shift by k "
+                        "positions is the same rotation everywhere, whatever the starting "
+                        "position:"
+                    </p>
                     <RelativeShift />
+                    <p class="bridge">
+                        "Finally, the model never sees the encoding alone: it is added to the "
+                        "word's own vector. Where does position end up?"
+                    </p>
                     <AddToToken />
                 </div>
             </div>
