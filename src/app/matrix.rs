@@ -30,6 +30,21 @@ pub struct MatrixPainter {
     layers: Option<Layers>,
     rgba: Vec<u8>,
     frame: Option<Frame>,
+    /// What the cells layer shows: the frame key and the matrix version it was painted for.
+    cells: Option<(String, u64)>,
+}
+
+/// The matrix a painter paints: row-major `values` with `stride` columns, and a `version` that
+/// changes whenever the values do (`None`: unknown, paint them every time). With a version, a
+/// redraw that only moves the outlines (the current position) leaves the cells alone.
+#[derive(Clone, Copy)]
+pub struct Matrix<'a> {
+    /// The values, row-major.
+    pub values: &'a [f64],
+    /// Columns per row.
+    pub stride: usize,
+    /// Changes whenever `values` do.
+    pub version: Option<u64>,
 }
 
 /// What the figure's canvas shows now.
@@ -193,16 +208,15 @@ impl Layers {
 
 impl MatrixPainter {
     /// Sizes the surface (CSS height from `height(width)`), draws `spec`'s frame if it changed,
-    /// paints the block `spec.rows × spec.cols` of the row-major matrix `values` (`stride`
-    /// columns) and outlines every row in `highlight_rows`. Returns the layout for hover, or
-    /// `None` if the canvas is not ready.
+    /// paints the block `spec.rows × spec.cols` of `matrix` if it or the frame changed, and
+    /// outlines every row in `highlight_rows`. Returns the layout for hover, or `None` if the
+    /// canvas is not ready.
     pub fn paint(
         &mut self,
         surface: &Surface,
         height: impl Fn(f64) -> f64,
         spec: &HeatmapSpec,
-        values: &[f64],
-        stride: usize,
+        matrix: Matrix,
         highlight_rows: &[usize],
     ) -> Option<HeatmapLayout> {
         canvas::fit(surface, height)?;
@@ -211,6 +225,16 @@ impl MatrixPainter {
             self.layers = Layers::new(canvas);
         }
         let layout = self.frame(canvas, spec)?;
+        let frame_key = self
+            .frame
+            .as_ref()
+            .map(|f| f.key.clone())
+            .unwrap_or_default();
+        let painted = matrix.version.map(|v| (frame_key, v));
+        if painted.is_some() && painted == self.cells {
+            return self.mark(surface, &layout, spec, highlight_rows);
+        }
+        self.cells = None;
         let layers = self.layers.as_mut()?;
 
         // The plot's CSS rectangle: backing pixels over device pixels per CSS pixel.
@@ -223,7 +247,14 @@ impl MatrixPainter {
         let cols = sample_indices(spec.cols.clone(), layout.width() as usize);
         let lut = Lut::for_scale(spec.colorbar.scale, spec.theme.diverging);
         let range = (spec.colorbar.lo, spec.colorbar.hi);
-        lut.paint_sampled_into(values, stride, &rows, &cols, range, &mut self.rgba);
+        lut.paint_sampled_into(
+            matrix.values,
+            matrix.stride,
+            &rows,
+            &cols,
+            range,
+            &mut self.rgba,
+        );
         let size = (cols.len() as u32, rows.len() as u32);
         if size.0 == 0 || size.1 == 0 {
             return Some(layout);
@@ -243,11 +274,24 @@ impl MatrixPainter {
         canvas::context_2d(&layers.cells.el)?
             .put_image_data(&image, 0.0, 0.0)
             .ok()?;
+        self.cells = painted;
+        self.mark(surface, &layout, spec, highlight_rows)
+    }
 
+    /// Redraws the row outlines (if there are or were any); returns the layout.
+    fn mark(
+        &mut self,
+        surface: &Surface,
+        layout: &HeatmapLayout,
+        spec: &HeatmapSpec,
+        highlight_rows: &[usize],
+    ) -> Option<HeatmapLayout> {
+        let layers = self.layers.as_mut()?;
         if !highlight_rows.is_empty() || layers.marked {
-            mark_rows(layers, &layout, spec, ratio, highlight_rows)?;
+            let ratio = f64::from(surface.el.width()) / surface.css_width;
+            mark_rows(layers, layout, spec, ratio, highlight_rows)?;
         }
-        Some(layout)
+        Some(layout.clone())
     }
 
     /// Brings the figure's canvas up to `spec`'s frame: nothing if it already shows it, the axes

@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::figure::{InteractiveCanvas, draw_effect};
-use crate::app::matrix::{MatrixPainter, hover_cell, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
 use crate::chart::colorbar::ColorBar;
@@ -105,7 +105,12 @@ pub fn OrderBlindness() -> impl IntoView {
             .into_iter()
             .flat_map(|(i, j)| [i, j])
             .collect();
-        let drawn = painter.paint(canvas, figure_height, &spec, &w, n, &twins);
+        let matrix = Matrix {
+            values: &w,
+            stride: n,
+            version: None,
+        };
+        let drawn = painter.paint(canvas, figure_height, &spec, matrix, &twins);
         layout.set_value(drawn);
     });
 

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::app::controls::show_value;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
-use crate::app::matrix::{MatrixPainter, hover_cell, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
@@ -54,13 +54,28 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
 
     let mut table = Vec::new();
     let mut painter = MatrixPainter::default();
+    // The table is recomputed only when the encoding changes (not when the position moves).
+    let mut computed: Option<(SinusoidalParams, u64)> = None;
     let stats = draw_effect(canvas_ref, move |canvas| {
         let (p, row, t) = (params.get(), pos.get(), theme.get());
-        p.table_into(&mut table);
+        let version = match computed {
+            Some((q, v)) if q == p => v,
+            _ => {
+                p.table_into(&mut table);
+                let v = computed.map_or(0, |(_, v)| v + 1);
+                computed = Some((p, v));
+                v
+            }
+        };
         // The base is not in the title: the frame is then reused while only the base changes.
         let title = "Sinusoidal positional encoding";
         let spec = HeatmapSpec::encoding(title, rows.get(), cols.get(), t);
-        let drawn = painter.paint(canvas, figure_height, &spec, &table, p.dim, &[row]);
+        let matrix = Matrix {
+            values: &table,
+            stride: p.dim,
+            version: Some(version),
+        };
+        let drawn = painter.paint(canvas, figure_height, &spec, matrix, &[row]);
         layout.set_value(drawn);
     });
 

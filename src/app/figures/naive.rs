@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use crate::app::controls::{IntSlider, LogSlider};
 use crate::app::figure::{DrawStats, draw_effect_into};
-use crate::app::matrix::MatrixPainter;
+use crate::app::matrix::{Matrix, MatrixPainter};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -185,7 +185,12 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
             row_names: None,
             theme: theme.get(),
         };
-        bit_painter.paint(canvas, table_height, &spec, &table, b as usize, &[]);
+        let matrix = Matrix {
+            values: &table,
+            stride: b as usize,
+            version: None,
+        };
+        bit_painter.paint(canvas, table_height, &spec, matrix, &[]);
     });
     let mut sine_painter = MatrixPainter::default();
     draw_effect_into(sine_ref, stats, move |canvas| {
@@ -195,7 +200,12 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
         let table = crate::math::sinusoidal::SinusoidalParams { positions: n, ..p }.table();
         let spec =
             HeatmapSpec::encoding("Sinusoidal PE, first columns", 0..n, 0..cols, theme.get());
-        sine_painter.paint(canvas, table_height, &spec, &table, p.dim, &[]);
+        let matrix = Matrix {
+            values: &table,
+            stride: p.dim,
+            version: None,
+        };
+        sine_painter.paint(canvas, table_height, &spec, matrix, &[]);
     });
     view! {
         <div class="subfigure">

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::figure::{InteractiveCanvas, draw_effect, observed_width};
-use crate::app::matrix::{MatrixPainter, hover_cell, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -68,7 +68,14 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
             row_names: None,
             theme: t,
         };
-        let drawn = matrix.with_value(|m| painter.paint(canvas, matrix_height, &spec, m, n, &[at]));
+        let drawn = matrix.with_value(|m| {
+            let cells = Matrix {
+                values: m,
+                stride: n,
+                version: Some(version.get_untracked()),
+            };
+            painter.paint(canvas, matrix_height, &spec, cells, &[at])
+        });
         layout.set_value(drawn);
 
         let Some(curve) = curve_ref.get() else {
