@@ -1,4 +1,5 @@
-//! Browser tier (wasm-bindgen-test in headless Chromium): the app mounts and its heatmap draws.
+//! Browser tier (wasm-bindgen-test in headless Chromium): the app mounts and its heatmap draws;
+//! charts measure text without touching the page.
 #![cfg(target_arch = "wasm32")]
 
 use std::time::Duration;
@@ -127,4 +128,73 @@ async fn changing_d_model_redraws() {
         .unchecked_into();
     assert_eq!(exact.value(), "16");
     drop(handle);
+}
+
+/// Starts recording every node added to or removed from the page.
+fn watch_dom() -> js_sys::Function {
+    js_sys::Function::new_no_args(
+        "const mo = new MutationObserver(() => {});
+         mo.observe(document.documentElement, { childList: true, subtree: true });
+         return () => { const n = mo.takeRecords().length; mo.disconnect(); return n; };",
+    )
+    .call0(&wasm_bindgen::JsValue::NULL)
+    .unwrap()
+    .unchecked_into()
+}
+
+/// A line plot with caption, right-aligned labels and a legend — everything plotters measures —
+/// draws through the app's backend without touching the page: plotters' own wasm text measurement
+/// appends a span to the body and reads its size (a forced page layout per label).
+#[wasm_bindgen_test]
+fn charts_measure_text_without_touching_the_page() {
+    use pe_explorer::chart::lines::{self, LinePlotSpec, Series};
+    use pe_explorer::chart::theme::Theme;
+    use plotters::prelude::{IntoFont, TextStyle};
+
+    let canvas: HtmlCanvasElement = document()
+        .create_element("canvas")
+        .unwrap()
+        .unchecked_into();
+    canvas.set_width(800);
+    canvas.set_height(400);
+    document().body().unwrap().append_child(&canvas).unwrap();
+    let spec = LinePlotSpec {
+        title: "A caption",
+        x_desc: "position",
+        y_desc: "value",
+        x_range: 0.0..10.0,
+        y_range: -1.0..1.0,
+        series: (0..4)
+            .map(|k| Series {
+                label: format!("series {k}"),
+                color: lines::series_color(k),
+                points: (0..=10)
+                    .map(|x| (f64::from(x), f64::from(x).sin()))
+                    .collect(),
+                dots: false,
+                line: true,
+            })
+            .collect(),
+        marker: Some((3.0, "pos 3".into())),
+        theme: Theme::LIGHT,
+    };
+    let mutations = watch_dom();
+    let root = pe_explorer::app::backend::area(&canvas).expect("a 2D context");
+    lines::draw(&root, &spec).expect("the plot draws");
+    root.present().unwrap();
+    let changed = mutations.call0(&wasm_bindgen::JsValue::NULL).unwrap();
+    assert_eq!(
+        changed.as_f64(),
+        Some(0.0),
+        "drawing added or removed page nodes"
+    );
+
+    // And the measurements are real: wider text is wider, heights are about one line.
+    let backend = pe_explorer::app::backend::area(&canvas).unwrap();
+    let style: TextStyle = ("sans-serif", 20.0).into_font().into();
+    let (wide, h) = backend.estimate_text_size("mmmmmmmm", &style).unwrap();
+    let (narrow, _) = backend.estimate_text_size("iiii", &style).unwrap();
+    assert!(wide > 2 * narrow && wide > 80, "widths {wide} vs {narrow}");
+    assert!((18..=40).contains(&h), "height {h} for a 20 px font");
+    canvas.remove();
 }
