@@ -43,12 +43,13 @@
 // 40 events per control keep a full run near 2.5 min on 2 cores with the app's ~40 figure×control
 // pairs per size; pass --events=60 (or more) for tighter p95s.
 
-import { createServer } from "node:http";
 import { existsSync } from "node:fs";
 import { readFile, readdir, stat, writeFile } from "node:fs/promises";
-import { dirname, extname, join, normalize, relative, resolve, sep } from "node:path";
+import { dirname, extname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync, constants as zlib } from "node:zlib";
+
+import { CHROMIUM_ARGS, serveStatic } from "../../tests/e2e/serve.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "../..");
@@ -84,31 +85,6 @@ const EVENT_TIMEOUT_MS = 5000;
 const PROBE_TIMEOUT_MS = 3000; // while finding a value step that redraws (a miss costs this much)
 const LOAD_TIMEOUT_MS = 30000;
 
-const CHROMIUM_ARGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".json": "application/json",
-  ".woff2": "font/woff2",
-};
-
 // ---------------------------------------------------------------- helpers
 
 async function loadChromium() {
@@ -123,30 +99,16 @@ async function loadChromium() {
 }
 
 /** Serves `dist` at / and this folder at /__bench/ on 127.0.0.1 at a free port. */
-async function serve(dist) {
-  const server = createServer(async (req, res) => {
-    try {
-      const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-      const [base, rel] = path.startsWith("/__bench/") ? [HERE, path.slice("/__bench".length)] : [dist, path];
-      let file = normalize(join(base, rel));
-      if (file !== base && !file.startsWith(base + sep)) throw new Error("outside the served folder");
-      if (rel.endsWith("/")) file = join(file, "index.html");
-      const body = await readFile(file);
-      res.writeHead(200, {
-        "content-type": TYPES[extname(file)] ?? "application/octet-stream",
-        "cache-control": "no-store",
-        // Cross-origin isolation: a 5 µs performance.now() instead of 100 µs.
-        "cross-origin-opener-policy": "same-origin",
-        "cross-origin-embedder-policy": "require-corp",
-      });
-      res.end(body);
-    } catch {
-      res.writeHead(404, { "content-type": "text/plain" });
-      res.end("not found");
-    }
-  });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((ok) => server.close(ok)) };
+function serve(dist) {
+  return serveStatic(
+    { "/": dist, "/__bench/": HERE },
+    {
+      "cache-control": "no-store",
+      // Cross-origin isolation: a 5 µs performance.now() instead of 100 µs.
+      "cross-origin-opener-policy": "same-origin",
+      "cross-origin-embedder-policy": "require-corp",
+    },
+  );
 }
 
 /** Nearest-rank percentile of a sorted array. */

@@ -1,54 +1,16 @@
 // Shared pieces of the browser tests: a static server for dist/ on 127.0.0.1 and Debian's Chromium
 // driven by playwright-core (never a downloaded browser).
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { extname, join, normalize, resolve } from "node:path";
+import { resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS, serveStatic } from "./serve.mjs";
 
 const DIST = resolve(new URL("../../dist", import.meta.url).pathname);
 
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-};
-
-/** Serves dist/ on 127.0.0.1 at a free port; resolves to { url, close }. */
+/** Serves dist/ on 127.0.0.1 at a free port; resolves to { url (ending in "/"), close }. */
 export async function serveDist() {
-  const server = createServer(async (req, res) => {
-    try {
-      const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-      let file = normalize(join(DIST, path));
-      if (!file.startsWith(DIST)) throw new Error("outside dist");
-      if (path.endsWith("/")) file = join(file, "index.html");
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
-      res.end(body);
-    } catch {
-      res.writeHead(404, { "content-type": "text/plain" });
-      res.end("not found");
-    }
-  });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+  const server = await serveStatic({ "/": DIST });
+  return { url: `${server.url}/`, close: server.close };
 }
-
-export const CHROMIUM_ARGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /** Launches Debian's Chromium. */
 export function launch() {
