@@ -216,7 +216,7 @@ impl DrawingBackend for Canvas2d {
             FontTransform::Rotate180 => 0.5,
             FontTransform::Rotate270 => 0.75,
         };
-        let fail = |_| DrawingErrorKind::FontError("canvas transform failed".into());
+        let fail = |_| DrawingErrorKind::FontError("canvas text drawing failed".into());
         let (x, y) = if turn == 0.0 {
             (f64::from(pos.0), f64::from(pos.1))
         } else {

@@ -30,6 +30,13 @@ pub struct Surface {
     pub css_width: f64,
 }
 
+impl Surface {
+    /// Backing-store pixels per CSS pixel (the device-pixel ratio the canvas was sized for).
+    pub fn backing_ratio(&self) -> f64 {
+        f64::from(self.el.width()) / self.css_width
+    }
+}
+
 /// Sizes the surface's canvas to its CSS width and `height(width)` CSS pixels, with a backing store
 /// of device pixels; touches the element only when a size changes (resizing clears a canvas, and
 /// each style write dirties layout). Returns the CSS size, or `None` while it is not laid out.

@@ -13,12 +13,12 @@
 //! positioned and transparent to the pointer, so hover and keyboard stay on the figure's canvas.
 //! Pointer positions map back to cells through the frame's [`HeatmapLayout`].
 
-use super::backend;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{HtmlCanvasElement, ImageData};
 
+use super::backend;
 use super::canvas::{self, Surface};
 use crate::chart::colormap::{Lut, sample_indices};
 use crate::chart::heatmap::{self, HeatmapLayout, HeatmapSpec};
@@ -238,7 +238,7 @@ impl MatrixPainter {
         let layers = self.layers.as_mut()?;
 
         // The plot's CSS rectangle: backing pixels over device pixels per CSS pixel.
-        let ratio = f64::from(canvas.width()) / surface.css_width;
+        let ratio = surface.backing_ratio();
         let css = |px: i32| f64::from(px) / ratio;
 
         // The plot cannot show more cells than it has pixels: paint only the cell each pixel shows
@@ -288,8 +288,13 @@ impl MatrixPainter {
     ) -> Option<HeatmapLayout> {
         let layers = self.layers.as_mut()?;
         if !highlight_rows.is_empty() || layers.marked {
-            let ratio = f64::from(surface.el.width()) / surface.css_width;
-            mark_rows(layers, layout, spec, ratio, highlight_rows)?;
+            mark_rows(
+                layers,
+                layout,
+                spec,
+                surface.backing_ratio(),
+                highlight_rows,
+            )?;
         }
         Some(layout.clone())
     }

@@ -34,10 +34,10 @@ pub struct SinusoidalState {
     pub base: RwSignal<f64>,
     /// Interleaved or half-split.
     pub layout: RwSignal<Layout>,
-    /// Heatmap, waves or both.
-    pub show: RwSignal<TableView>,
     /// Paper or fairseq spacing.
     pub spacing: RwSignal<Spacing>,
+    /// Heatmap, waves or both.
+    pub show: RwSignal<TableView>,
     /// The highlighted position.
     pub pos: RwSignal<usize>,
     /// Dimensions drawn as waves (may hold dimensions ≥ d_model after d shrinks: read them

@@ -149,7 +149,7 @@ impl Lut {
 }
 
 /// Which of `cells` (a range of matrix indices) each of `pixels` screen pixels shows, by nearest
-/// neighbour — what a scaled `drawImage` with smoothing off picks. With at least as many pixels as
+/// neighbour — what pixelated (nearest-neighbour) scaling of the cells layer picks. With at least as many pixels as
 /// cells it is every cell once.
 pub fn sample_indices(cells: std::ops::Range<usize>, pixels: usize) -> Vec<usize> {
     let n = cells.len();

@@ -1,6 +1,6 @@
 //! A matrix as a heatmap: plotters draws the frame (title, axes, ticks, colour bar); the cells are one
-//! RGBA raster the caller paints into the plot rectangle in a single blit (`putImageData` +
-//! `drawImage` in the browser, an embedded PNG in SVG), never one rectangle per cell.
+//! RGBA raster the caller paints into the plot rectangle in a single blit (one `putImageData` into
+//! a layer over the plot in the browser, an embedded PNG in SVG), never one rectangle per cell.
 
 use std::ops::Range;
 
@@ -260,8 +260,8 @@ pub fn resample_rgb(rgba: &[u8], cols: usize, rows: usize, width: u32, height: u
 
 /// Draws a whole heatmap on any backend: the frame, then `values` (row-major, `spec.rows.len() ×
 /// spec.cols.len()`) painted with `lut` as one bitmap blit, then an optional row highlight. The
-/// browser uses [`draw_frame`] and its own `drawImage` blit instead (a canvas backend would blit
-/// pixel by pixel); SVG output and tests use this.
+/// browser uses [`draw_frame`] and paints the cells as a `putImageData` layer over the plot
+/// instead (a canvas backend would blit pixel by pixel); SVG output and tests use this.
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &HeatmapSpec,

@@ -15,7 +15,7 @@ use crate::app::figures::waves::SinusoidalWaves;
 use crate::app::state::AppState;
 use crate::math::limits;
 use crate::math::sinusoidal::{Layout, Spacing};
-use crate::params::{TableView, round_significant};
+use crate::params::{TableView, format_number, round_significant};
 
 /// `PE(pos, 2i[+1]) = func(pos / base^(2i/d))` in MathML with the current base and d_model.
 #[component]
@@ -61,7 +61,7 @@ pub fn Sinusoids() -> impl IntoView {
         let p = params.get();
         let omega = p.pair_omega(p.pairs().saturating_sub(1));
         if omega > 0.0 {
-            crate::params::format_number(round_significant(std::f64::consts::TAU / omega, 3))
+            format_number(round_significant(std::f64::consts::TAU / omega, 3))
         } else {
             "∞".to_string()
         }

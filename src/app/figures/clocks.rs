@@ -3,10 +3,10 @@
 
 use std::f64::consts::TAU;
 
-use crate::app::backend;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::backend;
 use crate::app::canvas::{self, Surface};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::state::AppState;

@@ -1,7 +1,7 @@
 //! The sinusoidal encoding as a heatmap: positions down, dimensions across, a diverging colour map
-//! fixed to [−1, 1]. The cells are one RGBA raster (one `putImageData` + one `drawImage`); plotters
-//! draws the frame. Hover or arrow keys pick a cell; the readout shows `PE(pos, i)` from the exact
-//! formula.
+//! fixed to [−1, 1]. The cells are one RGBA raster (one `putImageData` into a layer over the plot,
+//! see [`crate::app::matrix`]); plotters draws the frame. Hover or arrow keys pick a cell; the
+//! readout shows `PE(pos, i)` from the exact formula.
 
 use leptos::html::{Canvas, Input};
 use leptos::prelude::*;
@@ -54,19 +54,17 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
 
     let mut table = Vec::new();
     let mut painter = MatrixPainter::default();
-    // The table is recomputed only when the encoding changes (not when the position moves).
-    let mut computed: Option<(SinusoidalParams, u64)> = None;
+    // The table is recomputed only when the encoding changes (not when the position moves);
+    // `version` counts the recomputations, so the painter repaints the cells only then.
+    let mut computed_for = None;
+    let mut version = 0u64;
     let stats = draw_effect(canvas_ref, move |canvas| {
         let (p, row, t) = (params.get(), pos.get(), theme.get());
-        let version = match computed {
-            Some((q, v)) if q == p => v,
-            _ => {
-                p.table_into(&mut table);
-                let v = computed.map_or(0, |(_, v)| v + 1);
-                computed = Some((p, v));
-                v
-            }
-        };
+        if computed_for != Some(p) {
+            p.table_into(&mut table);
+            computed_for = Some(p);
+            version += 1;
+        }
         // The base is not in the title: the frame is then reused while only the base changes.
         let title = "Sinusoidal positional encoding";
         let spec = HeatmapSpec::encoding(title, rows.get(), cols.get(), t);
