@@ -469,10 +469,14 @@ impl SinusoidalView {
             view.pos = x;
             notices.extend(n);
         }
-        if let Some(text) = dims_text {
-            let (dims, n) = parse_dims(&text, view.params.dim);
-            view.dims = dims;
-            notices.extend(n);
+        // Without `dims`, the default dimensions are still fitted to `d` (d = 2 keeps 0 and 1).
+        match dims_text {
+            Some(text) => {
+                let (dims, n) = parse_dims(&text, view.params.dim);
+                view.dims = dims;
+                notices.extend(n);
+            }
+            None => view.dims = fit_dims(&view.dims, view.params.dim),
         }
         (view, notices)
     }
@@ -751,6 +755,17 @@ mod tests {
         assert_eq!(view.shift, MAX_SHIFT);
         assert_eq!(view.compare, DEFAULT_COMPARE);
         assert_eq!(notices.len(), 6, "{notices:?}");
+    }
+
+    #[test]
+    fn default_wave_dims_are_fitted_to_a_small_d() {
+        assert_eq!(SinusoidalView::from_query(&q("?d=2")).0.dims, vec![0, 1]);
+        assert_eq!(SinusoidalView::from_query(&q("?d=8")).0.dims, vec![0, 1, 4]);
+        assert_eq!(SinusoidalView::from_query(&q("?d=0")).0.dims, vec![0, 1]);
+        assert_eq!(
+            SinusoidalView::from_query(&q("")).0.dims,
+            DEFAULT_WAVE_DIMS.to_vec()
+        );
     }
 
     #[test]
