@@ -131,6 +131,109 @@ fn rope_apply_rotates_and_dots() {
 }
 
 #[test]
+fn rope_apply_rotary_dim_rotates_only_the_head() {
+    let args = |r: &str| {
+        json(&[
+            "rope-apply",
+            "--dim",
+            "6",
+            "--base",
+            "100",
+            "--layout",
+            "half",
+            "--rotary-dim",
+            r,
+            "--positions",
+            "0,3,7.5",
+            "--q",
+            "0.5,-1,2,0,4,-3",
+            "--k",
+            "1,1,-0.25,3,0,2",
+        ])
+    };
+    let q = [0.5, -1.0, 2.0, 0.0, 4.0, -3.0];
+    let k = [1.0, 1.0, -0.25, 3.0, 0.0, 2.0];
+    let v = args("4");
+    assert_eq!(v["rotary_dim"], 4);
+    let want_q = rope::rotate_partial(&q, 7.5, 100.0, 4, Layout::Half);
+    assert_eq!(flat(&v["q_rot"][2]), want_q);
+    assert_eq!(flat(&v["q_rot"][2])[4..], q[4..], "the tail passes through");
+    let want_k = rope::rotate_partial(&k, 3.0, 100.0, 4, Layout::Half);
+    assert_eq!(flat(&v["k_rot"][1]), want_k);
+    assert_eq!(v["dots"][2][1].as_f64(), Some(rope::dot(&want_q, &want_k)));
+    // The default is the whole head, exactly as without the flag.
+    let full = args("6");
+    let mut without = vec![
+        "rope-apply",
+        "--dim",
+        "6",
+        "--base",
+        "100",
+        "--layout",
+        "half",
+    ];
+    without.extend([
+        "--positions",
+        "0,3,7.5",
+        "--q",
+        "0.5,-1,2,0,4,-3",
+        "--k",
+        "1,1,-0.25,3,0,2",
+    ]);
+    let default = json(&without);
+    assert_eq!(default, full);
+    assert_eq!(default["rotary_dim"], 6);
+}
+
+#[test]
+fn rope_permute_shows_both_conventions_agree() {
+    let v = json(&[
+        "rope-permute",
+        "--dim",
+        "8",
+        "--positions",
+        "0,5,100",
+        "--q",
+        "1,2,3,4,5,6,7,8",
+        "--k",
+        "0.5,-1,0,2,-3,1,1,-0.25",
+    ]);
+    let perm = rope::hf_permutation(8);
+    assert_eq!(
+        v["permutation"],
+        serde_json::json!([0, 2, 4, 6, 1, 3, 5, 7])
+    );
+    let q = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+    let theta = rope::inv_freq(8, 10_000.0);
+    assert_eq!(
+        flat(&v["interleaved"]["q_rot"][1]),
+        rope::rotate(&q, 5.0, &theta, Layout::Interleaved)
+    );
+    assert_eq!(flat(&v["half_permuted"]["q"]), rope::permute(&q, &perm));
+    assert_eq!(
+        flat(&v["half_permuted"]["q_rot"][2]),
+        rope::permute(&flat(&v["interleaved"]["q_rot"][2]), &perm),
+        "rotate(permute(q), Half) == permute(rotate(q, Interleaved))"
+    );
+    let (a, b) = (
+        flat(&v["interleaved"]["dots"]),
+        flat(&v["half_permuted"]["dots"]),
+    );
+    assert_eq!(a.len(), 9);
+    for (x, y) in a.iter().zip(&b) {
+        assert!((x - y).abs() < 1e-12 * (1.0 + x.abs()), "{x} vs {y}");
+    }
+    assert!(v["max_dot_difference"].as_f64().unwrap() < 1e-12);
+
+    // Defaults: seeded random q and k, positions 0 and 5.
+    let v = json(&["rope-permute", "--dim", "16"]);
+    assert_eq!(flat(&v["q"]), rope::random_vector(16, 0));
+    assert_eq!(flat(&v["k"]), rope::random_vector(16, 1));
+    assert_eq!(flat(&v["positions"]), [0.0, 5.0]);
+    assert_eq!(v["interleaved"]["dots"].as_array().unwrap().len(), 2);
+}
+
+#[test]
 fn alibi_decay_similarity_and_learned_match_the_library() {
     let v = json(&["alibi", "--heads", "6", "--len", "4"]);
     assert_eq!(flat(&v["slopes"]), alibi::slopes(6));
@@ -338,6 +441,72 @@ fn bad_input_exits_2_with_one_line() {
             "--k",
             "1,2",
         ],
+        vec![
+            "rope-apply",
+            "--dim",
+            "4",
+            "--layout",
+            "half",
+            "--rotary-dim",
+            "3",
+            "--positions",
+            "0",
+            "--q",
+            "1,2,3,4",
+            "--k",
+            "1,2,3,4",
+        ],
+        vec![
+            "rope-apply",
+            "--dim",
+            "4",
+            "--layout",
+            "half",
+            "--rotary-dim",
+            "6",
+            "--positions",
+            "0",
+            "--q",
+            "1,2,3,4",
+            "--k",
+            "1,2,3,4",
+        ],
+        vec![
+            "rope-apply",
+            "--dim",
+            "4",
+            "--layout",
+            "interleaved",
+            "--rotary-dim",
+            "0",
+            "--positions",
+            "0",
+            "--q",
+            "1,2,3,4",
+            "--k",
+            "1,2,3,4",
+        ],
+        vec![
+            "rope-apply",
+            "--dim",
+            "4",
+            "--layout",
+            "half",
+            "--rotary-dim",
+            "-2",
+            "--positions",
+            "0",
+            "--q",
+            "1,2,3,4",
+            "--k",
+            "1,2,3,4",
+        ],
+        vec!["rope-permute", "--dim", "7"],
+        vec!["rope-permute"],
+        vec!["rope-permute", "--dim", "4", "--q", "1,2,3"],
+        vec!["rope-permute", "--dim", "4", "--k", "1,2,x,4"],
+        vec!["rope-permute", "--dim", "4", "--positions", "-1"],
+        vec!["rope-permute", "--dim", "4", "--base", "1"],
         vec!["alibi", "--heads", "65"],
         vec!["learned", "--max-len", "4", "--dim", "4"],
         vec!["learned", "--max-len", "4", "--dim", "4", "--seed", "-1"],
@@ -453,8 +622,16 @@ fn help_documents_ranges_and_defaults_and_exits_0() {
     }
     let text = help(&["alibi", "--help"]);
     assert!(text.contains(&format!("{}..={}", limits::HEADS.0, limits::HEADS.1)));
+    let text = help(&["rope-apply", "--help"]);
+    assert!(
+        text.contains("--rotary-dim") && text.contains("2..=--dim"),
+        "{text}"
+    );
+    let text = help(&["rope-permute", "--help"]);
+    assert!(text.contains("[default: 0,5]"), "{text}");
     for sub in [
         "rope-apply",
+        "rope-permute",
         "decay",
         "similarity",
         "learned",

@@ -5,7 +5,7 @@
 
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-use pe_explorer::math::{alibi, attention, learned, limits, naive, rope, similarity};
+use pe_explorer::math::{alibi, attention, learned, limits, naive, pca, rope, similarity};
 use pe_explorer::params::{self, NaiveView, OrderView, SinusoidalView};
 use proptest::prelude::*;
 
@@ -48,6 +48,11 @@ fn even_dim() -> impl Strategy<Value = usize> {
 /// Even widths up to 128, for properties that cost O(n²·d).
 fn even_dim_small() -> impl Strategy<Value = usize> {
     (1usize..=64).prop_map(|h| 2 * h)
+}
+
+/// Even widths up to `max`.
+fn even_dim_upto(max: usize) -> impl Strategy<Value = usize> {
+    (1usize..=max / 2).prop_map(|h| 2 * h)
 }
 
 /// Two values of [`limits::RAMP`], the first strictly below the second (beta_slow < beta_fast,
@@ -123,6 +128,85 @@ proptest! {
         let scale = 1.0 + rope::dot(&q, &q).sqrt() * rope::dot(&k, &k).sqrt();
         // q at m · k at n  equals  q at m+s · k at n+s.
         prop_assert!((dots[1] - dots[2 * 4 + 3]).abs() < 1e-8 * scale);
+    }
+
+    #[test]
+    fn rope_efficient_form_equals_rotate(
+        (d, x) in even_dim_upto(256).prop_flat_map(|d| (Just(d), vector(d))),
+        b in base(),
+        pos in 0.0f64..1e5,
+        layout in layout(),
+    ) {
+        let theta = rope::inv_freq(d, b);
+        let want = rope::rotate(&x, pos, &theta, layout);
+        let tol = 1e-9 * (1.0 + rope::dot(&x, &x).sqrt());
+        for (a, e) in rope::apply_efficient(&x, pos, &theta, layout).iter().zip(&want) {
+            prop_assert!((a - e).abs() <= tol, "{} vs {}", a, e);
+        }
+    }
+
+    #[test]
+    fn rope_partial_rotation_keeps_norms_and_the_tail(
+        (d, r, x) in even_dim_upto(256)
+            .prop_flat_map(|d| (Just(d), (1..=d / 2).prop_map(|h| 2 * h), vector(d))),
+        b in base(),
+        pos in 0.0f64..1e5,
+        layout in layout(),
+    ) {
+        let y = rope::rotate_partial(&x, pos, b, r, layout);
+        prop_assert_eq!(y.len(), d);
+        let (nx, ny) = (rope::dot(&x, &x), rope::dot(&y, &y));
+        prop_assert!((nx - ny).abs() <= 1e-9 * (1.0 + nx));
+        prop_assert_eq!(&y[r..], &x[r..]);
+    }
+
+    #[test]
+    fn rope_hf_permutation_turns_interleaved_into_half(
+        (d, q, k) in even_dim_upto(256).prop_flat_map(|d| (Just(d), vector(d), vector(d))),
+        b in base(),
+        m in 0.0f64..1e5,
+        n in 0.0f64..1e5,
+    ) {
+        let theta = rope::inv_freq(d, b);
+        let perm = rope::hf_permutation(d);
+        let mut sorted = perm.clone();
+        sorted.sort_unstable();
+        prop_assert_eq!(sorted, (0..d).collect::<Vec<_>>());
+        let (pq, pk) = (rope::permute(&q, &perm), rope::permute(&k, &perm));
+        let qi = rope::rotate(&q, m, &theta, Layout::Interleaved);
+        let qh = rope::rotate(&pq, m, &theta, Layout::Half);
+        prop_assert_eq!(rope::permute(&qi, &perm), qh.clone());
+        let ki = rope::rotate(&k, n, &theta, Layout::Interleaved);
+        let kh = rope::rotate(&pk, n, &theta, Layout::Half);
+        let scale = 1.0 + rope::dot(&q, &q).sqrt() * rope::dot(&k, &k).sqrt();
+        prop_assert!((rope::dot(&qi, &ki) - rope::dot(&qh, &kh)).abs() <= 1e-12 * scale);
+    }
+
+    #[test]
+    fn pca_is_finite_orthonormal_and_ordered(
+        (n, d, data) in (1usize..40, 1usize..24)
+            .prop_flat_map(|(n, d)| (Just(n), Just(d), prop::collection::vec(
+                prop_oneof![3 => -10.0f64..10.0, 1 => Just(0.0), 1 => Just(1.0)],
+                n * d,
+            ))),
+        k in 0usize..30,
+        magnitude in prop::sample::select(vec![1e-300, 1e-6, 1.0, 1e6, 1e300]),
+    ) {
+        let data: Vec<f64> = data.iter().map(|x| x * magnitude).collect();
+        let p = pca::pca(&data, n, d, k);
+        prop_assert_eq!(p.components.len(), k.min(d));
+        prop_assert!(p.mean.iter().chain(p.components.iter().flatten()).chain(&p.variances).all(|x| x.is_finite()));
+        prop_assert!(p.variances.iter().all(|&v| v >= 0.0));
+        prop_assert!(p.variances.windows(2).all(|w| w[0] >= w[1]));
+        for (a, u) in p.components.iter().enumerate() {
+            for (b, v) in p.components.iter().enumerate() {
+                let want = if a == b { 1.0 } else { 0.0 };
+                prop_assert!((rope::dot(u, v) - want).abs() < 1e-9, "{} {}", a, b);
+            }
+        }
+        for row in data.chunks_exact(d) {
+            prop_assert!(p.project(row).iter().all(|x| x.is_finite()));
+        }
     }
 
     #[test]

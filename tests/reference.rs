@@ -175,6 +175,26 @@ fn rope_application_matches_llama_rotate_half_and_gptj_rotate_every_two() {
                     &k_rot[a],
                     &format!("{key} k_rot[{a}]"),
                 );
+                // The libraries' own form, x ⊙ cos + rotate_half(x) ⊙ sin, and R_m·x.
+                assert_all_close(
+                    &rope::apply_efficient(&q, m, &theta, layout),
+                    &q_rot[a],
+                    &format!("{key} apply_efficient(q)[{a}]"),
+                );
+                assert_all_close(
+                    &rope::apply_efficient(&k, m, &theta, layout),
+                    &k_rot[a],
+                    &format!("{key} apply_efficient(k)[{a}]"),
+                );
+                let r = rope::rotation_matrix(m, &theta, layout);
+                let rq: Vec<f64> = r.chunks_exact(d).map(|row| rope::dot(row, &q)).collect();
+                assert_all_close(&rq, &q_rot[a], &format!("{key} R·q[{a}]"));
+                // The whole head rotating is the partial rotation with rotary_dim = head_dim.
+                assert_all_close(
+                    &rope::rotate_partial(&q, m, base, d, layout),
+                    &q_rot[a],
+                    &format!("{key} rotate_partial(q, head_dim)[{a}]"),
+                );
             }
             let dots = rope::dots(&q, &k, &positions, &theta, layout);
             let want: Vec<f64> = matrix(&rec["dots"]).concat();
@@ -190,6 +210,50 @@ fn rope_application_matches_llama_rotate_half_and_gptj_rotate_every_two() {
         }
     }
     assert!(checked >= 2, "both layouts checked");
+}
+
+/// Hugging Face's `convert_llama_weights_to_hf.py` permutation turns GPT-J's interleaved rotation
+/// into Llama's `rotate_half`: the library's interleaved `q_rot`, permuted, is `rotate_half`-style
+/// RoPE of the permuted `q`, and the library's interleaved scores are the half-split scores of
+/// the permuted vectors.
+#[test]
+fn hf_permutation_maps_gptj_rotations_to_llama_ones() {
+    let mut checked = 0;
+    for r in records("rope_apply.json") {
+        let d = r["head_dim"].as_u64().expect("head_dim") as usize;
+        let base = r["base"].as_f64().expect("base");
+        let positions = vector(&r["positions"]);
+        let (q, k) = (vector(&r["q"]), vector(&r["k"]));
+        let theta = rope::inv_freq(d, base);
+        let perm = rope::hf_permutation(d);
+        let (pq, pk) = (rope::permute(&q, &perm), rope::permute(&k, &perm));
+        let interleaved = &r["interleaved"];
+        let q_rot = matrix(&interleaved["q_rot"]);
+        let k_rot = matrix(&interleaved["k_rot"]);
+        for (a, &m) in positions.iter().enumerate() {
+            assert_all_close(
+                &rope::rotate(&pq, m, &theta, RopeLayout::Half),
+                &rope::permute(&q_rot[a], &perm),
+                &format!("half(permute(q))[{a}]"),
+            );
+            assert_all_close(
+                &rope::rotate(&pk, m, &theta, RopeLayout::Half),
+                &rope::permute(&k_rot[a], &perm),
+                &format!("half(permute(k))[{a}]"),
+            );
+        }
+        let dots = rope::dots(&pq, &pk, &positions, &theta, RopeLayout::Half);
+        let want: Vec<f64> = matrix(&interleaved["dots"]).concat();
+        assert_eq!(dots.len(), want.len());
+        for (i, (&g, &w)) in dots.iter().zip(&want).enumerate() {
+            assert!(
+                (g - w).abs() <= 1e-5 + 1e-5 * w.abs(),
+                "permuted half dots[{i}]: {g} vs {w}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 1);
 }
 
 #[test]

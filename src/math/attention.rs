@@ -74,6 +74,12 @@ fn projection(seed: u64, d: usize) -> Vec<f64> {
     (0..d * d).map(|_| rng.next_signed() * scale).collect()
 }
 
+/// The toy model's fixed projections `(W_q, W_k)`, each `d × d` row-major (see `projection`),
+/// applied as `q = W_q·x` (row `r` of `W` dotted with `x`), as [`weights`] does.
+pub fn projections(d: usize) -> (Vec<f64>, Vec<f64>) {
+    (projection(0x5157, d), projection(0x4b45, d))
+}
+
 fn mat_vec(m: &[f64], v: &[f64]) -> Vec<f64> {
     m.chunks_exact(v.len())
         .map(|row| row.iter().zip(v).map(|(a, b)| a * b).sum())
@@ -109,7 +115,7 @@ pub fn inputs<S: AsRef<str>>(tokens: &[S], d: usize, with_position: bool) -> Vec
 /// or any `&[&str]`. Precondition: `d ≥ 1`.
 pub fn weights<S: AsRef<str>>(tokens: &[S], d: usize, with_position: bool) -> Vec<f64> {
     let x = inputs(tokens, d, with_position);
-    let (wq, wk) = (projection(0x5157, d), projection(0x4b45, d));
+    let (wq, wk) = projections(d);
     let q: Vec<Vec<f64>> = x.iter().map(|v| mat_vec(&wq, v)).collect();
     let k: Vec<Vec<f64>> = x.iter().map(|v| mat_vec(&wk, v)).collect();
     let scale = 1.0 / (d as f64).sqrt();

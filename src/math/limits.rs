@@ -38,6 +38,10 @@ pub const MAX_LEN: (usize, usize) = (1, 4096);
 /// Positions a RoPE rotation may be evaluated at (any real in range, up to this many of them).
 pub const ROPE_POSITION: (f64, f64) = (0.0, 1.0e9);
 
+/// RoPE's `rotary_dim` (partial rotation: only the first `rotary_dim` coordinates of a head
+/// rotate): even, at least this, and at most the head_dim (so at most `DIM.1`).
+pub const ROTARY_DIM: (usize, usize) = (2, DIM.1);
+
 /// How many positions `pe rope-apply` takes at once.
 pub const ROPE_POSITIONS_COUNT: usize = 1024;
 

@@ -32,6 +32,21 @@ fn even_dim_help() -> String {
     )
 }
 
+fn rotary_dim_help() -> String {
+    format!(
+        "Rotate only the first R coordinates (HF partial_rotary_factor, GPT-NeoX rotary_pct, GPT-J rotary_dim), even, {}..=--dim; default: --dim",
+        limits::ROTARY_DIM.0
+    )
+}
+
+fn rope_positions_help() -> String {
+    format!(
+        "Comma-separated positions, each {}, at most {} of them",
+        real(limits::ROPE_POSITION),
+        limits::ROPE_POSITIONS_COUNT
+    )
+}
+
 fn base_help() -> String {
     format!(
         "Base of the frequencies (rope_theta for RoPE), {}",
@@ -186,7 +201,7 @@ pub enum Command {
         ))]
         high_freq_factor: f64,
     },
-    /// Rotate q and k to each position → {"q_rot": [[...]], "k_rot": [[...]], "dots": [[...]]}; dots[a][b] = q at a · k at b.
+    /// Rotate q and k to each position → {"q_rot": [[...]], "k_rot": [[...]], "dots": [[...]]}; dots[a][b] = q at a · k at b. With --rotary-dim R only the first R coordinates rotate.
     RopeApply {
         #[arg(long, help = format!("{} — the length of --q and --k", even_dim_help()))]
         dim: usize,
@@ -195,11 +210,9 @@ pub enum Command {
         /// Pairing convention.
         #[arg(long, value_enum)]
         layout: LayoutArg,
-        #[arg(long, allow_hyphen_values = true, help = format!(
-            "Comma-separated positions, each {}, at most {} of them",
-            real(limits::ROPE_POSITION),
-            limits::ROPE_POSITIONS_COUNT
-        ))]
+        #[arg(long, help = rotary_dim_help())]
+        rotary_dim: Option<usize>,
+        #[arg(long, allow_hyphen_values = true, help = rope_positions_help())]
         positions: String,
         #[arg(long, allow_hyphen_values = true, help = format!(
             "Comma-separated query vector, each entry {}",
@@ -211,6 +224,25 @@ pub enum Command {
             real(limits::VECTOR_COMPONENT)
         ))]
         k: String,
+    },
+    /// Meta's interleaved RoPE vs Hugging Face's rotate_half on the rows permuted by convert_llama_weights_to_hf.py → {"permutation": [...], "interleaved": {"q_rot", "k_rot", "dots"}, "half_permuted": {"q", "k", "q_rot", "k_rot", "dots"}, "max_dot_difference": x}; the dots agree.
+    RopePermute {
+        #[arg(long, help = format!("{} — the length of --q and --k", even_dim_help()))]
+        dim: usize,
+        #[arg(long, default_value_t = 10_000.0, help = base_help())]
+        base: f64,
+        #[arg(long, allow_hyphen_values = true, default_value = "0,5", help = rope_positions_help())]
+        positions: String,
+        #[arg(long, allow_hyphen_values = true, help = format!(
+            "Comma-separated query vector in Meta's interleaved order, each entry {}; default: --dim N(0, 1) draws with seed 0",
+            real(limits::VECTOR_COMPONENT)
+        ))]
+        q: Option<String>,
+        #[arg(long, allow_hyphen_values = true, help = format!(
+            "Comma-separated key vector in Meta's interleaved order, each entry {}; default: --dim N(0, 1) draws with seed 1",
+            real(limits::VECTOR_COMPONENT)
+        ))]
+        k: Option<String>,
     },
     /// ALiBi head slopes and bias matrices → {"slopes": [...], "bias": [[[...]]]}; bias[h][i][j] = −m_h·|i−j|.
     Alibi {

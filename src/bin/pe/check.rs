@@ -56,6 +56,20 @@ pub fn even_dim(v: usize) -> Checked<usize> {
     }
 }
 
+/// A RoPE `rotary_dim` for a head of width `dim`: even, in
+/// `limits::ROTARY_DIM.0..=min(dim, limits::ROTARY_DIM.1)`.
+pub fn rotary_dim(v: usize, dim: usize) -> Checked<usize> {
+    let (lo, hi) = limits::ROTARY_DIM;
+    let r = int("rotary-dim", v, (lo, dim.min(hi)))?;
+    if r.is_multiple_of(2) {
+        Ok(r)
+    } else {
+        Err(format!(
+            "--rotary-dim {r} must be even (coordinates are rotated in pairs)"
+        ))
+    }
+}
+
 /// A comma-separated list of finite numbers, each within `range`.
 pub fn list(flag: &str, text: &str, range: (f64, f64)) -> Checked<Vec<f64>> {
     text.split(',')
@@ -123,5 +137,18 @@ mod tests {
         assert!(even_dim(0).is_err());
         assert!(below("a", 1.0, "b", 2.0).is_ok());
         assert!(below("a", 2.0, "b", 2.0).is_err());
+    }
+
+    #[test]
+    fn rotary_dim_is_even_and_at_most_the_head() {
+        assert_eq!(rotary_dim(2, 8), Ok(2));
+        assert_eq!(rotary_dim(8, 8), Ok(8));
+        assert!(rotary_dim(0, 8).is_err());
+        assert!(rotary_dim(5, 8).is_err());
+        assert!(rotary_dim(10, 8).is_err());
+        assert_eq!(
+            rotary_dim(10, 8),
+            Err("--rotary-dim 10 is out of range 2..=8".to_string())
+        );
     }
 }

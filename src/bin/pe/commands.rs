@@ -19,6 +19,28 @@ fn rows(data: &[f64], width: usize) -> Value {
     )
 }
 
+/// `--positions` of the RoPE commands: finite, in range, at most `ROPE_POSITIONS_COUNT`.
+fn rope_positions(text: &str) -> Checked<Vec<f64>> {
+    let positions = check::list("positions", text, limits::ROPE_POSITION)?;
+    if positions.len() > limits::ROPE_POSITIONS_COUNT {
+        return Err(format!(
+            "--positions has {} entries; at most {}",
+            positions.len(),
+            limits::ROPE_POSITIONS_COUNT
+        ));
+    }
+    Ok(positions)
+}
+
+/// `--q` or `--k` of the RoPE commands: `dim` numbers, each in range.
+fn rope_vector(flag: &str, text: &str, dim: usize) -> Checked<Vec<f64>> {
+    let v = check::list(flag, text, limits::VECTOR_COMPONENT)?;
+    if v.len() != dim {
+        return Err(format!("--{flag} has {} numbers; --dim is {dim}", v.len()));
+    }
+    Ok(v)
+}
+
 /// Runs one subcommand.
 pub fn execute(command: Command) -> Checked<Value> {
     match command {
@@ -74,28 +96,46 @@ pub fn execute(command: Command) -> Checked<Value> {
             dim,
             base,
             layout,
+            rotary_dim,
             positions,
             q,
             k,
         } => {
             let dim = check::even_dim(dim)?;
             let base = check::real("base", base, limits::BASE)?;
-            let positions = check::list("positions", &positions, limits::ROPE_POSITION)?;
-            if positions.len() > limits::ROPE_POSITIONS_COUNT {
-                return Err(format!(
-                    "--positions has {} entries; at most {}",
-                    positions.len(),
-                    limits::ROPE_POSITIONS_COUNT
-                ));
-            }
-            let q = check::list("q", &q, limits::VECTOR_COMPONENT)?;
-            let k = check::list("k", &k, limits::VECTOR_COMPONENT)?;
-            for (flag, v) in [("q", &q), ("k", &k)] {
-                if v.len() != dim {
-                    return Err(format!("--{flag} has {} numbers; --dim is {dim}", v.len()));
-                }
-            }
-            Ok(rope_apply(dim, base, layout.into(), &positions, &q, &k))
+            let rotary_dim = check::rotary_dim(rotary_dim.unwrap_or(dim), dim)?;
+            let positions = rope_positions(&positions)?;
+            let q = rope_vector("q", &q, dim)?;
+            let k = rope_vector("k", &k, dim)?;
+            Ok(rope_apply(
+                dim,
+                base,
+                layout.into(),
+                rotary_dim,
+                &positions,
+                &q,
+                &k,
+            ))
+        }
+        Command::RopePermute {
+            dim,
+            base,
+            positions,
+            q,
+            k,
+        } => {
+            let dim = check::even_dim(dim)?;
+            let base = check::real("base", base, limits::BASE)?;
+            let positions = rope_positions(&positions)?;
+            let q = match q {
+                Some(text) => rope_vector("q", &text, dim)?,
+                None => rope::random_vector(dim, 0),
+            };
+            let k = match k {
+                Some(text) => rope_vector("k", &text, dim)?,
+                None => rope::random_vector(dim, 1),
+            };
+            Ok(rope_permute(dim, base, &positions, &q, &k))
         }
         Command::Alibi { heads, len, causal } => {
             let heads = check::int("heads", heads, limits::HEADS)?;
@@ -242,29 +282,86 @@ fn rope_freqs(c: &RopeScaling) -> Value {
     })
 }
 
+/// `dots[a][b] = q_rot[a] · k_rot[b]` of vectors rotated to each position (row-major, `width`
+/// wide).
+fn dots_of(q_rot: &[f64], k_rot: &[f64], width: usize) -> Vec<f64> {
+    let width = width.max(1);
+    q_rot
+        .chunks(width)
+        .flat_map(|qm| k_rot.chunks(width).map(move |kn| rope::dot(qm, kn)))
+        .collect()
+}
+
 fn rope_apply(
     dim: usize,
     base: f64,
     layout: Layout,
+    rotary_dim: usize,
     positions: &[f64],
     q: &[f64],
     k: &[f64],
 ) -> Value {
-    let theta = rope::inv_freq(dim, base);
     let rotate_all = |x: &[f64]| -> Vec<f64> {
+        positions
+            .iter()
+            .flat_map(|&m| rope::rotate_partial(x, m, base, rotary_dim, layout))
+            .collect()
+    };
+    let (q_rot, k_rot) = (rotate_all(q), rotate_all(k));
+    json!({
+        "dim": dim,
+        "base": base,
+        "layout": layout.as_str(),
+        "rotary_dim": rotary_dim,
+        "positions": positions,
+        "q_rot": rows(&q_rot, dim),
+        "k_rot": rows(&k_rot, dim),
+        "dots": rows(&dots_of(&q_rot, &k_rot, dim), positions.len()),
+    })
+}
+
+fn rope_permute(dim: usize, base: f64, positions: &[f64], q: &[f64], k: &[f64]) -> Value {
+    let theta = rope::inv_freq(dim, base);
+    let perm = rope::hf_permutation(dim);
+    let (pq, pk) = (rope::permute(q, &perm), rope::permute(k, &perm));
+    let rotate_all = |x: &[f64], layout: Layout| -> Vec<f64> {
         positions
             .iter()
             .flat_map(|&m| rope::rotate(x, m, &theta, layout))
             .collect()
     };
+    let (qi, ki) = (
+        rotate_all(q, Layout::Interleaved),
+        rotate_all(k, Layout::Interleaved),
+    );
+    let (qh, kh) = (rotate_all(&pq, Layout::Half), rotate_all(&pk, Layout::Half));
+    let (dots_i, dots_h) = (dots_of(&qi, &ki, dim), dots_of(&qh, &kh, dim));
+    let max_dot_difference = dots_i
+        .iter()
+        .zip(&dots_h)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    let n = positions.len();
     json!({
         "dim": dim,
         "base": base,
-        "layout": layout.as_str(),
         "positions": positions,
-        "q_rot": rows(&rotate_all(q), dim),
-        "k_rot": rows(&rotate_all(k), dim),
-        "dots": rows(&rope::dots(q, k, positions, &theta, layout), positions.len()),
+        "q": q,
+        "k": k,
+        "permutation": perm,
+        "interleaved": {
+            "q_rot": rows(&qi, dim),
+            "k_rot": rows(&ki, dim),
+            "dots": rows(&dots_i, n),
+        },
+        "half_permuted": {
+            "q": pq,
+            "k": pk,
+            "q_rot": rows(&qh, dim),
+            "k_rot": rows(&kh, dim),
+            "dots": rows(&dots_h, n),
+        },
+        "max_dot_difference": max_dot_difference,
     })
 }
 
