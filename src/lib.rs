@@ -1,6 +1,7 @@
 //! Positional Encoding Explorer: the math of positional encodings (`math`), the figures that draw it
 //! (`chart`, generic over plotters' `DrawingBackend`), and — in the browser only — the Leptos app (`app`).
 
+pub mod book;
 pub mod chart;
 pub mod math;
 pub mod params;

@@ -29,7 +29,8 @@ pub fn show_value(input: NodeRef<Input>, text: impl Fn() -> String + 'static) {
     });
 }
 
-/// An integer slider `min..=max` with a number box for exact values.
+/// An integer slider `min..=max` (in steps of `step` from `min`) with a number box for exact
+/// values; a typed value between steps goes to the nearest step.
 #[component]
 pub fn IntSlider(
     /// Visible label, also used in notices.
@@ -44,11 +45,21 @@ pub fn IntSlider(
     max: Signal<usize>,
     /// The value.
     value: RwSignal<usize>,
+    /// The step (head_dim moves by 2: coordinates rotate in pairs).
+    #[prop(default = 1)]
+    step: usize,
 ) -> impl IntoView {
     let notices = expect_context::<Notices>();
+    let snap = move |v: usize| {
+        let (lo, hi) = (min.get_untracked(), max.get_untracked());
+        let step = step.max(1);
+        let snapped = lo + (v.saturating_sub(lo) + step / 2) / step * step;
+        let top = lo + hi.saturating_sub(lo) / step * step;
+        snapped.clamp(lo, top.max(lo))
+    };
     let on_range = move |ev| {
         if let Ok(v) = event_target_value(&ev).parse::<usize>() {
-            value.set(v.clamp(min.get_untracked(), max.get_untracked()));
+            value.set(snap(v));
         }
     };
     let on_number = move |ev: leptos::ev::Event| {
@@ -58,6 +69,7 @@ pub fn IntSlider(
         if let Some(n) = notice {
             notices.push(n);
         }
+        let v = snap(v);
         value.set(v);
         show_in_box(&ev, &v.to_string());
     };
@@ -74,7 +86,7 @@ pub fn IntSlider(
                 id=id
                 min=move || min.get().to_string()
                 max=move || max.get().to_string()
-                step="1"
+                step=step.to_string()
                 on:input=on_range
             />
             <input
@@ -85,7 +97,70 @@ pub fn IntSlider(
                 aria-label=format!("{label}, exact value")
                 min=move || min.get().to_string()
                 max=move || max.get().to_string()
-                step="1"
+                step=step.to_string()
+                on:change=on_number
+            />
+        </div>
+    }
+}
+
+/// A slider over `min..=max` in steps of `step` for a real quantity (an angle, a coordinate),
+/// with a number box for exact values.
+#[component]
+pub fn FloatSlider(
+    /// Visible label, also used in notices.
+    label: &'static str,
+    /// Element id (unique on the page).
+    id: &'static str,
+    /// Smallest value.
+    min: f64,
+    /// Largest value.
+    max: f64,
+    /// Slider step.
+    step: f64,
+    /// The value.
+    value: RwSignal<f64>,
+) -> impl IntoView {
+    let notices = expect_context::<Notices>();
+    let on_range = move |ev| {
+        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+            value.set(v.clamp(min, max));
+        }
+    };
+    let on_number = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        let (v, notice) = params::parse_f64(label, &text, (min, max), value.get_untracked());
+        if let Some(n) = notice {
+            notices.push(n);
+        }
+        value.set(v);
+        show_in_box(&ev, &format_number(v));
+    };
+    let number_id = format!("{id}-value");
+    let (range, number) = (NodeRef::<Input>::new(), NodeRef::<Input>::new());
+    show_value(range, move || value.get().to_string());
+    show_value(number, move || format_number(value.get()));
+    view! {
+        <div class="control">
+            <label for=id>{label}</label>
+            <input
+                node_ref=range
+                type="range"
+                id=id
+                min=min.to_string()
+                max=max.to_string()
+                step=step.to_string()
+                on:input=on_range
+            />
+            <input
+                node_ref=number
+                type="number"
+                class="exact"
+                id=number_id
+                aria-label=format!("{label}, exact value")
+                min=min.to_string()
+                max=max.to_string()
+                step="any"
                 on:change=on_number
             />
         </div>
@@ -199,5 +274,58 @@ where
                 })
                 .collect_view()}
         </fieldset>
+    }
+}
+
+/// A text box committed on `change` (Enter or leaving it): `check` turns the text into the value
+/// to keep, or a notice; refused text is replaced by `current()` again.
+#[component]
+pub fn TextField<G, C, S>(
+    /// Visible label.
+    label: &'static str,
+    /// Element id (unique on the page).
+    id: &'static str,
+    /// A short hint after the box (its accessible description).
+    hint: &'static str,
+    /// The text the box shows.
+    current: G,
+    /// Validates the typed text.
+    check: C,
+    /// Keeps a valid text.
+    set: S,
+) -> impl IntoView
+where
+    G: Fn() -> String + Copy + Send + Sync + 'static,
+    C: Fn(&str) -> Result<String, params::Notice> + 'static,
+    S: Fn(String) + 'static,
+{
+    let notices = expect_context::<Notices>();
+    let on_change = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        match check(&text) {
+            Ok(v) => set(v),
+            Err(n) => {
+                notices.push(n);
+                show_in_box(&ev, &current());
+            }
+        }
+    };
+    let input = NodeRef::<Input>::new();
+    show_value(input, current);
+    let hint_id = format!("{id}-hint");
+    view! {
+        <span class="text-field">
+            <label for=id>{label}</label>
+            <input
+                node_ref=input
+                id=id
+                type="text"
+                class="exact"
+                maxlength="200"
+                on:change=on_change
+                aria-describedby=hint_id.clone()
+            />
+            <span id=hint_id class="hint">{hint}</span>
+        </span>
     }
 }

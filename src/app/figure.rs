@@ -30,6 +30,8 @@ pub struct DrawStats {
     pub ms: RwSignal<f64>,
     /// `performance.now()` when the last redraw ended.
     pub at: RwSignal<f64>,
+    /// Whether the figure's canvas is in the viewport (animations stop when it is not).
+    pub near: RwSignal<bool>,
 }
 
 impl DrawStats {
@@ -38,6 +40,7 @@ impl DrawStats {
         DrawStats {
             ms: RwSignal::new(0.0),
             at: RwSignal::new(0.0),
+            near: RwSignal::new(false),
         }
     }
 
@@ -148,7 +151,7 @@ pub fn draw_effect_into(
     stats: DrawStats,
     mut draw: impl FnMut(&Surface) + 'static,
 ) {
-    let near = RwSignal::new(false);
+    let near = stats.near;
     once_mounted(canvas, move |el| watch_visibility(el, near));
     let width = observed_width(canvas);
     Effect::new(move |_| {
@@ -204,5 +207,49 @@ where
                 on:keydown=on_key
             ></canvas>
         </div>
+    }
+}
+
+/// The figure's link: a small corner button that puts the address of the current view, scrolled
+/// to this figure (`…?query#fig-id`), in the address bar and on the clipboard. Without JavaScript
+/// it is a plain `#fig-id` anchor.
+#[component]
+pub fn FigureLink(
+    /// The figure's element id (as listed in [`crate::book::CHAPTERS`]).
+    id: &'static str,
+) -> impl IntoView {
+    let link = expect_context::<super::url::ShareLink>();
+    let title = crate::book::find_figure(id).map_or("this figure", |(_, f)| f.title);
+    let copied = RwSignal::new(None::<bool>);
+    let on_click = move |ev: web_sys::MouseEvent| {
+        ev.prevent_default();
+        link.set_fragment(id);
+        link.write_now();
+        let href = link.href();
+        leptos::task::spawn_local(async move {
+            copied.set(Some(super::copy_text(&href).await));
+            set_timeout(
+                move || copied.set(None),
+                std::time::Duration::from_millis(2000),
+            );
+        });
+    };
+    view! {
+        <a
+            class="figure-link"
+            href=format!("#{id}")
+            on:click=on_click
+            aria-label=format!("Copy a link to the figure “{title}”")
+            title="Copy a link to this figure"
+        >
+            <span aria-hidden="true">"#"</span>
+            <span class="figure-link-status" aria-live="polite">
+                {move || match copied.get() {
+                    None => "",
+                    Some(true) => "Link copied",
+                    Some(false) => "In the address bar",
+                }}
+            </span>
+        </a>
     }
 }

@@ -45,6 +45,10 @@ pub struct Matrix<'a> {
     pub stride: usize,
     /// Changes whenever `values` do.
     pub version: Option<u64>,
+    /// `values` are the `2·stride − 1` diagonals of a `stride × stride` Toeplitz matrix (entry
+    /// `(r, c)` is `values[r + stride − 1 − c]`), not the matrix itself: an `n × n` matrix that
+    /// depends only on `r − c` is never materialised.
+    pub toeplitz: bool,
 }
 
 /// What the figure's canvas shows now.
@@ -247,14 +251,25 @@ impl MatrixPainter {
         let cols = sample_indices(spec.cols.clone(), layout.width() as usize);
         let lut = Lut::for_scale(spec.colorbar.scale, spec.theme.diverging);
         let range = (spec.colorbar.lo, spec.colorbar.hi);
-        lut.paint_sampled_into(
-            matrix.values,
-            matrix.stride,
-            &rows,
-            &cols,
-            range,
-            &mut self.rgba,
-        );
+        if matrix.toeplitz {
+            lut.paint_toeplitz_into(
+                matrix.values,
+                matrix.stride,
+                &rows,
+                &cols,
+                range,
+                &mut self.rgba,
+            );
+        } else {
+            lut.paint_sampled_into(
+                matrix.values,
+                matrix.stride,
+                &rows,
+                &cols,
+                range,
+                &mut self.rgba,
+            );
+        }
         let size = (cols.len() as u32, rows.len() as u32);
         if size.0 == 0 || size.1 == 0 {
             return Some(layout);

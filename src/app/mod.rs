@@ -3,9 +3,11 @@
 //! State flows one way: URL → state signals → memoised math → drawing effects. Controls write
 //! signals; drawing never writes state.
 
+pub mod animation;
 pub mod backend;
 pub mod canvas;
 pub mod chapters;
+pub mod contents;
 pub mod controls;
 pub mod figure;
 pub mod figures;
@@ -18,7 +20,9 @@ pub mod url;
 use leptos::prelude::*;
 
 use crate::params::ThemeChoice;
+use chapters::rope::Rope;
 use chapters::sinusoids::Sinusoids;
+use contents::Contents;
 use state::{AppState, Notices};
 use theme::PageTheme;
 
@@ -33,6 +37,8 @@ pub fn mount() {
             use wasm_bindgen::JsCast;
             if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
                 leptos::mount::mount_to(el, App).forget();
+                // A link to a chapter or figure: the element exists only now.
+                request_animation_frame(contents::scroll_to_fragment);
             }
         }
         None => leptos::mount::mount_to_body(App),
@@ -54,10 +60,12 @@ pub fn provide_app_state() -> AppState {
     let view = state.sinusoidal.view();
     let order = state.order.view();
     let naive = state.naive.view();
+    let rope = state.rope.view();
     let link = url::sync_to_url(Memo::new(move |_| {
         let mut pairs = order.get().to_query();
         pairs.extend(naive.get().to_query());
         pairs.extend(view.get().to_query());
+        pairs.extend(rope.get().to_query());
         pairs.extend(theme.choice.get().to_query());
         pairs
     }));
@@ -72,7 +80,13 @@ pub fn App() -> impl IntoView {
     view! {
         <Header />
         <NoticeBar />
-        <Sinusoids />
+        <div class="book">
+            <Contents />
+            <div class="chapters">
+                <Sinusoids />
+                <Rope />
+            </div>
+        </div>
         <footer class="footer">
             <p>
                 "Every number is computed in Rust (compiled to WebAssembly) from the formulas of the "
@@ -85,7 +99,7 @@ pub fn App() -> impl IntoView {
 
 /// Puts `text` on the clipboard; `false` if the browser has no clipboard here (an insecure
 /// context) or refuses.
-async fn copy_text(text: &str) -> bool {
+pub(crate) async fn copy_text(text: &str) -> bool {
     let navigator = window().navigator();
     let has_clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
         .is_ok_and(|c| !c.is_undefined() && !c.is_null());

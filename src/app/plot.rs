@@ -5,6 +5,7 @@ use super::backend;
 
 use super::canvas::{self, Surface};
 use crate::chart::lines::{self, LinePlotLayout, LinePlotSpec};
+use crate::chart::plane::{self, PlaneLayout, PlaneSpec};
 
 /// Sizes the surface (CSS height from `height(width)`) and draws `spec` on it. `None` while the canvas
 /// is not laid out or cannot draw.
@@ -16,6 +17,19 @@ pub fn paint_lines(
     canvas::fit(surface, height)?;
     let root = backend::area(&surface.el)?;
     let layout = lines::draw(&root, spec).ok()?;
+    root.present().ok()?;
+    Some(layout)
+}
+
+/// Sizes the surface and draws the 2D plane `spec` on it; see [`paint_lines`].
+pub fn paint_plane(
+    surface: &Surface,
+    height: impl Fn(f64) -> f64,
+    spec: &PlaneSpec,
+) -> Option<PlaneLayout> {
+    canvas::fit(surface, height)?;
+    let root = backend::area(&surface.el)?;
+    let layout = plane::draw(&root, spec).ok()?;
     root.present().ok()?;
     Some(layout)
 }

@@ -38,6 +38,18 @@ impl ShareLink {
         )
     }
 
+    /// Makes `#id` the address bar's fragment (without scrolling or a history entry), so the next
+    /// [`ShareLink::href`] points at that element.
+    pub fn set_fragment(self, id: &str) {
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(
+                &wasm_bindgen::JsValue::NULL,
+                "",
+                Some(&format!("#{id}")),
+            );
+        }
+    }
+
     /// Writes the current view into the address bar now (before a copy, say).
     pub fn write_now(self) {
         if let Ok(history) = window().history() {

@@ -90,6 +90,9 @@ pub struct ClockSpec<'a> {
     pub clocks: Vec<Clock>,
     /// Which clock to emphasise (hovered or focused), if any.
     pub selected: Option<usize>,
+    /// Angles as RoPE turns its pairs: counter-clockwise from 3 o'clock (the x axis), instead of
+    /// a clock's clockwise from 12.
+    pub counter_clockwise: bool,
     /// Page colours and scale.
     pub theme: Theme,
 }
@@ -160,6 +163,14 @@ pub fn draw<DB: DrawingBackend>(
     let rim = ShapeStyle::from(t.axis).stroke_width(t.px(1.5));
     let tick = ShapeStyle::from(t.axis.mix(0.6)).stroke_width(t.px(1.0));
     let mut centers = Vec::with_capacity(spec.clocks.len());
+    // Hand directions in the clock convention of [`tip`].
+    let dial = |angle: f64| {
+        if spec.counter_clockwise {
+            std::f64::consts::FRAC_PI_2 - angle
+        } else {
+            angle
+        }
+    };
     for (k, clock) in spec.clocks.iter().enumerate() {
         let (col, row) = (k % cols, k / cols);
         let cx = cell_w * (col as f64 + 0.5);
@@ -189,11 +200,11 @@ pub fn draw<DB: DrawingBackend>(
         let steps = ((turn / TAU) * 64.0).ceil().max(1.0) as usize;
         let mut wedge = vec![center];
         wedge.extend(
-            (0..=steps).map(|s| tip(cx, cy, radius * 0.96, turn * s as f64 / steps as f64)),
+            (0..=steps).map(|s| tip(cx, cy, radius * 0.96, dial(turn * s as f64 / steps as f64))),
         );
         root.draw(&Polygon::new(wedge, color.mix(0.18).filled()))?;
         let hand = ShapeStyle::from(color).stroke_width(t.px(3.0));
-        let end = tip(cx, cy, radius * 0.9, turn);
+        let end = tip(cx, cy, radius * 0.9, dial(turn));
         root.draw(&PathElement::new(vec![center, end], hand))?;
         root.draw(&Circle::new(end, t.px(3.0) as i32, color.filled()))?;
         root.draw(&Circle::new(center, t.px(2.5) as i32, t.text.filled()))?;
@@ -296,6 +307,7 @@ mod tests {
                 })
                 .collect(),
             selected: Some(2),
+            counter_clockwise: false,
             theme: Theme::DARK,
         };
         let svg = crate::chart::svg::render(720, 300, |root| {

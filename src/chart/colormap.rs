@@ -186,9 +186,55 @@ impl Lut {
     }
 }
 
+impl Lut {
+    /// Like [`Lut::paint_sampled_into`] for an `n × n` Toeplitz matrix given by its `2n − 1`
+    /// diagonals: entry `(r, c)` is `diagonals[r + n − 1 − c]` (a value that depends only on
+    /// `r − c`, such as RoPE's q·k). Indices beyond the matrix paint entry 0.
+    pub fn paint_toeplitz_into(
+        &self,
+        diagonals: &[f64],
+        n: usize,
+        rows: &[usize],
+        cols: &[usize],
+        (lo, hi): (f64, f64),
+        out: &mut Vec<u8>,
+    ) {
+        out.resize(rows.len() * cols.len() * 4, 0);
+        let scale = 255.0 / (hi - lo);
+        let mut px = out.chunks_exact_mut(4);
+        for &r in rows {
+            for &c in cols {
+                let v = (r + n)
+                    .checked_sub(1 + c)
+                    .and_then(|k| diagonals.get(k))
+                    .copied()
+                    .unwrap_or(lo);
+                if let Some(p) = px.next() {
+                    p.copy_from_slice(&self.entries[usize::from(Self::index(v, lo, scale))]);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn toeplitz_painting_equals_painting_the_full_matrix() {
+        let lut = Lut::diverging(Diverging::Light);
+        let n = 5;
+        let diagonals: Vec<f64> = (0..2 * n - 1).map(|k| (k as f64 * 0.7).sin()).collect();
+        let full: Vec<f64> = (0..n * n)
+            .map(|k| diagonals[k / n + n - 1 - k % n])
+            .collect();
+        let (rows, cols) = ([0, 2, 4], [1, 3, 4]);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        lut.paint_sampled_into(&full, n, &rows, &cols, (-1.0, 1.0), &mut a);
+        lut.paint_toeplitz_into(&diagonals, n, &rows, &cols, (-1.0, 1.0), &mut b);
+        assert_eq!(a, b);
+    }
 
     #[test]
     fn ends_and_middle_match_the_control_points() {

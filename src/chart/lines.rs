@@ -167,8 +167,10 @@ pub fn draw<DB: DrawingBackend>(
         ))?;
     }
 
-    if !spec.series.is_empty() {
-        draw_legend(&chart.plotting_area().strip_coord_spec(), &spec.series, t)?;
+    // Series without a label (a second line of the same quantity) stay out of the legend.
+    let named: Vec<&Series> = spec.series.iter().filter(|s| !s.label.is_empty()).collect();
+    if !named.is_empty() {
+        draw_legend(&chart.plotting_area().strip_coord_spec(), &named, t)?;
     }
 
     let (x, y) = chart.plotting_area().get_pixel_range();
@@ -190,7 +192,7 @@ pub fn draw<DB: DrawingBackend>(
 /// `measureText`.
 fn draw_legend<DB: DrawingBackend>(
     plot: &DrawingArea<DB, Shift>,
-    series: &[Series],
+    series: &[&Series],
     t: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let style = ("sans-serif", t.font(12.0))

@@ -7,6 +7,8 @@ pub mod colorbar;
 pub mod colormap;
 pub mod heatmap;
 pub mod lines;
+pub mod pairs;
+pub mod plane;
 pub mod raster;
 pub mod svg;
 pub mod theme;

@@ -148,6 +148,10 @@ async function changeControl(page, token) {
       const choices = {
         "ctl-sentence": ["dog bites man", "man bites dog"],
         "ctl-dims": ["0,2,8", "3,5"],
+        "ctl-r-s1": ["a mouse ate the cheese today", "The mouse ate some cheese"],
+        "ctl-r-s2": ["we ate cheese", "In the house a cat ate some cheese"],
+        "ctl-r-w1": ["some", "ate"],
+        "ctl-r-w2": ["ate", "cheese"],
       }[token];
       assert.ok(choices, `no test value for text box ${sel}`);
       const next = info.value === choices[0] ? choices[1] : choices[0];

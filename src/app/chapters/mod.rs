@@ -1,3 +1,4 @@
 //! The explainer's chapters, in reading order. A chapter is prose, controls and figures.
 
+pub mod rope;
 pub mod sinusoids;

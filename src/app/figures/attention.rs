@@ -4,7 +4,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
@@ -109,6 +109,7 @@ pub fn OrderBlindness() -> impl IntoView {
             values: &w,
             stride: n,
             version: None,
+            toeplitz: false,
         };
         let drawn = painter.paint(canvas, figure_height, &spec, matrix, &twins);
         layout.set_value(drawn);
@@ -213,6 +214,7 @@ pub fn OrderBlindness() -> impl IntoView {
             data-drawn-at=stats.at_text()
             data-identical=identical_attr
         >
+            <FigureLink id="fig-attention" />
             <div class="figure-tools">
                 <label for="ctl-sentence">"sentence"</label>
                 <input

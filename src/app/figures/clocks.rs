@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
-use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::clock::{
@@ -42,6 +42,7 @@ fn paint(
         title: &title,
         clocks: sinusoidal_clocks(p, pos, pairs),
         selected,
+        counter_clockwise: false,
         theme,
     };
     let layout = clock::draw(&root, &spec).ok()?;
@@ -157,6 +158,7 @@ pub fn SinusoidalClocks() -> impl IntoView {
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >
+            <FigureLink id="fig-clocks" />
             <InteractiveCanvas
                 node_ref=canvas_ref
                 readout_id="fig-clocks-readout"

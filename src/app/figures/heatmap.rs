@@ -7,7 +7,7 @@ use leptos::html::{Canvas, Input};
 use leptos::prelude::*;
 
 use crate::app::controls::show_value;
-use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
@@ -72,6 +72,7 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
             values: &table,
             stride: p.dim,
             version: Some(version),
+            toeplitz: false,
         };
         let drawn = painter.paint(canvas, figure_height, &spec, matrix, &[row]);
         layout.set_value(drawn);
@@ -141,6 +142,7 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >
+            <FigureLink id="fig-heatmap" />
             <div class="figure-tools" role="group" aria-label="Zoom">
                 <SpanInput what="positions" id="ctl-rows" span=state.rows len=state.positions />
                 <SpanInput what="dimensions" id="ctl-cols" span=state.cols len=state.dim />

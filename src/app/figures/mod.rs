@@ -5,6 +5,7 @@ pub mod attention;
 pub mod clocks;
 pub mod heatmap;
 pub mod naive;
+pub mod rope;
 pub mod shift;
 pub mod similarity;
 pub mod token;

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use plotters::prelude::*;
 
 use crate::app::controls::{IntSlider, LogSlider};
-use crate::app::figure::{DrawStats, draw_effect_into};
+use crate::app::figure::{DrawStats, FigureLink, draw_effect_into};
 use crate::app::matrix::{Matrix, MatrixPainter};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -189,6 +189,7 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
             values: &table,
             stride: b as usize,
             version: None,
+            toeplitz: false,
         };
         bit_painter.paint(canvas, table_height, &spec, matrix, &[]);
     });
@@ -204,6 +205,7 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
             values: &table,
             stride: p.dim,
             version: None,
+            toeplitz: false,
         };
         sine_painter.paint(canvas, table_height, &spec, matrix, &[]);
     });
@@ -250,6 +252,7 @@ pub fn NaiveFixes() -> impl IntoView {
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >
+            <FigureLink id="fig-naive" />
             <Magnitudes stats />
             <SineCollision />
             <BinaryBits stats />

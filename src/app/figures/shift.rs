@@ -4,6 +4,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::figure::FigureLink;
+
 use crate::app::controls::IntSlider;
 use crate::app::figure::draw_effect;
 use crate::app::plot::paint_lines;
@@ -136,6 +138,7 @@ pub fn RelativeShift() -> impl IntoView {
             data-max-error=move || error.get().map(|(_, e)| format!("{e:e}")).unwrap_or_default()
             data-max-error-k=move || error.get().map(|(k, _)| k.to_string()).unwrap_or_default()
         >
+            <FigureLink id="fig-shift" />
             <div class="figure-tools wide-slider">
                 <IntSlider label="offset k" id="ctl-k" min=0usize max=MAX_SHIFT value=k />
             </div>

@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
-use crate::app::figure::{InteractiveCanvas, draw_effect, observed_width};
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -73,6 +73,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
                 values: m,
                 stride: n,
                 version: Some(version.get_untracked()),
+                toeplitz: false,
             };
             painter.paint(canvas, matrix_height, &spec, cells, &[at])
         });
@@ -161,6 +162,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
             data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
             data-value=move || cursor.get().map(|c| format!("{}", cell_value(c))).unwrap_or_default()
         >
+            <FigureLink id="fig-similarity" />
             <InteractiveCanvas
                 node_ref=matrix_ref
                 readout_id="fig-similarity-readout"

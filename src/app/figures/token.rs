@@ -4,6 +4,8 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
+
+use crate::app::figure::FigureLink;
 use plotters::prelude::*;
 
 use crate::app::figure::draw_effect;
@@ -120,6 +122,7 @@ pub fn AddToToken() -> impl IntoView {
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >
+            <FigureLink id="fig-token" />
             <div class="figure-tools">
                 {["reference p₀", "p₁", "p₂"]
                     .into_iter()

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use plotters::prelude::*;
 
 use crate::app::canvas::Surface;
-use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
@@ -181,6 +181,7 @@ pub fn SinusoidalWaves() -> impl IntoView {
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >
+            <FigureLink id="fig-waves" />
             <div class="figure-tools">
                 <label for="ctl-dims">"dimensions"</label>
                 <input

@@ -1,157 +1,16 @@
-//! The edge where raw input (a URL query, a typed number) becomes typed, clamped parameters.
-//!
-//! Pure and web-free so it is tested natively; `app::state` wraps it in signals. Nothing here can
-//! panic: every malformed or out-of-range value falls back to a default or is clamped, and a
-//! [`Notice`] says what happened so the page can show it.
+//! Chapter 1, "Order and sinusoids": its URL keys (unprefixed, as chapter 1 shipped them:
+//! `n`, `d`, `base`, `layout`, `spacing`, `show`, `pos`, `dims`, `k`, `at`, `rows`, `cols`, `s`, `pe`,
+//! `npos`, `eps`) and the views they parse into.
 
+use super::{Notice, format_number, parse_f64, parse_usize};
 use crate::math::limits;
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 
-/// A message for the reader about an input that was not taken as given.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Notice(pub String);
-
-/// Decodes `%XX` escapes and `+` (as a space) of one query component. Invalid escapes are kept
-/// literally; invalid UTF-8 is replaced (never an error, never a panic).
-pub fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = |b: u8| (b as char).to_digit(16);
-                match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                    (Some(h), Some(l)) => {
-                        out.push((h * 16 + l) as u8);
-                        i += 2;
-                    }
-                    _ => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Encodes one query component: unreserved characters (RFC 3986) as they are, the rest as `%XX`.
-pub fn percent_encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// The `key=value` pairs of a query string (with or without its leading `?`), decoded, in order.
-pub fn parse_query(search: &str) -> Vec<(String, String)> {
-    search
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|part| !part.is_empty())
-        .map(|part| {
-            let (k, v) = part.split_once('=').unwrap_or((part, ""));
-            (percent_decode(k), percent_decode(v))
-        })
-        .collect()
-}
-
-/// Builds a query string (with a leading `?`, or empty when there are no pairs).
-pub fn build_query(pairs: &[(&str, String)]) -> String {
-    if pairs.is_empty() {
-        return String::new();
-    }
-    let body: Vec<String> = pairs
-        .iter()
-        .map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v)))
-        .collect();
-    format!("?{}", body.join("&"))
-}
-
-/// Formats a float for a URL or a label: the shortest form that reads back as the same value.
-pub fn format_number(x: f64) -> String {
-    format!("{x}")
-}
-
-/// Clamps a float to `[lo, hi]`; a non-finite value becomes `fallback`. Every clamp comes with a notice naming `what`.
-pub fn clamp_f64(
-    what: &str,
-    value: f64,
-    (lo, hi): (f64, f64),
-    fallback: f64,
-) -> (f64, Option<Notice>) {
-    if !value.is_finite() {
-        (
-            fallback,
-            Some(Notice(format!(
-                "{what} must be a finite number; using {fallback}."
-            ))),
-        )
-    } else if value < lo {
-        (
-            lo,
-            Some(Notice(format!(
-                "{what} = {value} is below the minimum {lo}; using {lo}."
-            ))),
-        )
-    } else if value > hi {
-        (
-            hi,
-            Some(Notice(format!(
-                "{what} = {value} is above the maximum {hi}; using {hi}."
-            ))),
-        )
-    } else {
-        (value, None)
-    }
-}
-
-/// Parses and clamps an integer from text (a URL value or a number box). Text that is not a number
-/// gives `fallback` and a notice. Decimals are rounded; negative numbers clamp to the minimum.
-pub fn parse_usize(
-    what: &str,
-    text: &str,
-    (lo, hi): (usize, usize),
-    fallback: usize,
-) -> (usize, Option<Notice>) {
-    match text.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() => {
-            let (v, notice) = clamp_f64(what, x.round(), (lo as f64, hi as f64), fallback as f64);
-            (v as usize, notice)
-        }
-        _ => (
-            fallback,
-            Some(Notice(format!(
-                "{what} = “{text}” is not a number; using {fallback}."
-            ))),
-        ),
-    }
-}
-
-/// Parses and clamps a float from text; see [`parse_usize`].
-pub fn parse_f64(
-    what: &str,
-    text: &str,
-    range: (f64, f64),
-    fallback: f64,
-) -> (f64, Option<Notice>) {
-    match text.trim().parse::<f64>() {
-        Ok(x) => clamp_f64(what, x, range, fallback),
-        Err(_) => (
-            fallback,
-            Some(Notice(format!(
-                "{what} = “{text}” is not a number; using {fallback}."
-            ))),
-        ),
-    }
-}
+/// Every key chapter 1 reads (no prefix: these links were shared before the book had chapters).
+pub const KEYS: [&str; 16] = [
+    "n", "d", "base", "layout", "spacing", "show", "pos", "dims", "k", "at", "rows", "cols", "s",
+    "pe", "npos", "eps",
+];
 
 /// Default sinusoidal parameters: 100 positions, d_model 128, base 10000 (Vaswani et al.), the
 /// paper's interleaved layout and spacing.
@@ -657,83 +516,13 @@ impl NaiveView {
     }
 }
 
-/// The reader's colour-scheme choice (`theme=light|dark` in the URL; absent = follow the system).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum ThemeChoice {
-    /// Follow `prefers-color-scheme`.
-    #[default]
-    Auto,
-    /// Always light.
-    Light,
-    /// Always dark.
-    Dark,
-}
-
-impl ThemeChoice {
-    /// Reads `theme` from query pairs; an unknown value gives `Auto` and a notice.
-    pub fn from_query(pairs: &[(String, String)]) -> (ThemeChoice, Option<Notice>) {
-        match pairs.iter().rev().find(|(k, _)| k == "theme") {
-            None => (ThemeChoice::Auto, None),
-            Some((_, v)) => match v.as_str() {
-                "light" => (ThemeChoice::Light, None),
-                "dark" => (ThemeChoice::Dark, None),
-                "auto" => (ThemeChoice::Auto, None),
-                other => (
-                    ThemeChoice::Auto,
-                    Some(Notice(format!(
-                        "theme = “{other}” is not one of light, dark, auto; following the system."
-                    ))),
-                ),
-            },
-        }
-    }
-
-    /// The query pair for this choice (none for `Auto`).
-    pub fn to_query(self) -> Option<(&'static str, String)> {
-        match self {
-            ThemeChoice::Auto => None,
-            ThemeChoice::Light => Some(("theme", "light".into())),
-            ThemeChoice::Dark => Some(("theme", "dark".into())),
-        }
-    }
-}
-
-/// Rounds a positive number to `digits` significant digits (for log-slider values: 11220.18 → 11200).
-pub fn round_significant(x: f64, digits: i32) -> f64 {
-    if !x.is_finite() || x == 0.0 {
-        return x;
-    }
-    let magnitude = x.abs().log10().floor() as i32;
-    let factor = 10f64.powi(digits - 1 - magnitude);
-    (x * factor).round() / factor
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::{build_query, parse_query};
 
     fn q(s: &str) -> Vec<(String, String)> {
         parse_query(s)
-    }
-
-    #[test]
-    fn query_round_trips_through_encoding() {
-        let pairs = vec![
-            ("s", "the brown dog & co=1 ü".to_string()),
-            ("n", "7".into()),
-        ];
-        let built = build_query(&pairs);
-        let back = parse_query(&built);
-        assert_eq!(
-            back,
-            vec![
-                ("s".into(), "the brown dog & co=1 ü".into()),
-                ("n".into(), "7".into())
-            ]
-        );
-        assert_eq!(percent_decode("a%2"), "a%2");
-        assert_eq!(percent_decode("%zz%41"), "%zzA");
-        assert_eq!(percent_decode("%FF"), "\u{FFFD}");
     }
 
     #[test]
@@ -804,6 +593,25 @@ mod tests {
         let (back, notices) = SinusoidalView::from_query(&parse_query(&build_query(&pairs)));
         assert_eq!(back, view);
         assert!(notices.is_empty());
+        let mut written: Vec<&str> = pairs.iter().map(|(k, _)| *k).collect();
+        written.extend(
+            OrderView {
+                sentence: "a b".into(),
+                with_position: true,
+            }
+            .to_query()
+            .iter()
+            .map(|(k, _)| *k),
+        );
+        written.extend(
+            NaiveView { pos: 3, eps: 0.01 }
+                .to_query()
+                .iter()
+                .map(|(k, _)| *k),
+        );
+        for k in written {
+            assert!(KEYS.contains(&k), "{k} is written but not declared");
+        }
     }
 
     #[test]
@@ -870,32 +678,5 @@ mod tests {
         };
         let back = NaiveView::from_query(&parse_query(&build_query(&view.to_query())));
         assert_eq!(back, (view, vec![]));
-    }
-
-    #[test]
-    fn theme_choice_reads_and_writes() {
-        assert_eq!(
-            ThemeChoice::from_query(&q("theme=dark")),
-            (ThemeChoice::Dark, None)
-        );
-        assert_eq!(
-            ThemeChoice::from_query(&q("n=3")),
-            (ThemeChoice::Auto, None)
-        );
-        let (choice, notice) = ThemeChoice::from_query(&q("theme=purple"));
-        assert_eq!(choice, ThemeChoice::Auto);
-        assert!(notice.is_some());
-        assert_eq!(
-            ThemeChoice::Light.to_query(),
-            Some(("theme", "light".to_string()))
-        );
-        assert_eq!(ThemeChoice::Auto.to_query(), None);
-    }
-
-    #[test]
-    fn significant_rounding() {
-        assert_eq!(round_significant(11220.18, 3), 11200.0);
-        assert_eq!(round_significant(2.0, 3), 2.0);
-        assert_eq!(round_significant(999_999.0, 3), 1_000_000.0);
     }
 }

@@ -3,10 +3,14 @@
 //! Parsing and clamping live in [`crate::params`] (pure, tested natively); this module only holds
 //! the results in signals and collects the notices the page shows.
 
+pub mod rope;
+
 use leptos::prelude::*;
 
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
+use crate::params::rope::RopeView;
 use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Span, TableView};
+use rope::RopeState;
 
 /// Messages about inputs that were clamped or refused, shown in the notice bar until dismissed.
 #[derive(Clone, Copy)]
@@ -209,6 +213,8 @@ pub struct AppState {
     pub order: OrderState,
     /// The naive-fixes figure.
     pub naive: NaiveState,
+    /// Chapter 2, RoPE.
+    pub rope: RopeState,
     /// Notices for the reader.
     pub notices: Notices,
 }
@@ -221,6 +227,8 @@ impl AppState {
         notices.extend(more);
         let (naive, more) = NaiveView::from_query(pairs);
         notices.extend(more);
+        let (rope, more) = RopeView::from_query(pairs);
+        notices.extend(more);
         AppState {
             sinusoidal: SinusoidalState::new(view),
             order: OrderState {
@@ -231,6 +239,7 @@ impl AppState {
                 pos: RwSignal::new(naive.pos),
                 eps: RwSignal::new(naive.eps),
             },
+            rope: RopeState::new(rope),
             notices: Notices(RwSignal::new(notices.into_iter().map(|n| n.0).collect())),
         }
     }

@@ -1,0 +1,133 @@
+//! Before and after rotation: one fixed q and its rotations at positions 0, m and n − 1, over the
+//! coordinates. The first pairs turn fast and scramble; the last pairs barely move, so those
+//! coordinates look the same at every position.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::app::figure::{FigureLink, draw_effect};
+use crate::app::plot::paint_lines;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::lines::{LinePlotSpec, Series, series_color};
+use crate::math::rope;
+
+fn height(width: f64) -> f64 {
+    (width * 0.42).clamp(250.0, 360.0)
+}
+
+/// The positions drawn: 0, the current m and the last row, without repeats.
+fn positions(m: usize, n: usize) -> Vec<usize> {
+    let mut out = vec![0, m, n.saturating_sub(1)];
+    out.dedup();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The figure.
+#[component]
+pub fn BeforeAfter() -> impl IntoView {
+    let s = expect_context::<AppState>().rope;
+    let theme = expect_context::<PageTheme>().chart();
+    let pos = s.current_pos();
+    let rotary = s.rotary_dim();
+    let qk = s.qk_vectors();
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let stats = draw_effect(canvas_ref, move |surface| {
+        let (m, n, t) = (pos.get(), s.positions.get(), theme.get());
+        let (base, layout, r) = (s.base.get(), s.layout.get(), rotary.get());
+        qk.with(|(q, _)| {
+            let d = q.len();
+            let series: Vec<Series> = positions(m, n)
+                .into_iter()
+                .enumerate()
+                .map(|(k, p)| {
+                    let turned = rope::rotate_partial(q, p as f64, base, r, layout);
+                    Series {
+                        label: if p == 0 {
+                            "position 0 (q itself)".into()
+                        } else {
+                            format!("position {p}")
+                        },
+                        color: series_color(k),
+                        points: turned
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &y)| (i as f64, y))
+                            .collect(),
+                        dots: d <= 32,
+                        line: true,
+                    }
+                })
+                .collect();
+            let top = series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.1.abs()))
+                .fold(1e-9_f64, f64::max);
+            let spec = LinePlotSpec {
+                title: "q turned to up to three positions, coordinate by coordinate",
+                x_desc: "coordinate",
+                y_desc: "value",
+                x_range: 0.0..(d.max(2) - 1) as f64,
+                y_range: (-top * 1.1)..(top * 1.1),
+                series,
+                marker: (r < d).then(|| (r as f64 - 0.5, format!("rotary_dim = {r}"))),
+                theme: t,
+            };
+            paint_lines(surface, height, &spec);
+        });
+    });
+    // How far the slowest and the fastest pair have turned at m.
+    let turns = move || {
+        let m = pos.get() as f64;
+        let f = s.rotary_inv_freq().get();
+        let (fast, slow) = (
+            f.first().copied().unwrap_or(0.0),
+            f.last().copied().unwrap_or(0.0),
+        );
+        format!(
+            "At m = {}: pair 0 has turned {:.2} turns, the last pair {:.4} turns ({:.2}°).",
+            pos.get(),
+            m * fast / std::f64::consts::TAU,
+            m * slow / std::f64::consts::TAU,
+            (m * slow).to_degrees()
+        )
+    };
+    let describe = move || {
+        format!(
+            "q's {} coordinates at positions {}: they differ where pairs turn fast (the start of \
+             the turning coordinates, and with half-split also the start of their second half) \
+             and agree where a pair's largest turn is small.",
+            s.dim.get(),
+            positions(pos.get(), s.positions.get())
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+
+    view! {
+        <figure
+            class="figure"
+            id="fig-rope-dims"
+            data-controls="ctl-r-pos ctl-r-base ctl-r-d r-layout ctl-r-rot"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <FigureLink id="fig-rope-dims" />
+            <div class="canvas-wrap">
+                <canvas node_ref=canvas_ref role="img" aria-label=describe></canvas>
+            </div>
+            <p class="readout" aria-live="polite">{turns}</p>
+            <figcaption>
+                "The same q at positions 0, the current m and the last row n − 1. Where pairs turn "
+                "fast the curves disagree; where a pair's largest turn (n − 1)·θ" <sub>"i"</sub>
+                " is small they lie on top of each other (with a small base, no pair is slow). Interleaved, the pairs (2i, 2i + 1) go from fast on the left to slow on "
+                "the right; half-split, the pairs are (i, i + rotary_dim/2), so both halves of the "
+                "turning coordinates go from fast to slow. Coordinates past rotary_dim never turn."
+            </figcaption>
+        </figure>
+    }
+}

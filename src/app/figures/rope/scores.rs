@@ -1,0 +1,256 @@
+//! q·k over positions: the score of q rotated to position m against k rotated to position n, for
+//! every m and n — constant along each diagonal, because it depends only on m − n — and the same
+//! numbers as a curve over the distance, under RoFormer's long-term decay bound.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::app::canvas::Surface;
+use crate::app::controls::Choice;
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
+use crate::app::plot::paint_lines;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::colorbar::ColorBar;
+use crate::chart::colormap::Scale;
+use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
+use crate::chart::lines::{LinePlotSpec, Series, series_color};
+use crate::math::rope_scores::{decay_bound, score_by_distance};
+use crate::params::rope::QkSource;
+
+fn matrix_height(width: f64) -> f64 {
+    (width * 0.75).clamp(300.0, 600.0)
+}
+
+fn curve_height(width: f64) -> f64 {
+    (width * 0.4).clamp(240.0, 340.0)
+}
+
+/// The figure.
+#[component]
+pub fn ScoresOverPositions() -> impl IntoView {
+    let s = expect_context::<AppState>().rope;
+    let theme = expect_context::<PageTheme>().chart();
+    let pos = s.current_pos();
+    let rotary = s.rotary_dim();
+    let qk = s.qk_vectors();
+    // The 2n − 1 diagonals and the bound, recomputed when an input of the math changes (not when
+    // only the highlighted position moves).
+    let scores = Memo::new(move |_| {
+        let (n, base, layout, r) = (
+            s.positions.get(),
+            s.base.get(),
+            s.layout.get(),
+            rotary.get(),
+        );
+        qk.with(|(q, k)| {
+            let g = score_by_distance(q, k, base, r, layout, n);
+            let bound = decay_bound(q, k, base, r, layout, n);
+            (g, bound)
+        })
+    });
+    let matrix_ref = NodeRef::<Canvas>::new();
+    let curve_ref = NodeRef::<Canvas>::new();
+    let curve_width = observed_width(curve_ref);
+    let layout = StoredValue::new(None::<HeatmapLayout>);
+    let cursor = RwSignal::new(None::<(usize, usize)>);
+    let mut painter = MatrixPainter::default();
+    let mut version = 0u64;
+    let mut last = None;
+    let stats = draw_effect(matrix_ref, move |surface| {
+        let (n, m, t) = (s.positions.get(), pos.get(), theme.get());
+        scores.with(|(g, bound)| {
+            let scale = g.iter().fold(1e-12_f64, |a, v| a.max(v.abs()));
+            let key = (
+                n,
+                g.len(),
+                g.first().copied(),
+                g.get(n - 1).copied(),
+                scale.to_bits(),
+            );
+            if last != Some(key) {
+                version += 1;
+                last = Some(key);
+            }
+            let spec = HeatmapSpec {
+                title: "q rotated to m · k rotated to n",
+                x_desc: "key position n",
+                y_desc: "query position m",
+                cols: 0..n,
+                rows: 0..n,
+                colorbar: ColorBar {
+                    lo: -scale,
+                    hi: scale,
+                    label: "q'_m · k'_n",
+                    scale: Scale::Diverging,
+                },
+                col_names: None,
+                row_names: None,
+                theme: t,
+            };
+            let cells = Matrix {
+                values: g,
+                stride: n,
+                version: Some(version),
+                toeplitz: true,
+            };
+            layout.set_value(painter.paint(surface, matrix_height, &spec, cells, &[m]));
+
+            let Some(el) = curve_ref.get() else {
+                return;
+            };
+            let curve = Surface {
+                el,
+                css_width: curve_width.get(),
+            };
+            // The bound is loose (RoFormer plots it relative to its value at 0): draw its shape,
+            // scaled to meet |score| at distance 0, and print the factor.
+            let shrink =
+                g[n - 1].abs().max(1e-12) / bound.first().copied().unwrap_or(1.0).max(1e-12);
+            let top = scale;
+            let points =
+                |f: &dyn Fn(usize) -> f64| (0..n).map(|r| (r as f64, f(r))).collect::<Vec<_>>();
+            let spec = LinePlotSpec {
+                title: "Score against distance m − n, and RoFormer's bound",
+                x_desc: "distance m − n",
+                y_desc: "q'_m · k'_n",
+                x_range: 0.0..(n - 1).max(1) as f64,
+                y_range: (-top * 1.05)..(top * 1.05),
+                series: vec![
+                    Series {
+                        label: "score".into(),
+                        color: series_color(0),
+                        points: points(&|r| g[n - 1 + r]),
+                        dots: false,
+                        line: true,
+                    },
+                    Series {
+                        label: "± bound (shape)".into(),
+                        color: series_color(4),
+                        points: points(&|r| bound[r] * shrink),
+                        dots: false,
+                        line: true,
+                    },
+                    Series {
+                        label: "".into(),
+                        color: series_color(4),
+                        points: points(&|r| -bound[r] * shrink),
+                        dots: false,
+                        line: true,
+                    },
+                ],
+                marker: None,
+                theme: t,
+            };
+            paint_lines(&curve, curve_height, &spec);
+        });
+    });
+    let on_move = hover_cell(matrix_ref, layout, cursor);
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let n = s.positions.get_untracked();
+        let at = cursor.get_untracked().unwrap_or((pos.get_untracked(), 0));
+        if let Some(next) = step_cursor(&ev.key(), at, 0..n, 0..n) {
+            ev.prevent_default();
+            cursor.set(Some(next));
+        }
+    };
+    Effect::new(move |_| {
+        let n = s.positions.get();
+        if cursor
+            .get_untracked()
+            .is_some_and(|(a, b)| a >= n || b >= n)
+        {
+            cursor.set(None);
+        }
+    });
+    let value_at = move |(m, k): (usize, usize)| {
+        let n = s.positions.get();
+        scores.with(|(g, _)| g.get(m + n - 1 - k).copied().unwrap_or(0.0))
+    };
+    let readout = move || match cursor.get() {
+        Some((m, k)) => format!(
+            "q'_{m} · k'_{k} = {:.6} · distance m − n = {}",
+            value_at((m, k)),
+            m as i64 - k as i64
+        ),
+        None => {
+            "Hover the matrix (or focus it and use the arrow keys) to read a score.".to_string()
+        }
+    };
+    let bound_note = move || {
+        let n = s.positions.get();
+        scores.with(|(g, bound)| {
+            let b0 = bound.first().copied().unwrap_or(0.0);
+            format!(
+                "The bound's shape is drawn scaled to |score| at distance 0 = {}: the bound itself starts at {} ({}× the score) and keeps that shape.",
+                crate::app::figures::rope::wheels::sig(g[n - 1].abs()),
+                crate::app::figures::rope::wheels::sig(b0),
+                crate::app::figures::rope::wheels::sig(b0 / g[n - 1].abs().max(1e-300)),
+            )
+        })
+    };
+    let reroll = move |_| {
+        if let Ok(seed) = getrandom::u64() {
+            s.seed.set(seed);
+        }
+        s.qk.set(QkSource::Random);
+    };
+    let describe = move || {
+        format!(
+            "The {n} × {n} matrix of RoPE scores q'_m · k'_n (head_dim {}, base {}): every diagonal \
+             has one colour, because the score depends only on m − n.",
+            s.dim.get(),
+            s.base.get(),
+            n = s.positions.get()
+        )
+    };
+
+    view! {
+        <figure
+            class="figure"
+            id="fig-rope-scores"
+            data-controls="ctl-r-n ctl-r-d ctl-r-base r-qk"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+            data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
+            data-value=move || cursor.get().map(|c| format!("{}", value_at(c))).unwrap_or_default()
+        >
+            <FigureLink id="fig-rope-scores" />
+            <div class="figure-tools">
+                <Choice legend="q and k" name="r-qk" options=vec![(QkSource::Ones, "all ones"), (QkSource::Random, "random")] value=s.qk />
+                <button type="button" class="button" on:click=reroll>"Re-roll q, k"</button>
+                <span class="hint">{move || match s.qk.get() {
+                    QkSource::Ones => "every coordinate 1".to_string(),
+                    QkSource::Random => format!("standard normal, seed {}", s.seed.get()),
+                }}</span>
+            </div>
+            <InteractiveCanvas
+                node_ref=matrix_ref
+                readout_id="fig-rope-scores-readout"
+                label=describe
+                on_move=on_move
+                on_leave=move || cursor.set(None)
+                on_key=on_key
+            />
+            <p class="readout" id="fig-rope-scores-readout" aria-live="polite">{readout}</p>
+            <div class="canvas-wrap">
+                <canvas
+                    node_ref=curve_ref
+                    role="img"
+                    aria-label="The score as a function of the distance m − n, with the shape of RoFormer's bound scaled to start at the same height (the score can cross this scaled curve; it never exceeds the unscaled bound)."
+                ></canvas>
+            </div>
+            <p class="hint">{bound_note}</p>
+            <figcaption>
+                "Rotate q to position m and k to position n, then take the dot product: the result "
+                "depends only on m − n, so the matrix is constant along every diagonal. RoFormer "
+                "(§3.4.3) bounds the score by a sum that, for many pairs and a large base, shrinks "
+                "with distance in ripples; with all-ones q and k the score decays too, though not "
+                "in step with the drawn shape, which is scaled to meet it at 0. With one or two "
+                "pairs, or a small base, neither decays. Random q and k stay under their (unscaled) "
+                "bound but need not decay."
+            </figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,215 @@
+//! Same angle, different sentences: every word is a 2D vector turned by its position times θ.
+//! Two words the same distance apart end up at the same angle to each other in any sentence,
+//! whatever θ and wherever the pair sits — the relative position is all that survives.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::app::canvas::Surface;
+use crate::app::controls::{FloatSlider, TextField};
+use crate::app::figure::{FigureLink, draw_effect, observed_width};
+use crate::app::plot::paint_plane;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::lines::series_color;
+use crate::chart::plane::{AngleArc, Arrow, PlaneSpec};
+use crate::chart::theme::Theme;
+use crate::math::attention::tokenize;
+use crate::math::plane::{angle_between, direction, find_pair, rotated_words};
+use crate::params::rope::{THETA_DEG, check_sentence, check_word};
+
+fn height(width: f64) -> f64 {
+    (width * 0.95).clamp(280.0, 420.0)
+}
+
+/// One sentence's picture: what it shows and the pair's angle, if both words are in it.
+struct Reading {
+    words: Vec<String>,
+    pair: Option<(usize, usize)>,
+    angle: Option<f64>,
+}
+
+fn read(sentence: &str, pair_words: &[String; 2], theta: f64) -> Reading {
+    let words = tokenize(sentence);
+    let pair = find_pair(&words, &pair_words[0], &pair_words[1]);
+    let turned = rotated_words(&words, theta);
+    let angle = pair.map(|(a, b)| angle_between(turned[a], turned[b]));
+    Reading { words, pair, angle }
+}
+
+fn paint(surface: &Surface, title: &str, r: &Reading, theta: f64, t: Theme) {
+    let turned = rotated_words(&r.words, theta);
+    let mut arrows: Vec<Arrow> = Vec::new();
+    let emphasised = |k: usize| r.pair.is_some_and(|(a, b)| k == a || k == b);
+    for (k, (w, v)) in r.words.iter().zip(&turned).enumerate() {
+        if !emphasised(k) {
+            arrows.push(Arrow {
+                tip: *v,
+                color: t.axis,
+                label: format!("{w} ({k})"),
+                faint: true,
+            });
+        }
+    }
+    let mut arcs = Vec::new();
+    if let (Some((a, b)), Some(angle)) = (r.pair, r.angle) {
+        for (slot, k) in [a, b].into_iter().enumerate() {
+            arrows.push(Arrow {
+                tip: turned[k],
+                color: series_color(slot),
+                label: format!("{} ({k})", r.words[k]),
+                faint: false,
+            });
+        }
+        let from = direction(turned[a]);
+        arcs.push(AngleArc {
+            from,
+            to: from + angle,
+            radius: 0.45,
+            color: series_color(2),
+            label: format!("{:.1}°", angle.to_degrees()),
+        });
+    }
+    let spec = PlaneSpec {
+        title,
+        extent: 1.35,
+        circle: Some(1.0),
+        trail: Vec::new(),
+        trail_color: t.axis,
+        arcs,
+        arrows,
+        theme: t,
+    };
+    paint_plane(surface, height, &spec);
+}
+
+/// The figure.
+#[component]
+pub fn SameAngle() -> impl IntoView {
+    let s = expect_context::<AppState>().rope;
+    let theme = expect_context::<PageTheme>().chart();
+    let first = NodeRef::<Canvas>::new();
+    let second = NodeRef::<Canvas>::new();
+    let second_width = observed_width(second);
+    let readings = Memo::new(move |_| {
+        let theta = s.sentence_theta_deg.get().to_radians();
+        let words = s.words.get();
+        s.sentences
+            .with(|[a, b]| [read(a, &words, theta), read(b, &words, theta)])
+            .map(|r| (r.pair, r.angle))
+    });
+    let stats = draw_effect(first, move |surface| {
+        let theta = s.sentence_theta_deg.get().to_radians();
+        let words = s.words.get();
+        let t = theme.get();
+        let [a, b] = s.sentences.get();
+        paint(surface, "Sentence 1", &read(&a, &words, theta), theta, t);
+        if let Some(el) = second.get() {
+            let surface = Surface {
+                el,
+                css_width: second_width.get(),
+            };
+            if surface.css_width >= 1.0 {
+                paint(&surface, "Sentence 2", &read(&b, &words, theta), theta, t);
+            }
+        }
+    });
+
+    let line = move |k: usize| {
+        let words = s.words.get();
+        let (pair, angle) = readings.get()[k];
+        match (pair, angle) {
+            (Some((a, b)), Some(angle)) => format!(
+                "sentence {}: “{}” at {a}, “{}” at {b} (distance {}) · angle = {:.2}°",
+                k + 1,
+                words[0],
+                words[1],
+                b as i64 - a as i64,
+                angle.to_degrees()
+            ),
+            _ => format!(
+                "sentence {}: does not contain both “{}” and “{}”",
+                k + 1,
+                words[0],
+                words[1]
+            ),
+        }
+    };
+    let verdict = move || {
+        let [(p1, a1), (p2, a2)] = readings.get();
+        match (p1, p2, a1, a2) {
+            (Some((a, b)), Some((c, d)), Some(x), Some(y)) => {
+                let (d1, d2) = (b as i64 - a as i64, d as i64 - c as i64);
+                if d1 == d2 {
+                    format!(
+                        "Same distance ({d1}), same angle: the two angles agree to {:.0e}°.",
+                        (x - y).to_degrees().abs().max(1e-12)
+                    )
+                } else {
+                    format!(
+                        "The distances differ ({d1} and {d2}), so the angles differ by ({d1} − {d2}) × θ (mod 360°)."
+                    )
+                }
+            }
+            _ => "Put both words in both sentences to compare their angles.".to_string(),
+        }
+    };
+    let describe = move |k: usize| {
+        move || {
+            format!(
+                "The words of sentence {} as unit arrows, each turned by its position times {}°; {}.",
+                k + 1,
+                s.sentence_theta_deg.get(),
+                line(k)
+            )
+        }
+    };
+    let sentence = move |k: usize| move || s.sentences.with(|v| v[k].clone());
+    let word = move |k: usize| move || s.words.with(|v| v[k].clone());
+    let check_text = |text: &str| check_sentence(text).map(|_| text.to_string());
+
+    view! {
+        <figure
+            class="figure"
+            id="fig-rope-sentences"
+            data-controls="ctl-r-stheta ctl-r-s1 ctl-r-w1"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+            data-angles=move || {
+                readings
+                    .get()
+                    .iter()
+                    .map(|(_, a)| a.map_or("none".to_string(), |a| format!("{}", a.to_degrees())))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            }
+        >
+            <FigureLink id="fig-rope-sentences" />
+            <div class="figure-tools">
+                <TextField label="sentence 1" id="ctl-r-s1" hint="2 to 16 words" current=sentence(0) check=check_text set=move |v| s.sentences.update(|x| x[0] = v) />
+                <TextField label="sentence 2" id="ctl-r-s2" hint="2 to 16 words" current=sentence(1) check=check_text set=move |v| s.sentences.update(|x| x[1] = v) />
+            </div>
+            <div class="figure-tools">
+                <TextField label="word" id="ctl-r-w1" hint="" current=word(0) check=check_word set=move |v| s.words.update(|x| x[0] = v) />
+                <TextField label="and word" id="ctl-r-w2" hint="" current=word(1) check=check_word set=move |v| s.words.update(|x| x[1] = v) />
+                <FloatSlider label="θ per position (degrees)" id="ctl-r-stheta" min=THETA_DEG.0 max=THETA_DEG.1 step=1.0 value=s.sentence_theta_deg />
+            </div>
+            <div class="pair">
+                <div class="canvas-wrap">
+                    <canvas node_ref=first role="img" aria-label=describe(0)></canvas>
+                </div>
+                <div class="canvas-wrap">
+                    <canvas node_ref=second role="img" aria-label=describe(1)></canvas>
+                </div>
+            </div>
+            <p class="readout" aria-live="polite">{move || line(0)}<br />{move || line(1)}</p>
+            <p class="finding">{verdict}</p>
+            <figcaption>
+                "Each word is a unit arrow (its direction comes from the word) turned by its "
+                "position × θ, counting from 0. Edit the sentences — add words in front of the pair "
+                "to shift it — or change θ: while the two words stay the same distance apart, the "
+                "angle between them is the same in both sentences."
+            </figcaption>
+        </figure>
+    }
+}

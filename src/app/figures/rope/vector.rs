@@ -1,0 +1,299 @@
+//! Rotating a 2D vector: the seed walkthrough. One coordinate pair `v`, rotated by `m·θ` at
+//! position `m`, with the trail of earlier positions. Drag the tip (or type x, y, or use the arrow
+//! keys) to change `v`; the length readout never changes, because a rotation keeps the norm.
+
+use std::f64::consts::PI;
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::app::animation::{Player, reduced_motion};
+use crate::app::canvas::Surface;
+use crate::app::controls::{FloatSlider, IntSlider};
+use crate::app::figure::{FigureLink, draw_effect};
+use crate::app::matrix::event_pixel;
+use crate::app::plot::paint_plane;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::lines::series_color;
+use crate::chart::plane::{AngleArc, Arrow, PlaneLayout, PlaneSpec};
+use crate::math::plane::{direction, norm, rotate};
+use crate::params::rope::{VECTOR_COORD, VECTOR_POS};
+
+fn height(width: f64) -> f64 {
+    (width * 0.62).clamp(300.0, 460.0)
+}
+
+/// Positions the animation plays through per second.
+const SPEED: f64 = 1.5;
+
+/// Rows of the walkthrough table: positions 0 … 4.
+const TABLE_ROWS: usize = 5;
+
+/// A coordinate rounded to the hundredth and kept in range.
+fn coordinate(x: f64) -> f64 {
+    ((x * 100.0).round() / 100.0).clamp(VECTOR_COORD.0, VECTOR_COORD.1)
+}
+
+/// Formats a coordinate with three decimals, without a negative zero.
+fn coord_text(x: f64) -> String {
+    let r = (x * 1000.0).round() / 1000.0;
+    format!("{:.3}", if r == 0.0 { 0.0 } else { r })
+}
+
+/// Draws the plane; returns its layout for dragging.
+fn paint(
+    surface: &Surface,
+    v: [f64; 2],
+    m: f64,
+    theta: f64,
+    t: crate::chart::theme::Theme,
+) -> Option<PlaneLayout> {
+    let r = norm(v);
+    let extent = if r <= 1.25 { 1.5 } else { 3.0 };
+    let turned = rotate(v, m * theta);
+    let whole = m.floor() as usize;
+    let trail: Vec<[f64; 2]> = (0..=whole).map(|k| rotate(v, k as f64 * theta)).collect();
+    let sweep = (m * theta).rem_euclid(2.0 * PI);
+    let start = direction(v);
+    let title = format!(
+        "v rotated by m·θ = {:.1}° at position m = {}",
+        (m * theta).to_degrees(),
+        fmt_pos(m)
+    );
+    let spec = PlaneSpec {
+        title: &title,
+        extent,
+        circle: Some(r),
+        trail,
+        trail_color: series_color(0),
+        arcs: vec![AngleArc {
+            from: start,
+            to: start + sweep,
+            radius: (r * 0.35).max(extent * 0.12),
+            color: series_color(1),
+            label: format!("{:.0}°", sweep.to_degrees()),
+        }],
+        arrows: vec![
+            Arrow {
+                tip: v,
+                color: t.text,
+                label: "v (m = 0)".into(),
+                faint: true,
+            },
+            Arrow {
+                tip: turned,
+                color: series_color(0),
+                label: format!("m = {}", fmt_pos(m)),
+                faint: false,
+            },
+        ],
+        theme: t,
+    };
+    paint_plane(surface, height, &spec)
+}
+
+/// A position: whole while stopped, one decimal while animating.
+fn fmt_pos(m: f64) -> String {
+    if (m - m.round()).abs() < 1e-9 {
+        format!("{}", m.round() as i64)
+    } else {
+        format!("{m:.1}")
+    }
+}
+
+/// The figure.
+#[component]
+pub fn RotatingVector() -> impl IntoView {
+    let s = expect_context::<AppState>().rope;
+    let theme = expect_context::<PageTheme>().chart();
+    let player = Player::new();
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let layout = StoredValue::new(None::<PlaneLayout>);
+    let stats = draw_effect(canvas_ref, move |surface| {
+        let m = player.position(s.vector_pos);
+        let theta = s.theta_deg.get().to_radians();
+        layout.set_value(paint(surface, s.vector.get(), m, theta, theme.get()));
+    });
+    let dragging = RwSignal::new(false);
+    let set_from_pointer = move |ev: &web_sys::MouseEvent| {
+        let Some(el) = canvas_ref.get_untracked() else {
+            return;
+        };
+        let (x, y) = event_pixel(&el, ev);
+        if let Some(p) = layout.with_value(|l| l.as_ref().map(|l| l.point(x, y))) {
+            s.vector.set([coordinate(p[0]), coordinate(p[1])]);
+        }
+    };
+    let on_down = move |ev: web_sys::PointerEvent| {
+        dragging.set(true);
+        if let Some(el) = canvas_ref.get_untracked() {
+            let _ = el.set_pointer_capture(ev.pointer_id());
+        }
+        set_from_pointer(&ev);
+    };
+    let on_move = move |ev: web_sys::PointerEvent| {
+        if dragging.get_untracked() {
+            set_from_pointer(&ev);
+        }
+    };
+    let on_up = move |_| dragging.set(false);
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let delta = if ev.shift_key() { 0.25 } else { 0.05 };
+        let [x, y] = s.vector.get_untracked();
+        let next = match ev.key().as_str() {
+            "ArrowLeft" => [x - delta, y],
+            "ArrowRight" => [x + delta, y],
+            "ArrowUp" => [x, y + delta],
+            "ArrowDown" => [x, y - delta],
+            _ => return,
+        };
+        ev.prevent_default();
+        s.vector.set([coordinate(next[0]), coordinate(next[1])]);
+    };
+
+    let shown_pos = move || player.position(s.vector_pos);
+    let readout = move || {
+        let (v, m, theta) = (s.vector.get(), shown_pos(), s.theta_deg.get());
+        let turned = rotate(v, m * theta.to_radians());
+        format!(
+            "m = {} · angle m·θ = {:.1}° · R(m·θ)·v = [{}, {}] · length |R·v| = {} = |v|",
+            fmt_pos(m),
+            m * theta,
+            coord_text(turned[0]),
+            coord_text(turned[1]),
+            coord_text(norm(turned)),
+        )
+    };
+    let table = move || {
+        let (v, theta) = (s.vector.get(), s.theta_deg.get().to_radians());
+        let current = s.vector_pos.get();
+        let mut rows: Vec<usize> = (0..TABLE_ROWS).collect();
+        if current >= TABLE_ROWS {
+            rows.push(current);
+        }
+        rows.into_iter()
+            .map(|m| {
+                let p = rotate(v, m as f64 * theta);
+                view! {
+                    <tr class:current=move || s.vector_pos.get() == m>
+                        <td>{m}</td>
+                        <td>{format!("{:.1}°", m as f64 * theta.to_degrees())}</td>
+                        <td>{format!("[{}, {}]", coord_text(p[0]), coord_text(p[1]))}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    let describe = move || {
+        let (v, m, theta) = (s.vector.get(), s.vector_pos.get(), s.theta_deg.get());
+        format!(
+            "A 2D vector v = [{}, {}] drawn from the origin, and the same vector rotated \
+             counter-clockwise by {m} × {theta}° for position {m}, with dots at the earlier \
+             positions on a circle of radius {}.",
+            coord_text(v[0]),
+            coord_text(v[1]),
+            coord_text(norm(v))
+        )
+    };
+    let apple = move |_| {
+        player.stop();
+        s.vector.set([1.0, 0.0]);
+        s.theta_deg.set(90.0);
+        s.vector_pos.set(3);
+    };
+    let step_by = move |delta: i64| {
+        player.stop();
+        let next = (s.vector_pos.get_untracked() as i64 + delta).clamp(0, VECTOR_POS.1 as i64);
+        s.vector_pos.set(next as usize);
+    };
+    let toggle = move |_| {
+        if player.playing.get_untracked() {
+            player.stop();
+        } else {
+            player.play(s.vector_pos, VECTOR_POS.1, SPEED, stats.near);
+        }
+    };
+    let [x0, y0] = s.vector.get_untracked();
+    let (x, y) = (RwSignal::new(x0), RwSignal::new(y0));
+    // The x and y boxes edit the vector's coordinates (one signal each, kept in step).
+    Effect::new(move |_| {
+        let [a, b] = s.vector.get();
+        x.set(a);
+        y.set(b);
+    });
+    Effect::new(move |_| {
+        let (a, b) = (x.get(), y.get());
+        if s.vector.get_untracked() != [a, b] {
+            s.vector.set([a, b]);
+        }
+    });
+    let animated = !reduced_motion();
+
+    view! {
+        <figure
+            class="figure"
+            id="fig-rope-2d"
+            data-controls="ctl-r-vpos ctl-r-theta ctl-r-x"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+            data-norm=move || {
+                let v = s.vector.get();
+                format!("{}", norm(rotate(v, shown_pos() * s.theta_deg.get().to_radians())))
+            }
+        >
+            <FigureLink id="fig-rope-2d" />
+            <div class="figure-tools">
+                <IntSlider label="position m" id="ctl-r-vpos" min=VECTOR_POS.0 max=VECTOR_POS.1 value=s.vector_pos />
+                <FloatSlider label="θ per position (degrees)" id="ctl-r-theta" min=0.0 max=180.0 step=1.0 value=s.theta_deg />
+                <FloatSlider label="x" id="ctl-r-x" min=VECTOR_COORD.0 max=VECTOR_COORD.1 step=0.01 value=x />
+                <FloatSlider label="y" id="ctl-r-y" min=VECTOR_COORD.0 max=VECTOR_COORD.1 step=0.01 value=y />
+            </div>
+            <div class="figure-tools buttons">
+                <button type="button" class="button" on:click=move |_| step_by(-1) aria-label="Previous position">
+                    "◀ m − 1"
+                </button>
+                {animated.then(|| view! {
+                    <button type="button" class="button" on:click=toggle aria-pressed=move || player.playing.get().to_string()>
+                        {move || if player.playing.get() { "❚❚ Pause" } else { "▶ Play" }}
+                    </button>
+                })}
+                <button type="button" class="button" on:click=move |_| step_by(1) aria-label="Next position">
+                    "m + 1 ▶"
+                </button>
+                <button type="button" class="button" on:click=apple>
+                    "Apple = [1, 0], 90° per position"
+                </button>
+            </div>
+            <div class="canvas-wrap">
+                <canvas
+                    node_ref=canvas_ref
+                    class="draggable"
+                    tabindex="0"
+                    role="img"
+                    aria-label=describe
+                    aria-describedby="fig-rope-2d-readout"
+                    on:pointerdown=on_down
+                    on:pointermove=on_move
+                    on:pointerup=on_up
+                    on:pointercancel=on_up
+                    on:keydown=on_key
+                ></canvas>
+            </div>
+            <p class="readout" id="fig-rope-2d-readout" aria-live="polite">{readout}</p>
+            <table class="numbers">
+                <caption>"v at the first positions (and the current one)"</caption>
+                <thead>
+                    <tr><th scope="col">"position m"</th><th scope="col">"angle m·θ"</th><th scope="col">"R(m·θ)·v"</th></tr>
+                </thead>
+                <tbody>{table}</tbody>
+            </table>
+            <figcaption>
+                "RoPE in two dimensions: the query (or key) vector v of a word at position m is turned by m·θ. "
+                "Drag the tip of v (or focus the picture and use the arrow keys), change θ, or "
+                "press play: the arrow turns, the dots mark the earlier positions, and the length "
+                "stays |v| because a rotation never stretches."
+            </figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,293 @@
+//! One wheel per coordinate pair: at position m, pair i has turned by m·θ_i. Fast pairs first.
+//! Beside them, the rotation matrix R_m that does all of it at once, as a live picture, and its
+//! first two 2×2 blocks in MathML with the current values.
+
+use std::f64::consts::TAU;
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::app::backend;
+use crate::app::canvas::{self, Surface};
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
+use crate::app::matrix::{Matrix, MatrixPainter};
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::clock::{self, Clock, ClockLayout, ClockSpec};
+use crate::chart::colorbar::ColorBar;
+use crate::chart::colormap::Scale;
+use crate::chart::heatmap::HeatmapSpec;
+use crate::chart::theme::Theme;
+use crate::math::rope::{self, Layout};
+
+/// Wheels per row for a canvas `width` CSS pixels wide (cells of about 84 px).
+fn columns(width: f64) -> usize {
+    ((width / 84.0).floor() as usize).clamp(1, 16)
+}
+
+/// Height of the wheels canvas for `pairs` wheels.
+fn wheels_height(width: f64, pairs: usize) -> f64 {
+    let cols = columns(width);
+    let rows = pairs.div_ceil(cols).max(1);
+    rows as f64 * (width / cols as f64).max(84.0) + 34.0
+}
+
+fn matrix_height(width: f64) -> f64 {
+    (width * 0.62).clamp(280.0, 460.0)
+}
+
+/// A short angle: degrees within the current turn.
+fn degrees(angle: f64) -> String {
+    format!("{:.0}°", angle.rem_euclid(TAU).to_degrees())
+}
+
+fn paint_wheels(
+    surface: &Surface,
+    m: usize,
+    inv_freq: &[f64],
+    selected: Option<usize>,
+    t: Theme,
+) -> Option<ClockLayout> {
+    canvas::fit(surface, |w| wheels_height(w, inv_freq.len()))?;
+    let root = backend::area(&surface.el)?;
+    let title = format!("Position m = {m}: pair i has turned by m·θ_i");
+    let spec = ClockSpec {
+        title: &title,
+        clocks: inv_freq
+            .iter()
+            .enumerate()
+            .map(|(i, theta)| {
+                let angle = m as f64 * theta;
+                Clock {
+                    angle,
+                    label: format!("pair {i}"),
+                    sublabel: degrees(angle),
+                }
+            })
+            .collect(),
+        selected,
+        counter_clockwise: true,
+        theme: t,
+    };
+    let layout = clock::draw(&root, &spec).ok()?;
+    root.present().ok()?;
+    Some(layout)
+}
+
+/// The figure.
+#[component]
+pub fn FrequencyWheels() -> impl IntoView {
+    let s = expect_context::<AppState>().rope;
+    let theme = expect_context::<PageTheme>().chart();
+    let inv_freq = s.rotary_inv_freq();
+    let rotary = s.rotary_dim();
+    let pos = s.current_pos();
+    let wheels_ref = NodeRef::<Canvas>::new();
+    let matrix_ref = NodeRef::<Canvas>::new();
+    let matrix_width = observed_width(matrix_ref);
+    let selected = RwSignal::new(None::<usize>);
+    let layout = StoredValue::new(None::<ClockLayout>);
+    let mut painter = MatrixPainter::default();
+    let mut version = 0u64;
+    let stats = draw_effect(wheels_ref, move |surface| {
+        let (m, t, layout_kind) = (pos.get(), theme.get(), s.layout.get());
+        let drawn = inv_freq.with(|f| paint_wheels(surface, m, f, selected.get(), t));
+        layout.set_value(drawn);
+        let Some(el) = matrix_ref.get() else {
+            return;
+        };
+        let surface = Surface {
+            el,
+            css_width: matrix_width.get(),
+        };
+        let d = s.dim.get();
+        let r = rotary.get();
+        // R_m over the turning coordinates, the identity over the rest (partial rotation).
+        let head = inv_freq.with(|f| rope::rotation_matrix(m as f64, f, layout_kind));
+        let mut values = vec![0.0; d * d];
+        for (row, chunk) in head.chunks_exact(r).enumerate() {
+            values[row * d..row * d + r].copy_from_slice(chunk);
+        }
+        for k in r..d {
+            values[k * d + k] = 1.0;
+        }
+        version += 1;
+        let title = format!("R_m at m = {m} ({} layout)", layout_kind.as_str());
+        let spec = HeatmapSpec {
+            title: &title,
+            x_desc: "input coordinate",
+            y_desc: "output coordinate",
+            cols: 0..d,
+            rows: 0..d,
+            colorbar: ColorBar {
+                lo: -1.0,
+                hi: 1.0,
+                label: "entry",
+                scale: Scale::Diverging,
+            },
+            col_names: None,
+            row_names: None,
+            theme: t,
+        };
+        let cells = Matrix {
+            values: &values,
+            stride: d,
+            version: Some(version),
+            toeplitz: false,
+        };
+        painter.paint(&surface, matrix_height, &spec, cells, &[]);
+    });
+    Effect::new(move |_| {
+        let n = inv_freq.with(Vec::len);
+        if selected.get_untracked().is_some_and(|k| k >= n) {
+            selected.set(None);
+        }
+    });
+    let on_move = move |ev: web_sys::MouseEvent| {
+        let Some(el) = wheels_ref.get_untracked() else {
+            return;
+        };
+        let (x, y) = crate::app::matrix::event_pixel(&el, &ev);
+        let hit = layout.with_value(|l| l.as_ref().and_then(|l| l.clock_at(x, y)));
+        if hit != selected.get_untracked() {
+            selected.set(hit);
+        }
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let n = inv_freq.with_untracked(Vec::len);
+        let at = selected.get_untracked();
+        let next = match ev.key().as_str() {
+            "ArrowRight" | "ArrowDown" => at.map_or(0, |k| (k + 1).min(n - 1)),
+            "ArrowLeft" | "ArrowUp" => at.map_or(0, |k| k.saturating_sub(1)),
+            "Home" => 0,
+            "End" => n - 1,
+            _ => return,
+        };
+        ev.prevent_default();
+        selected.set(Some(next));
+    };
+    let readout = move || {
+        let m = pos.get();
+        let (d, layout_kind) = (rotary.get(), s.layout.get());
+        match selected
+            .get()
+            .and_then(|i| inv_freq.with(|f| f.get(i).map(|&t| (i, t))))
+        {
+            Some((i, theta)) => {
+                let (a, b) = rope::pair(layout_kind, d, i);
+                let angle = m as f64 * theta;
+                format!(
+                    "pair {i} (coordinates {a}, {b}): θ_{i} = {} rad per position · m·θ = {} rad = {:.2} turns · wavelength 2π/θ = {} positions",
+                    sig(theta),
+                    sig(angle),
+                    angle / TAU,
+                    sig(TAU / theta),
+                )
+            }
+            None => "Hover a wheel (or focus the wheels and use the arrow keys) to read its pair."
+                .to_string(),
+        }
+    };
+    let describe = move || {
+        let m = pos.get() as f64;
+        inv_freq.with(|f| {
+            format!(
+                "{} wheels, one per turning coordinate pair, at position {}: pair 0 has turned {:.2} \
+                 turns, the last pair {:.4} turns.",
+                f.len(),
+                pos.get(),
+                m * f.first().copied().unwrap_or(0.0) / TAU,
+                m * f.last().copied().unwrap_or(0.0) / TAU,
+            )
+        })
+    };
+    // The first two 2×2 blocks with their live values.
+    let block = move |i: usize| {
+        move || {
+            let m = pos.get() as f64;
+            let theta = inv_freq.with(|f| f.get(i).copied());
+            theta.map(|theta| {
+                let (sn, cs) = (m * theta).sin_cos();
+                let (a, b) = rope::pair(s.layout.get(), rotary.get(), i);
+                let num = |x: f64| format!("{:.4}", if x.abs() < 5e-5 { 0.0 } else { x });
+                view! {
+                    <div class="block">
+                        <p class="block-label">{format!("pair {i}: rows and columns {a}, {b}")}</p>
+                        <math display="block">
+                            <mrow>
+                                <msub><mi>"R"</mi><mn>{i}</mn></msub>
+                                <mo>"="</mo>
+                                <mrow>
+                                    <mo>"["</mo>
+                                    <mtable>
+                                        <mtr><mtd><mn>{num(cs)}</mn></mtd><mtd><mn>{num(-sn)}</mn></mtd></mtr>
+                                        <mtr><mtd><mn>{num(sn)}</mn></mtd><mtd><mn>{num(cs)}</mn></mtd></mtr>
+                                    </mtable>
+                                    <mo>"]"</mo>
+                                </mrow>
+                            </mrow>
+                        </math>
+                    </div>
+                }
+            })
+        }
+    };
+
+    view! {
+        <figure
+            class="figure"
+            id="fig-rope-wheels"
+            data-controls="ctl-r-d ctl-r-base ctl-r-pos r-layout ctl-r-rot"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <FigureLink id="fig-rope-wheels" />
+            <InteractiveCanvas
+                node_ref=wheels_ref
+                readout_id="fig-rope-wheels-readout"
+                label=describe
+                on_move=on_move
+                on_leave=move || selected.set(None)
+                on_key=on_key
+            />
+            <p class="readout" id="fig-rope-wheels-readout" aria-live="polite">{readout}</p>
+            <div class="canvas-wrap">
+                <canvas
+                    node_ref=matrix_ref
+                    role="img"
+                    aria-label=move || {
+                        format!(
+                            "The {d} × {d} rotation matrix R_m at position {}: zero except for one 2×2 rotation block per turning coordinate pair ({}), and ones on the diagonal for coordinates that do not turn.",
+                            pos.get(),
+                            if s.layout.get() == Layout::Interleaved { "along the diagonal" } else { "at rows and columns i and i + rotary_dim/2" },
+                            d = s.dim.get(),
+                        )
+                    }
+                ></canvas>
+            </div>
+            <div class="blocks">{block(0)}{block(1)}</div>
+            <figcaption>
+                "Each wheel is one turning coordinate pair of a query or key, turned by m·θ"
+                <sub>"i"</sub> " with θ" <sub>"i"</sub> " = base" <sup>"−2i/r"</sup>
+                ", r = rotary_dim. The matrix R" <sub>"m"</sub> " applies every wheel at once: a "
+                "2×2 rotation per pair, 1 on the diagonal for coordinates past rotary_dim, zeros "
+                "elsewhere, so it never mixes one pair with another."
+            </figcaption>
+        </figure>
+    }
+}
+
+/// A number in four significant digits (scientific when tiny or huge).
+pub fn sig(x: f64) -> String {
+    let a = x.abs();
+    if a != 0.0 && !(1e-3..1e5).contains(&a) {
+        format!("{x:.3e}")
+    } else {
+        let digits = if a == 0.0 {
+            0
+        } else {
+            (3 - a.log10().floor() as i32).max(0) as usize
+        };
+        format!("{x:.digits$}")
+    }
+}

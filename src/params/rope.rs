@@ -1,0 +1,450 @@
+//! Chapter 2, "Rotations" (RoPE): its URL keys and the view they parse into.
+//!
+//! Every key carries the chapter's prefix `r.` (`r.d`, `r.base`, `r.pos`…), so the chapter's own
+//! head_dim, base and position never collide with chapter 1's unprefixed `d`, `base`, `pos`.
+
+use super::{Notice, format_number, parse_f64, parse_usize};
+use crate::math::limits;
+use crate::math::rope::Layout;
+
+/// The chapter's key prefix.
+pub const PREFIX: &str = "r.";
+
+/// Every key the chapter reads, prefix included.
+pub const KEYS: [&str; 16] = [
+    "r.d", "r.base", "r.layout", "r.n", "r.pos", "r.rot", "r.qk", "r.seed", "r.x", "r.theta",
+    "r.vpos", "r.s1", "r.s2", "r.w1", "r.w2", "r.stheta",
+];
+
+/// head_dim: even, 2 … 256 (Llama's 128 is the default; GPT-J and Gemma use 256).
+pub const HEAD_DIM: (usize, usize) = (2, 256);
+
+/// Positions of the q·k matrix (rows and columns), up to 4096.
+pub const POSITIONS: (usize, usize) = (2, 4096);
+
+/// Angle per position of the 2D figures, in degrees.
+pub const THETA_DEG: (f64, f64) = (0.0, 180.0);
+
+/// Position of the 2D vector.
+pub const VECTOR_POS: (usize, usize) = (0, 64);
+
+/// Each coordinate of the 2D vector.
+pub const VECTOR_COORD: (f64, f64) = (-2.0, 2.0);
+
+/// Words in each sentence of the same-angle figure.
+pub const SENTENCE_WORDS: (usize, usize) = (2, 16);
+
+/// The two sentences of the same-angle figure (after Su et al.'s blog and the RoPE walkthroughs).
+pub const SENTENCES: [&str; 2] = [
+    "The mouse ate some cheese",
+    "In the house a cat ate some cheese",
+];
+
+/// Where q and k come from in the q·k figure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum QkSource {
+    /// Every coordinate 1 (RoFormer's decay figure assumes equal coordinates).
+    #[default]
+    Ones,
+    /// Seeded standard-normal vectors.
+    Random,
+}
+
+impl QkSource {
+    /// The URL name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QkSource::Ones => "ones",
+            QkSource::Random => "random",
+        }
+    }
+
+    /// Reads [`QkSource::as_str`]'s names.
+    pub fn parse(s: &str) -> Option<Self> {
+        [QkSource::Ones, QkSource::Random]
+            .into_iter()
+            .find(|v| v.as_str() == s)
+    }
+}
+
+/// The chapter's view: everything its figures show, as the URL holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RopeView {
+    /// head_dim (even).
+    pub dim: usize,
+    /// RoPE base (θ in the configs: `rope_theta`).
+    pub base: f64,
+    /// Which coordinates pair up.
+    pub layout: Layout,
+    /// Positions of the q·k matrix.
+    pub positions: usize,
+    /// The current position m (`< positions`).
+    pub pos: usize,
+    /// Coordinates that rotate (even, `2 ≤ rotary_dim ≤ dim`).
+    pub rotary_dim: usize,
+    /// q and k of the q·k figure.
+    pub qk: QkSource,
+    /// Seed of the random q and k.
+    pub seed: u64,
+    /// The 2D vector.
+    pub vector: [f64; 2],
+    /// Angle per position of the 2D vector, degrees.
+    pub theta_deg: f64,
+    /// Position of the 2D vector.
+    pub vector_pos: usize,
+    /// The two sentences.
+    pub sentences: [String; 2],
+    /// The two words whose angle is compared.
+    pub words: [String; 2],
+    /// Angle per position of the sentence figure, degrees.
+    pub sentence_theta_deg: f64,
+}
+
+impl Default for RopeView {
+    fn default() -> Self {
+        RopeView {
+            dim: 128,
+            base: 10_000.0,
+            layout: Layout::Interleaved,
+            positions: 128,
+            pos: 10,
+            rotary_dim: 128,
+            qk: QkSource::Ones,
+            seed: 1,
+            vector: [1.0, 0.0],
+            theta_deg: 30.0,
+            vector_pos: 3,
+            sentences: SENTENCES.map(str::to_string),
+            words: ["ate".into(), "cheese".into()],
+            sentence_theta_deg: 25.0,
+        }
+    }
+}
+
+/// An even number in `range`: odd values are rounded down (with a notice).
+fn parse_even(
+    what: &str,
+    text: &str,
+    range: (usize, usize),
+    fallback: usize,
+) -> (usize, Option<Notice>) {
+    let (v, notice) = parse_usize(what, text, range, fallback);
+    if v % 2 == 1 {
+        let even = if v > range.0 { v - 1 } else { v + 1 };
+        let notice = notice.or_else(|| {
+            Some(Notice(format!(
+                "{what} = {v} is odd (coordinates rotate in pairs); using {even}."
+            )))
+        });
+        (even, notice)
+    } else {
+        (v, notice)
+    }
+}
+
+/// Checks a sentence of the same-angle figure: its words, or why it was refused.
+pub fn check_sentence(text: &str) -> Result<Vec<String>, Notice> {
+    let words = crate::math::attention::tokenize(text);
+    let (lo, hi) = SENTENCE_WORDS;
+    if words.len() < lo || words.len() > hi {
+        Err(Notice(format!(
+            "A sentence needs {lo} to {hi} words (this one has {}); keeping the previous one.",
+            words.len()
+        )))
+    } else {
+        Ok(words)
+    }
+}
+
+/// Checks a word of the same-angle figure: one word, lower-cased.
+pub fn check_word(text: &str) -> Result<String, Notice> {
+    match crate::math::attention::tokenize(text).as_slice() {
+        [word] if word.len() <= 40 => Ok(word.clone()),
+        _ => Err(Notice(
+            "Pick one word (of at most 40 letters) to compare; keeping the previous one.".into(),
+        )),
+    }
+}
+
+impl RopeView {
+    /// Reads the view from query pairs; keys without the `r.` prefix belong to other chapters and
+    /// are ignored. Bad values fall back or clamp, with a notice.
+    pub fn from_query(pairs: &[(String, String)]) -> (RopeView, Vec<Notice>) {
+        let mut view = RopeView::default();
+        let mut notices = Vec::new();
+        let (mut pos_text, mut rot_text) = (None, None);
+        for (k, v) in pairs {
+            let Some(key) = k.strip_prefix(PREFIX) else {
+                continue;
+            };
+            let notice = match key {
+                "d" => {
+                    let (x, n) = parse_even("r.d (head_dim)", v, HEAD_DIM, view.dim);
+                    view.dim = x;
+                    n
+                }
+                "base" => {
+                    let (x, n) = parse_f64("r.base", v, limits::BASE, view.base);
+                    view.base = x;
+                    n
+                }
+                "layout" => match Layout::parse(v) {
+                    Some(l) => {
+                        view.layout = l;
+                        None
+                    }
+                    None => Some(Notice(format!(
+                        "r.layout = “{v}” is not one of interleaved, half; using interleaved."
+                    ))),
+                },
+                "n" => {
+                    let (x, n) = parse_usize("r.n (positions)", v, POSITIONS, view.positions);
+                    view.positions = x;
+                    n
+                }
+                "pos" => {
+                    pos_text = Some(v.clone());
+                    None
+                }
+                "rot" => {
+                    rot_text = Some(v.clone());
+                    None
+                }
+                "qk" => match QkSource::parse(v) {
+                    Some(s) => {
+                        view.qk = s;
+                        None
+                    }
+                    None => Some(Notice(format!(
+                        "r.qk = “{v}” is not one of ones, random; using ones."
+                    ))),
+                },
+                "seed" => match v.trim().parse::<u64>() {
+                    Ok(s) => {
+                        view.seed = s;
+                        None
+                    }
+                    Err(_) => Some(Notice(format!(
+                        "r.seed = “{v}” is not a whole number from 0 to {}; using 1.",
+                        u64::MAX
+                    ))),
+                },
+                "x" => {
+                    let parts: Vec<&str> = v.split(',').collect();
+                    if parts.len() == 2 {
+                        let mut notice = None;
+                        for (slot, text) in view.vector.iter_mut().zip(parts) {
+                            let (x, n) = parse_f64("r.x (vector)", text, VECTOR_COORD, *slot);
+                            *slot = x;
+                            notice = notice.or(n);
+                        }
+                        notice
+                    } else {
+                        Some(Notice(format!(
+                            "r.x = “{v}” is not two numbers like 1,0; using 1,0."
+                        )))
+                    }
+                }
+                "theta" => {
+                    let (x, n) = parse_f64("r.theta (degrees)", v, THETA_DEG, view.theta_deg);
+                    view.theta_deg = x;
+                    n
+                }
+                "vpos" => {
+                    let (x, n) = parse_usize("r.vpos", v, VECTOR_POS, view.vector_pos);
+                    view.vector_pos = x;
+                    n
+                }
+                "s1" | "s2" => match check_sentence(v) {
+                    Ok(_) => {
+                        view.sentences[usize::from(key == "s2")] = v.clone();
+                        None
+                    }
+                    Err(n) => Some(n),
+                },
+                "w1" | "w2" => match check_word(v) {
+                    Ok(w) => {
+                        view.words[usize::from(key == "w2")] = w;
+                        None
+                    }
+                    Err(n) => Some(n),
+                },
+                "stheta" => {
+                    let (x, n) =
+                        parse_f64("r.stheta (degrees)", v, THETA_DEG, view.sentence_theta_deg);
+                    view.sentence_theta_deg = x;
+                    n
+                }
+                _ => None,
+            };
+            notices.extend(notice);
+        }
+        if let Some(text) = pos_text {
+            let (x, n) = parse_usize("r.pos (position)", &text, (0, view.positions - 1), 0);
+            view.pos = x;
+            notices.extend(n);
+        } else {
+            view.pos = view.pos.min(view.positions - 1);
+        }
+        match rot_text {
+            Some(text) => {
+                let (x, n) = parse_even("r.rot (rotary_dim)", &text, (2, view.dim), view.dim);
+                view.rotary_dim = x;
+                notices.extend(n);
+            }
+            None => view.rotary_dim = view.dim,
+        }
+        (view, notices)
+    }
+
+    /// The query pairs for this view, omitting defaults (`r.rot` is omitted when every
+    /// coordinate rotates).
+    pub fn to_query(&self) -> Vec<(&'static str, String)> {
+        let d = RopeView::default();
+        let mut out = Vec::new();
+        let mut push = |key: &'static str, differs: bool, value: String| {
+            if differs {
+                out.push((key, value));
+            }
+        };
+        push("r.d", self.dim != d.dim, self.dim.to_string());
+        push("r.base", self.base != d.base, format_number(self.base));
+        push(
+            "r.layout",
+            self.layout != d.layout,
+            self.layout.as_str().into(),
+        );
+        push(
+            "r.n",
+            self.positions != d.positions,
+            self.positions.to_string(),
+        );
+        push("r.pos", self.pos != d.pos, self.pos.to_string());
+        push(
+            "r.rot",
+            self.rotary_dim != self.dim,
+            self.rotary_dim.to_string(),
+        );
+        push("r.qk", self.qk != d.qk, self.qk.as_str().into());
+        push("r.seed", self.seed != d.seed, self.seed.to_string());
+        push(
+            "r.x",
+            self.vector != d.vector,
+            format!(
+                "{},{}",
+                format_number(self.vector[0]),
+                format_number(self.vector[1])
+            ),
+        );
+        push(
+            "r.theta",
+            self.theta_deg != d.theta_deg,
+            format_number(self.theta_deg),
+        );
+        push(
+            "r.vpos",
+            self.vector_pos != d.vector_pos,
+            self.vector_pos.to_string(),
+        );
+        push(
+            "r.s1",
+            self.sentences[0] != d.sentences[0],
+            self.sentences[0].clone(),
+        );
+        push(
+            "r.s2",
+            self.sentences[1] != d.sentences[1],
+            self.sentences[1].clone(),
+        );
+        push("r.w1", self.words[0] != d.words[0], self.words[0].clone());
+        push("r.w2", self.words[1] != d.words[1], self.words[1].clone());
+        push(
+            "r.stheta",
+            self.sentence_theta_deg != d.sentence_theta_deg,
+            format_number(self.sentence_theta_deg),
+        );
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{build_query, parse_query};
+
+    fn q(s: &str) -> Vec<(String, String)> {
+        parse_query(s)
+    }
+
+    #[test]
+    fn empty_query_gives_defaults_and_writes_nothing() {
+        let (view, notices) = RopeView::from_query(&q(""));
+        assert_eq!(view, RopeView::default());
+        assert!(notices.is_empty());
+        assert!(view.to_query().is_empty());
+    }
+
+    #[test]
+    fn chapter_one_keys_do_not_reach_this_chapter() {
+        let (view, notices) = RopeView::from_query(&q("d=8&base=3&pos=5&layout=half&n=7"));
+        assert_eq!(view, RopeView::default());
+        assert!(notices.is_empty());
+    }
+
+    #[test]
+    fn every_written_key_is_a_declared_key() {
+        let view = RopeView {
+            dim: 64,
+            base: 500_000.0,
+            layout: Layout::Half,
+            positions: 4096,
+            pos: 4095,
+            rotary_dim: 16,
+            qk: QkSource::Random,
+            seed: u64::MAX,
+            vector: [-1.5, 0.25],
+            theta_deg: 90.0,
+            vector_pos: 64,
+            sentences: ["a b".into(), "c d e".into()],
+            words: ["b".into(), "e".into()],
+            sentence_theta_deg: 7.5,
+        };
+        let pairs = view.to_query();
+        assert_eq!(pairs.len(), KEYS.len());
+        for (k, _) in &pairs {
+            assert!(KEYS.contains(k), "{k}");
+        }
+        let (back, notices) = RopeView::from_query(&parse_query(&build_query(&pairs)));
+        assert_eq!(back, view);
+        assert!(notices.is_empty(), "{notices:?}");
+    }
+
+    #[test]
+    fn bad_values_clamp_or_fall_back_with_notices() {
+        let (view, notices) = RopeView::from_query(&q(
+            "r.d=7&r.base=1e99&r.layout=x&r.n=1&r.pos=9&r.rot=3&r.qk=zeros&r.seed=-1&r.x=1&r.theta=999&r.vpos=NaN&r.s1=one&r.w1=two%20words&r.stheta=-5",
+        ));
+        assert_eq!(view.dim, 6);
+        assert_eq!(view.base, limits::BASE.1);
+        assert_eq!(view.layout, Layout::Interleaved);
+        assert_eq!(view.positions, POSITIONS.0);
+        assert_eq!(view.pos, 1);
+        assert_eq!(view.rotary_dim, 2);
+        assert_eq!(view.qk, QkSource::Ones);
+        assert_eq!(view.seed, 1);
+        assert_eq!(view.vector, [1.0, 0.0]);
+        assert_eq!(view.theta_deg, THETA_DEG.1);
+        assert_eq!(view.vector_pos, 3);
+        assert_eq!(view.sentences, RopeView::default().sentences);
+        assert_eq!(view.words[0], "ate");
+        assert_eq!(view.sentence_theta_deg, 0.0);
+        assert_eq!(notices.len(), 14, "{notices:?}");
+    }
+
+    #[test]
+    fn rotary_dim_follows_head_dim_unless_given() {
+        assert_eq!(RopeView::from_query(&q("r.d=32")).0.rotary_dim, 32);
+        assert_eq!(RopeView::from_query(&q("r.d=32&r.rot=64")).0.rotary_dim, 32);
+        assert_eq!(RopeView::from_query(&q("r.rot=16&r.d=32")).0.rotary_dim, 16);
+    }
+}
