@@ -420,6 +420,20 @@ pub fn step_cursor(
     ))
 }
 
+/// Arrow-key navigation over `n` items in a row (clock faces, wheels): the next selection for
+/// `key` from `at` (nothing selected starts at 0), or `None` for keys it does not handle or when
+/// there are no items.
+pub fn step_item(key: &str, at: Option<usize>, n: usize) -> Option<usize> {
+    let last = n.checked_sub(1)?;
+    Some(match key {
+        "ArrowRight" | "ArrowDown" => at.map_or(0, |k| (k + 1).min(last)),
+        "ArrowLeft" | "ArrowUp" => at.map_or(0, |k| k.saturating_sub(1)),
+        "Home" => 0,
+        "End" => last,
+        _ => return None,
+    })
+}
+
 /// The `mousemove` handler of a matrix figure: maps the pointer to a cell of the last drawn
 /// `layout` and moves `cursor` there (outside the cells it leaves the cursor alone).
 pub fn hover_cell(

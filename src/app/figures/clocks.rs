@@ -99,18 +99,11 @@ pub fn SinusoidalClocks() -> impl IntoView {
             selected.set(hit);
         }
     };
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+    let on_key = move |ev: web_sys::KeyboardEvent| {
         let n = pairs.with_untracked(Vec::len);
-        if n == 0 {
+        let Some(next) = crate::app::matrix::step_item(&ev.key(), selected.get_untracked(), n)
+        else {
             return;
-        }
-        let at = selected.get_untracked();
-        let next = match ev.key().as_str() {
-            "ArrowRight" | "ArrowDown" => at.map_or(0, |k| (k + 1).min(n - 1)),
-            "ArrowLeft" | "ArrowUp" => at.map_or(0, |k| k.saturating_sub(1)),
-            "Home" => 0,
-            "End" => n - 1,
-            _ => return,
         };
         ev.prevent_default();
         selected.set(Some(next));

@@ -155,13 +155,9 @@ pub fn FrequencyWheels() -> impl IntoView {
     };
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let n = inv_freq.with_untracked(Vec::len);
-        let at = selected.get_untracked();
-        let next = match ev.key().as_str() {
-            "ArrowRight" | "ArrowDown" => at.map_or(0, |k| (k + 1).min(n - 1)),
-            "ArrowLeft" | "ArrowUp" => at.map_or(0, |k| k.saturating_sub(1)),
-            "Home" => 0,
-            "End" => n - 1,
-            _ => return,
+        let Some(next) = crate::app::matrix::step_item(&ev.key(), selected.get_untracked(), n)
+        else {
+            return;
         };
         ev.prevent_default();
         selected.set(Some(next));
