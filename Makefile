@@ -2,7 +2,8 @@
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8080
 #   make test    install what is missing, run every test tier
 #   make bench   criterion kernels (native), then the browser benchmark (input → repainted per
-#                figure and control, against PE-Lab's algorithm; bundle size; budgets)
+#                figure and control, against PE-Lab's algorithm; bundle size; budgets), then the
+#                animation benchmark (600 frames: display rate, flat wasm memory and JS heap)
 # Nothing is downloaded from outside the package registries (crates.io, Debian, npm).
 
 SHELL := /bin/bash
@@ -29,6 +30,7 @@ test: tools lint unit wasm-test e2e
 bench: build
 	cargo bench --bench kernels
 	CHROMIUM=$(CHROMIUM) node benches/browser/run.mjs dist
+	CHROMIUM=$(CHROMIUM) node benches/browser/animation.mjs dist
 
 build: tools
 	trunk build --release

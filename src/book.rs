@@ -51,6 +51,7 @@ pub const CHAPTERS: [Chapter; 2] = [
         number: 2,
         title: "Rotations: RoPE",
         figures: &[
+            fig("fig-rope-add", "Why not add?"),
             fig("fig-rope-2d", "Rotating a 2D vector"),
             fig("fig-rope-sentences", "Same angle, different sentences"),
             fig("fig-rope-wheels", "One wheel per pair"),
@@ -58,6 +59,8 @@ pub const CHAPTERS: [Chapter; 2] = [
             fig("fig-rope-scores", "q·k depends on distance"),
             fig("fig-rope-dims", "Which dimensions turn"),
             fig("fig-rope-layouts", "Interleaved or half-split"),
+            fig("fig-rope-values", "Why only q and k"),
+            fig("fig-rope-cloud", "The token cloud"),
         ],
     },
 ];

@@ -391,4 +391,37 @@ proptest! {
         prop_assert!(naive_view.eps.is_finite() && naive_view.eps > 0.0);
         let _ = params::ThemeChoice::from_query(&pairs);
     }
+
+    /// Whatever the URL holds for chapter 2, reading it never panics, every value lands inside
+    /// its range, and the view the figures compute from is one they can draw.
+    #[test]
+    fn any_rope_query_gives_valid_state(
+        query in "[a-z.=&%0-9,+-]{0,80}",
+        key in prop::sample::select(params::rope::KEYS.to_vec()),
+        value in "\\PC{0,24}",
+    ) {
+        use pe_explorer::params::rope::{self as rp, RopeView};
+        let mut pairs = params::parse_query(&query);
+        pairs.push((key.to_string(), value));
+        let (v, _) = RopeView::from_query(&pairs);
+        prop_assert!(v.dim % 2 == 0 && (rp::HEAD_DIM.0..=rp::HEAD_DIM.1).contains(&v.dim));
+        prop_assert!(v.base.is_finite() && (limits::BASE.0..=limits::BASE.1).contains(&v.base));
+        prop_assert!((rp::POSITIONS.0..=rp::POSITIONS.1).contains(&v.positions));
+        prop_assert!(v.pos < v.positions);
+        prop_assert!(v.rotary_dim % 2 == 0 && v.rotary_dim >= 2 && v.rotary_dim <= v.dim);
+        prop_assert!(v.vector.iter().all(|x| x.is_finite() && (rp::VECTOR_COORD.0..=rp::VECTOR_COORD.1).contains(x)));
+        prop_assert!((rp::THETA_DEG.0..=rp::THETA_DEG.1).contains(&v.theta_deg));
+        prop_assert!((rp::THETA_DEG.0..=rp::THETA_DEG.1).contains(&v.sentence_theta_deg));
+        prop_assert!(v.vector_pos <= rp::VECTOR_POS.1);
+        prop_assert!(v.sentences.iter().all(|s| rp::check_sentence(s).is_ok()));
+        prop_assert!(v.words.iter().all(|w| rp::check_word(w).is_ok()));
+        prop_assert!(v.pair.iter().all(|&k| k < limits::TOKENS.1));
+        prop_assert!(v.shift <= rp::SHIFT.1 && v.value_offset <= rp::SHIFT.1);
+        prop_assert!((rp::CLOUD_POSITIONS.0..=rp::CLOUD_POSITIONS.1).contains(&v.cloud_positions));
+        prop_assert!((rp::YAW.0..=rp::YAW.1).contains(&v.view[0]) && (rp::PITCH.0..=rp::PITCH.1).contains(&v.view[1]));
+        // What the score figure computes from it is finite.
+        let q = vec![1.0; v.dim];
+        let g = pe_explorer::math::rope_scores::score_by_distance(&q, &q, v.base, v.rotary_dim, v.layout, v.positions.min(64));
+        prop_assert!(g.iter().all(|x| x.is_finite()));
+    }
 }

@@ -3,6 +3,7 @@
 //! browser and to SVG natively. No Leptos and no DOM here.
 
 pub mod clock;
+pub mod cloud;
 pub mod colorbar;
 pub mod colormap;
 pub mod heatmap;

@@ -80,7 +80,8 @@ pub fn projections(d: usize) -> (Vec<f64>, Vec<f64>) {
     (projection(0x5157, d), projection(0x4b45, d))
 }
 
-fn mat_vec(m: &[f64], v: &[f64]) -> Vec<f64> {
+/// `m·v` for a row-major square `m` (row `r` dotted with `v`).
+pub(crate) fn mat_vec(m: &[f64], v: &[f64]) -> Vec<f64> {
     m.chunks_exact(v.len())
         .map(|row| row.iter().zip(v).map(|(a, b)| a * b).sum())
         .collect()

@@ -7,6 +7,7 @@
 
 pub mod alibi;
 pub mod attention;
+pub mod cloud;
 pub mod learned;
 pub mod limits;
 pub mod naive;
@@ -17,5 +18,6 @@ pub mod rope;
 pub mod rope_scaling;
 pub mod rope_scores;
 pub mod rope_terms;
+pub mod rope_values;
 pub mod similarity;
 pub mod sinusoidal;

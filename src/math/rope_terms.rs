@@ -24,7 +24,7 @@
 //! [`projections`], the paper's sinusoidal `p` (interleaved, base 10000, paper spacing) and RoPE
 //! with `inv_freq(TOY_DIM, 10000)`, interleaved.
 
-use super::attention::{TOY_DIM, projections, token_embedding};
+use super::attention::{TOY_DIM, mat_vec, projections, token_embedding};
 use super::rope::{self, Layout};
 use super::sinusoidal::{SinusoidalParams, Spacing};
 
@@ -59,13 +59,6 @@ impl Terms {
 fn token(word: &str) -> String {
     word.trim_matches(|c: char| !c.is_alphanumeric())
         .to_lowercase()
-}
-
-/// `W·v` for a row-major square `W` (row `r` dotted with `v`), as in `attention::weights`.
-fn mat_vec(w: &[f64], v: &[f64]) -> Vec<f64> {
-    w.chunks_exact(v.len())
-        .map(|row| rope::dot(row, v))
-        .collect()
 }
 
 /// The sinusoidal `PE(pos)` of the toy model, as `attention::inputs` adds it.

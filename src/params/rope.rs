@@ -11,10 +11,26 @@ use crate::math::rope::Layout;
 pub const PREFIX: &str = "r.";
 
 /// Every key the chapter reads, prefix included.
-pub const KEYS: [&str; 16] = [
+pub const KEYS: [&str; 23] = [
     "r.d", "r.base", "r.layout", "r.n", "r.pos", "r.rot", "r.qk", "r.seed", "r.x", "r.theta",
-    "r.vpos", "r.s1", "r.s2", "r.w1", "r.w2", "r.stheta",
+    "r.vpos", "r.s1", "r.s2", "r.w1", "r.w2", "r.stheta", "r.pair", "r.shift", "r.voff", "r.cloud",
+    "r.cn", "r.yaw", "r.pitch",
 ];
+
+/// How far the "why not add?" figure moves both tokens, and the "why only q and k" figure the
+/// whole sentence.
+pub const SHIFT: (usize, usize) = (0, 200);
+
+/// Positions of the token cloud.
+pub const CLOUD_POSITIONS: (usize, usize) = (4, 256);
+
+/// The token cloud's view: turn about the vertical axis, degrees.
+pub const YAW: (f64, f64) = (-180.0, 180.0);
+
+/// The token cloud's view: tilt, degrees.
+pub const PITCH: (f64, f64) = (-90.0, 90.0);
+
+pub use crate::math::cloud::CloudMode;
 
 /// head_dim: even, 2 … 256 (Llama's 128 is the default; GPT-J and Gemma use 256).
 pub const HEAD_DIM: (usize, usize) = (2, 256);
@@ -98,6 +114,18 @@ pub struct RopeView {
     pub words: [String; 2],
     /// Angle per position of the sentence figure, degrees.
     pub sentence_theta_deg: f64,
+    /// The "why not add?" figure's query and key tokens (indices into chapter 1's sentence).
+    pub pair: [usize; 2],
+    /// How far that figure moves both tokens.
+    pub shift: usize,
+    /// How far the "why only q and k" figure moves the whole sentence.
+    pub value_offset: usize,
+    /// Which vectors the token cloud shows.
+    pub cloud: CloudMode,
+    /// Positions of the token cloud.
+    pub cloud_positions: usize,
+    /// The cloud's view: yaw and pitch in degrees.
+    pub view: [f64; 2],
 }
 
 impl Default for RopeView {
@@ -117,6 +145,12 @@ impl Default for RopeView {
             sentences: SENTENCES.map(str::to_string),
             words: ["ate".into(), "cheese".into()],
             sentence_theta_deg: 25.0,
+            pair: [6, 2],
+            shift: 0,
+            value_offset: 10,
+            cloud: CloudMode::Rope,
+            cloud_positions: 64,
+            view: [35.0, 20.0],
         }
     }
 }
@@ -269,6 +303,66 @@ impl RopeView {
                     }
                     Err(n) => Some(n),
                 },
+                "pair" => {
+                    let parts: Vec<&str> = v.split(',').collect();
+                    if parts.len() == 2 {
+                        let mut notice = None;
+                        for (slot, text) in view.pair.iter_mut().zip(parts) {
+                            let (x, n) = parse_usize(
+                                "r.pair (token)",
+                                text,
+                                (0, limits::TOKENS.1 - 1),
+                                *slot,
+                            );
+                            *slot = x;
+                            notice = notice.or(n);
+                        }
+                        notice
+                    } else {
+                        Some(Notice(format!(
+                            "r.pair = “{v}” is not two token numbers like 6,2; using 6,2."
+                        )))
+                    }
+                }
+                "shift" => {
+                    let (x, n) = parse_usize("r.shift", v, SHIFT, view.shift);
+                    view.shift = x;
+                    n
+                }
+                "voff" => {
+                    let (x, n) = parse_usize("r.voff", v, SHIFT, view.value_offset);
+                    view.value_offset = x;
+                    n
+                }
+                "cloud" => match CloudMode::parse(v) {
+                    Some(c) => {
+                        view.cloud = c;
+                        None
+                    }
+                    None => Some(Notice(format!(
+                        "r.cloud = “{v}” is not one of none, sin, rope; using rope."
+                    ))),
+                },
+                "cn" => {
+                    let (x, n) = parse_usize(
+                        "r.cn (cloud positions)",
+                        v,
+                        CLOUD_POSITIONS,
+                        view.cloud_positions,
+                    );
+                    view.cloud_positions = x;
+                    n
+                }
+                "yaw" => {
+                    let (x, n) = parse_f64("r.yaw", v, YAW, view.view[0]);
+                    view.view[0] = x;
+                    n
+                }
+                "pitch" => {
+                    let (x, n) = parse_f64("r.pitch", v, PITCH, view.view[1]);
+                    view.view[1] = x;
+                    n
+                }
                 "stheta" => {
                     let (x, n) =
                         parse_f64("r.stheta (degrees)", v, THETA_DEG, view.sentence_theta_deg);
@@ -363,6 +457,33 @@ impl RopeView {
             self.sentence_theta_deg != d.sentence_theta_deg,
             format_number(self.sentence_theta_deg),
         );
+        push(
+            "r.pair",
+            self.pair != d.pair,
+            format!("{},{}", self.pair[0], self.pair[1]),
+        );
+        push("r.shift", self.shift != d.shift, self.shift.to_string());
+        push(
+            "r.voff",
+            self.value_offset != d.value_offset,
+            self.value_offset.to_string(),
+        );
+        push("r.cloud", self.cloud != d.cloud, self.cloud.as_str().into());
+        push(
+            "r.cn",
+            self.cloud_positions != d.cloud_positions,
+            self.cloud_positions.to_string(),
+        );
+        push(
+            "r.yaw",
+            self.view[0] != d.view[0],
+            format_number(self.view[0]),
+        );
+        push(
+            "r.pitch",
+            self.view[1] != d.view[1],
+            format_number(self.view[1]),
+        );
         out
     }
 }
@@ -408,6 +529,12 @@ mod tests {
             sentences: ["a b".into(), "c d e".into()],
             words: ["b".into(), "e".into()],
             sentence_theta_deg: 7.5,
+            pair: [1, 0],
+            shift: 200,
+            value_offset: 0,
+            cloud: CloudMode::Sinusoidal,
+            cloud_positions: 256,
+            view: [-90.0, 45.5],
         };
         let pairs = view.to_query();
         assert_eq!(pairs.len(), KEYS.len());

@@ -158,6 +158,13 @@ async function changeControl(page, token) {
       await commit(page, sel, next);
       return `typed "${next}" into ${sel} (was "${info.value}")`;
     }
+    case "select-one": {
+      const options = await page.$$eval(`${sel} option`, (o) => o.map((x) => x.value));
+      const next = options.find((v) => v !== info.value);
+      assert.ok(next !== undefined, `${sel} has no other option`);
+      await page.selectOption(sel, next);
+      return `chose option ${next} of ${sel} (was ${info.value})`;
+    }
     case "checkbox": {
       await page.click(sel);
       await page.waitForFunction(([s, c]) => document.querySelector(s).checked !== c, [sel, info.checked], { timeout: 2000 });

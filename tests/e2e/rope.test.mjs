@@ -29,6 +29,7 @@ async function registry() {
 }
 
 const ROPE = [
+  "fig-rope-add",
   "fig-rope-2d",
   "fig-rope-sentences",
   "fig-rope-wheels",
@@ -36,6 +37,8 @@ const ROPE = [
   "fig-rope-scores",
   "fig-rope-dims",
   "fig-rope-layouts",
+  "fig-rope-values",
+  "fig-rope-cloud",
 ];
 
 /** Distinct colours per canvas of a figure (figure canvas and its layers). */
@@ -289,6 +292,74 @@ test("at 390 px wide every RoPE figure fits and the page does not scroll sideway
     // The contents is a menu here.
     assert.equal(await page.isVisible("nav.toc"), false);
     assert.equal(await page.isVisible("details.toc-menu summary"), true);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("why not add: moving both tokens changes the added score's position terms, never RoPE's score", async () => {
+  const { page, problems, context } = await openPage(browser, server.url);
+  try {
+    await showFigure(page, "fig-rope-add");
+    const drift = Number(await page.getAttribute("#fig-rope-add", "data-rope-drift"));
+    assert.ok(drift < 1e-9, `RoPE's score moved by ${drift} over the offsets`);
+    await page.fill("#ctl-r-shift-value", "37");
+    await page.press("#ctl-r-shift-value", "Enter");
+    const changes = await page.$$eval("#fig-rope-add table.numbers tbody tr", (rows) =>
+      Object.fromEntries(rows.map((r) => [r.cells[0].textContent, Number(r.cells[2].textContent)])),
+    );
+    assert.equal(changes["content·content"], 0);
+    for (const term of ["content·position", "position·content", "position·position"]) {
+      assert.ok(Math.abs(changes[term]) > 1e-4, `${term} did not change: ${changes[term]}`);
+    }
+    assert.ok(Math.abs(changes["RoPE score"]) < 1e-4, `RoPE score changed by ${changes["RoPE score"]}`);
+    // Another pair of tokens: still flat.
+    await page.selectOption("#ctl-r-qtok", "3");
+    await page.waitForFunction(() => document.querySelector("#fig-rope-add .readout").textContent.includes("chased"));
+    assert.ok(Number(await page.getAttribute("#fig-rope-add", "data-rope-drift")) < 1e-9);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("why only q and k: moving the sentence moves no output unless the values are rotated too", async () => {
+  const { page, problems, context } = await openPage(browser, server.url);
+  try {
+    await showFigure(page, "fig-rope-values");
+    for (const offset of ["10", "1", "150"]) {
+      await page.fill("#ctl-r-voff-value", offset);
+      await page.press("#ctl-r-voff-value", "Enter");
+      await page.waitForFunction((o) => document.getElementById("ctl-r-voff").value === o, offset);
+      const [qk, all] = (await page.getAttribute("#fig-rope-values", "data-drift")).split(",").map(Number);
+      assert.ok(qk < 1e-9, `offset ${offset}: outputs moved by ${qk} with q, k rotated`);
+      assert.ok(all > 1e-3, `offset ${offset}: outputs moved by only ${all} with v rotated`);
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("token cloud: without positions the copies of a word coincide; with positions every position is its own point", async () => {
+  const { page, problems, context } = await openPage(browser, `${server.url}?r.cloud=none&r.cn=64`);
+  try {
+    await showFigure(page, "fig-rope-cloud");
+    // "The brown dog chased the black dog": five distinct words.
+    assert.equal(await page.getAttribute("#fig-rope-cloud", "data-distinct"), "5");
+    await page.click('input[name="r-cloud"] >> nth=2');
+    await page.waitForFunction(() => document.getElementById("fig-rope-cloud").dataset.distinct === "64");
+    await page.click('input[name="r-cloud"] >> nth=1');
+    await page.waitForFunction(() => document.getElementById("fig-rope-cloud").dataset.distinct === "64");
+    // Dragging turns the view and lands in the URL.
+    const box = await page.locator("#fig-rope-cloud canvas").boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2 + 20, { steps: 4 });
+    await page.mouse.up();
+    await page.waitForFunction(() => new URLSearchParams(location.search).has("r.yaw"), null, { timeout: 3000 });
+    assert.notEqual(await page.inputValue("#ctl-r-yaw-value"), "35");
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -5,11 +5,14 @@
 use leptos::prelude::*;
 
 use crate::app::controls::{Choice, IntSlider, LogSlider};
+use crate::app::figures::rope::add::WhyNotAdd;
+use crate::app::figures::rope::cloud::TokenCloud;
 use crate::app::figures::rope::dims::BeforeAfter;
 use crate::app::figures::rope::efficient::EfficientForm;
 use crate::app::figures::rope::layouts::Layouts;
 use crate::app::figures::rope::scores::ScoresOverPositions;
 use crate::app::figures::rope::sentences::SameAngle;
+use crate::app::figures::rope::values::WhyOnlyQk;
 use crate::app::figures::rope::vector::RotatingVector;
 use crate::app::figures::rope::wheels::{FrequencyWheels, sig};
 use crate::app::state::AppState;
@@ -52,6 +55,13 @@ pub fn Rope() -> impl IntoView {
                 "GPT-NeoX, LLaMA, Mistral, Qwen and Gemma all use it."
             </p>
             <p>
+                "What is wrong with adding? Attention compares a query with a key. Add positions "
+                "to the input and that comparison splits into four parts, and three of them hold "
+                "the positions themselves, not just how far apart the two words are. Take two "
+                "words of chapter 1's sentence and move both by the same offset:"
+            </p>
+            <WhyNotAdd />
+            <p>
                 "Start with one pair of coordinates — a 2D vector. At position m it is turned by "
                 "m·θ. A rotation can change the direction but never the length:"
             </p>
@@ -65,7 +75,7 @@ pub fn Rope() -> impl IntoView {
             <SameAngle />
             <p>
                 "A real attention head turns its query and key — after the projections W"
-                <sub>"q"</sub> " and W" <sub>"k"</sub> ", in every layer; the values are never "
+                <sub>"q"</sub> " and W" <sub>"k"</sub> ", in every layer; the values are not "
                 "turned. Of its head_dim coordinates the first r = rotary_dim turn (all of them "
                 "unless only part of the head rotates), in r/2 pairs i = 0 … r/2 − 1, each at its "
                 "own rate θ" <sub>"i"</sub> " = base" <sup>"−2i/r"</sup>
@@ -113,6 +123,16 @@ pub fn Rope() -> impl IntoView {
                     <Layouts />
                 </div>
             </div>
+            <p>
+                "Only the queries and keys are turned. The values — what attention averages — are "
+                "left alone; here is one reason:"
+            </p>
+            <WhyOnlyQk />
+            <p>
+                "Finally, the whole picture at once. Repeat chapter 1's sentence over many "
+                "positions and look at every token's vector, squeezed to three dimensions:"
+            </p>
+            <TokenCloud />
         </section>
     }
 }

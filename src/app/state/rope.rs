@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::math::rope::{self, Layout};
-use crate::params::rope::{QkSource, RopeView};
+use crate::params::rope::{CloudMode, QkSource, RopeView};
 
 /// The RoPE chapter's controls.
 #[derive(Clone, Copy)]
@@ -37,6 +37,19 @@ pub struct RopeState {
     pub words: RwSignal<[String; 2]>,
     /// Angle per position of the sentence figure, degrees.
     pub sentence_theta_deg: RwSignal<f64>,
+    /// The "why not add?" figure's query and key token indices (in chapter 1's sentence; read
+    /// them fitted to its length).
+    pub pair: RwSignal<[usize; 2]>,
+    /// How far that figure moves both tokens.
+    pub shift: RwSignal<usize>,
+    /// How far the "why only q and k" figure moves the sentence.
+    pub value_offset: RwSignal<usize>,
+    /// Which vectors the token cloud shows.
+    pub cloud: RwSignal<CloudMode>,
+    /// Positions of the token cloud.
+    pub cloud_positions: RwSignal<usize>,
+    /// The cloud's yaw and pitch, degrees.
+    pub view: RwSignal<[f64; 2]>,
     derived: Derived,
 }
 
@@ -97,6 +110,12 @@ impl RopeState {
             sentences: RwSignal::new(view.sentences),
             words: RwSignal::new(view.words),
             sentence_theta_deg: RwSignal::new(view.sentence_theta_deg),
+            pair: RwSignal::new(view.pair),
+            shift: RwSignal::new(view.shift),
+            value_offset: RwSignal::new(view.value_offset),
+            cloud: RwSignal::new(view.cloud),
+            cloud_positions: RwSignal::new(view.cloud_positions),
+            view: RwSignal::new(view.view),
             derived,
         }
     }
@@ -146,6 +165,12 @@ impl RopeState {
             sentences: self.sentences.get(),
             words: self.words.get(),
             sentence_theta_deg: self.sentence_theta_deg.get(),
+            pair: self.pair.get(),
+            shift: self.shift.get(),
+            value_offset: self.value_offset.get(),
+            cloud: self.cloud.get(),
+            cloud_positions: self.cloud_positions.get(),
+            view: self.view.get(),
         })
     }
 }

@@ -1,0 +1,276 @@
+//! The token cloud: chapter 1's sentence repeated over many positions, each token's vector seen
+//! in 3D through PCA — without positions (every copy of a word is one point), with the
+//! sinusoidal encoding added, or turned by RoPE. Play makes the points appear position by
+//! position; drag (or the view sliders, or the arrow keys) turns the view.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::app::animation::{Player, reduced_motion};
+use crate::app::backend;
+use crate::app::canvas;
+use crate::app::controls::{Choice, FloatSlider, IntSlider};
+use crate::app::figure::{FigureLink, draw_effect};
+use crate::app::matrix::event_pixel;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::cloud::{self, CloudLayout, CloudSpec};
+use crate::math::attention::tokenize;
+use crate::math::cloud::{CloudMode, cloud};
+use crate::params::rope::{CLOUD_POSITIONS, PITCH, YAW};
+
+fn height(width: f64) -> f64 {
+    (width * 0.7).clamp(320.0, 520.0)
+}
+
+/// Positions that appear per second while playing.
+const SPEED: f64 = 12.0;
+
+/// The figure.
+#[component]
+pub fn TokenCloud() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let s = state.rope;
+    let theme = expect_context::<PageTheme>().chart();
+    let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
+    let data =
+        Memo::new(move |_| tokens.with(|t| cloud(t, s.cloud_positions.get(), s.cloud.get())));
+    // The last position shown: all of them unless playing or stepping.
+    let shown = RwSignal::new(s.cloud_positions.get_untracked().saturating_sub(1));
+    Effect::new(move |_| shown.set(s.cloud_positions.get().saturating_sub(1)));
+    let player = Player::new();
+    let hovered = RwSignal::new(None::<usize>);
+    let layout = StoredValue::new(CloudLayout::default());
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let stats = draw_effect(canvas_ref, move |surface| {
+        let t = theme.get();
+        let [yaw, pitch] = s.view.get();
+        let last = player.position(shown).floor() as usize;
+        let title = match s.cloud.get() {
+            CloudMode::Plain => "Token vectors without positions (PCA to 3D)",
+            CloudMode::Sinusoidal => "Token vectors + sinusoidal positions (PCA to 3D)",
+            CloudMode::Rope => "Token vectors turned by RoPE's rotation (PCA to 3D)",
+        };
+        data.with(|c| {
+            let selected = hovered
+                .get()
+                .filter(|&k| k <= last)
+                .and_then(|k| c.tokens.get(k).map(|w| (k, format!("“{w}” at {k}"))));
+            if canvas::fit(surface, height).is_none() {
+                return;
+            }
+            let Some(root) = backend::area(&surface.el) else {
+                return;
+            };
+            let spec = CloudSpec {
+                title,
+                points: &c.points,
+                axes: ["PC1", "PC2", "PC3"],
+                shown: last + 1,
+                yaw: yaw.to_radians(),
+                pitch: pitch.to_radians(),
+                selected,
+                theme: t,
+            };
+            if let Ok(l) = cloud::draw(&root, &spec) {
+                let _ = root.present();
+                layout.set_value(l);
+            }
+        });
+    });
+    // Dragging turns the view: half a degree per pixel.
+    let drag = StoredValue::new(None::<(i32, i32)>);
+    let on_down = move |ev: web_sys::PointerEvent| {
+        drag.set_value(Some((ev.client_x(), ev.client_y())));
+        if let Some(el) = canvas_ref.get_untracked() {
+            let _ = el.set_pointer_capture(ev.pointer_id());
+        }
+    };
+    let on_move = move |ev: web_sys::PointerEvent| {
+        if let Some((x0, y0)) = drag.get_value() {
+            let (dx, dy) = (ev.client_x() - x0, ev.client_y() - y0);
+            drag.set_value(Some((ev.client_x(), ev.client_y())));
+            s.view.update(|[yaw, pitch]| {
+                *yaw = turn_yaw(*yaw + f64::from(dx) * 0.5);
+                *pitch = (*pitch + f64::from(dy) * 0.5).clamp(PITCH.0, PITCH.1);
+            });
+        } else if let Some(el) = canvas_ref.get_untracked() {
+            let (x, y) = event_pixel(&el, &ev);
+            let radius = 12.0 * crate::app::canvas::device_pixel_ratio();
+            let hit = layout.with_value(|l| l.nearest(x, y, radius));
+            if hit != hovered.get_untracked() {
+                hovered.set(hit);
+            }
+        }
+    };
+    let on_up = move |_| drag.set_value(None);
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let (dy, dp) = match ev.key().as_str() {
+            "ArrowLeft" => (-5.0, 0.0),
+            "ArrowRight" => (5.0, 0.0),
+            "ArrowUp" => (0.0, -5.0),
+            "ArrowDown" => (0.0, 5.0),
+            _ => return,
+        };
+        ev.prevent_default();
+        s.view.update(|[yaw, pitch]| {
+            *yaw = turn_yaw(*yaw + dy);
+            *pitch = (*pitch + dp).clamp(PITCH.0, PITCH.1);
+        });
+    };
+    let yaw = RwSignal::new(s.view.get_untracked()[0]);
+    let pitch = RwSignal::new(s.view.get_untracked()[1]);
+    Effect::new(move |_| {
+        let [a, b] = s.view.get();
+        yaw.set(a);
+        pitch.set(b);
+    });
+    Effect::new(move |_| {
+        let next = [yaw.get(), pitch.get()];
+        if s.view.get_untracked() != next {
+            s.view.set(next);
+        }
+    });
+    let toggle = move |_| {
+        if player.playing.get_untracked() {
+            player.stop();
+        } else {
+            shown.set(0);
+            player.play(
+                shown,
+                s.cloud_positions.get_untracked().saturating_sub(1),
+                SPEED,
+                stats.near,
+            );
+        }
+    };
+    let step = move |delta: i64| {
+        player.stop();
+        let last = s.cloud_positions.get_untracked().saturating_sub(1) as i64;
+        shown.set((shown.get_untracked() as i64 + delta).clamp(0, last) as usize);
+    };
+    let readout = move || {
+        let c = data.get();
+        let [a, b, d] = c.explained;
+        let shares = if c.spread > 0.0 {
+            format!(
+                "PC1–3 explain {:.0} %, {:.0} % and {:.0} % of the variance",
+                a * 100.0,
+                b * 100.0,
+                d * 100.0
+            )
+        } else {
+            "all points coincide: no variance to explain".to_string()
+        };
+        match hovered.get().and_then(|k| c.points.get(k).map(|p| (k, p))) {
+            Some((k, p)) => format!(
+                "position {k} · “{}” · PC coordinates ({:.3}, {:.3}, {:.3}) · {shares}",
+                c.tokens[k], p[0], p[1], p[2]
+            ),
+            None => format!(
+                "Showing positions 0 … {} · {shares}",
+                player.position(shown).floor()
+            ),
+        }
+    };
+    let distinct = move || {
+        let c = data.get();
+        let mut pts: Vec<[u64; 3]> = c.points.iter().map(|p| p.map(f64::to_bits)).collect();
+        pts.sort_unstable();
+        pts.dedup();
+        pts.len()
+    };
+    let describe = move || {
+        let n = s.cloud_positions.get();
+        match s.cloud.get() {
+            CloudMode::Plain => {
+                let d = distinct();
+                if d < n {
+                    format!(
+                        "{n} positions of the sentence, but only {d} distinct points: without positions every copy of a word is the same vector."
+                    )
+                } else {
+                    format!(
+                        "{n} points, all distinct here: no word repeats within these positions."
+                    )
+                }
+            }
+            CloudMode::Sinusoidal => format!(
+                "{n} points, one per position: adding the sinusoidal encoding moves every copy of a word to its own place."
+            ),
+            CloudMode::Rope => format!(
+                "{n} points, one per position: RoPE turns each word's vector by its position, so the copies of a word lie at the same distance from the origin in the full space but point in different directions."
+            ),
+        }
+    };
+    let animated = !reduced_motion();
+
+    view! {
+        <figure
+            class="figure"
+            id="fig-rope-cloud"
+            data-controls="r-cloud ctl-r-cn ctl-r-yaw ctl-r-pitch"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+            data-distinct=move || distinct().to_string()
+        >
+            <FigureLink id="fig-rope-cloud" />
+            <div class="figure-tools">
+                <Choice
+                    legend="vectors"
+                    name="r-cloud"
+                    options=vec![(CloudMode::Plain, "no positions"), (CloudMode::Sinusoidal, "+ sinusoidal"), (CloudMode::Rope, "RoPE")]
+                    value=s.cloud
+                />
+                <IntSlider label="positions" id="ctl-r-cn" min=CLOUD_POSITIONS.0 max=CLOUD_POSITIONS.1 value=s.cloud_positions />
+            </div>
+            <div class="figure-tools">
+                <FloatSlider label="view: turn (degrees)" id="ctl-r-yaw" min=YAW.0 max=YAW.1 step=1.0 value=yaw />
+                <FloatSlider label="view: tilt (degrees)" id="ctl-r-pitch" min=PITCH.0 max=PITCH.1 step=1.0 value=pitch />
+            </div>
+            <div class="figure-tools buttons">
+                <button type="button" class="button" on:click=move |_| step(-1) aria-label="Show one position fewer">"◀ fewer"</button>
+                {animated.then(|| view! {
+                    <button type="button" class="button" on:click=toggle aria-pressed=move || player.playing.get().to_string()>
+                        {move || if player.playing.get() { "❚❚ Pause" } else { "▶ Play from position 0" }}
+                    </button>
+                })}
+                <button type="button" class="button" on:click=move |_| step(1) aria-label="Show one position more">"more ▶"</button>
+            </div>
+            <div class="canvas-wrap">
+                <canvas
+                    node_ref=canvas_ref
+                    class="draggable"
+                    tabindex="0"
+                    role="img"
+                    aria-label=describe
+                    aria-describedby="fig-rope-cloud-readout"
+                    on:pointerdown=on_down
+                    on:pointermove=on_move
+                    on:pointerup=on_up
+                    on:pointercancel=on_up
+                    on:pointerleave=move |_| hovered.set(None)
+                    on:keydown=on_key
+                ></canvas>
+            </div>
+            <p class="readout" id="fig-rope-cloud-readout" aria-live="polite">{readout}</p>
+            <figcaption>
+                "Chapter 1's sentence, repeated (or cut) to fill the positions: the toy model's "
+                "16-dimensional word vectors x, projected on the three directions of largest "
+                "variance (PCA). Without positions every copy of a word is the same vector, so there "
+                "is one point per different word — the model cannot tell the copies apart. Adding "
+                "the sinusoidal encoding spreads them out; RoPE's rotation, applied here to x itself "
+                "(a model turns W" <sub>"q"</sub> "x and W" <sub>"k"</sub> "x), turns each vector "
+                "by its position instead, so every copy keeps its length in the full 16 dimensions "
+                "(the picture is centred on the cloud's mean and keeps 3 of 16 directions, so "
+                "distances from its centre are not these lengths, and points that overlap here may "
+                "be far apart in 16D). Drag to turn the view; hover a point to read it."
+            </figcaption>
+        </figure>
+    }
+}
+
+/// A yaw wrapped into [−180°, 180°].
+fn turn_yaw(deg: f64) -> f64 {
+    (deg + 180.0).rem_euclid(360.0) - 180.0
+}

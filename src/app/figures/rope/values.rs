@@ -1,0 +1,127 @@
+//! Why only q and k: move the whole sentence by an offset. With RoPE on q and k, every weight
+//! depends on m − n, so the attention outputs do not move at all. Rotate the values as well and
+//! the outputs carry the absolute positions: they change although the sentence did not.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::app::controls::IntSlider;
+use crate::app::figure::{FigureLink, draw_effect};
+use crate::app::plot::paint_lines;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::lines::{LinePlotSpec, Series, series_color};
+use crate::math::attention::tokenize;
+use crate::math::rope_values::drift_curve;
+use crate::params::rope::SHIFT;
+
+fn height(width: f64) -> f64 {
+    (width * 0.4).clamp(240.0, 330.0)
+}
+
+/// The figure.
+#[component]
+pub fn WhyOnlyQk() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let s = state.rope;
+    let theme = expect_context::<PageTheme>().chart();
+    let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
+    // The largest output movement at every offset, for both variants.
+    let curves = Memo::new(move |_| {
+        tokens.with(|t| {
+            let (qk, all) = (
+                drift_curve(t, SHIFT.1, false),
+                drift_curve(t, SHIFT.1, true),
+            );
+            qk.into_iter().zip(all).collect::<Vec<_>>()
+        })
+    });
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let stats = draw_effect(canvas_ref, move |surface| {
+        let (o, t) = (s.value_offset.get(), theme.get());
+        curves.with(|c| {
+            let top = c.iter().map(|v| v.1).fold(1e-6_f64, f64::max);
+            let at = |f: &dyn Fn(&(f64, f64)) -> f64| {
+                c.iter()
+                    .enumerate()
+                    .map(|(k, v)| (k as f64, f(v)))
+                    .collect::<Vec<_>>()
+            };
+            let spec = LinePlotSpec {
+                title: "How far the outputs move when the sentence moves",
+                x_desc: "offset of the whole sentence",
+                y_desc: "largest |output change|",
+                x_range: SHIFT.0 as f64..SHIFT.1 as f64,
+                y_range: (-top * 0.05)..(top * 1.1),
+                series: vec![
+                    Series {
+                        label: "RoPE on q, k (as used)".into(),
+                        color: series_color(0),
+                        points: at(&|v| v.0),
+                        dots: false,
+                        line: true,
+                    },
+                    Series {
+                        label: "q, k and v rotated".into(),
+                        color: series_color(4),
+                        points: at(&|v| v.1),
+                        dots: false,
+                        line: true,
+                    },
+                ],
+                marker: Some((o as f64, format!("offset {o}"))),
+                theme: t,
+            };
+            paint_lines(surface, height, &spec);
+        });
+    });
+    let readout = move || {
+        let o = s.value_offset.get();
+        curves.with(|c| {
+            c.get(o).map_or(String::new(), |(qk, v)| {
+                format!(
+                    "sentence moved by {o}: outputs move by at most {qk:.1e} with q, k rotated, and by {v:.4} with v rotated too"
+                )
+            })
+        })
+    };
+
+    view! {
+        <figure
+            class="figure"
+            id="fig-rope-values"
+            data-controls="ctl-r-voff"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+            data-drift=move || {
+                let o = s.value_offset.get();
+                curves.with(|c| c.get(o).map_or(String::new(), |(a, b)| format!("{a},{b}")))
+            }
+        >
+            <FigureLink id="fig-rope-values" />
+            <div class="figure-tools">
+                <IntSlider label="offset of the whole sentence" id="ctl-r-voff" min=SHIFT.0 max=SHIFT.1 value=s.value_offset />
+            </div>
+            <div class="canvas-wrap">
+                <canvas
+                    node_ref=canvas_ref
+                    role="img"
+                    aria-label="Two curves over the offset of the sentence: with q and k rotated the outputs do not move (a flat line at zero); with the values rotated too they move by a wavy amount that is zero only at offset 0."
+                ></canvas>
+            </div>
+            <p class="readout" aria-live="polite">{readout}</p>
+            <figcaption>
+                "Chapter 1's toy sentence through one attention layer with RoPE (values: the raw word "
+                "vectors, with no position in them). An attention output is a weighted average of "
+                "the values. Rotating q and k makes every weight depend on distances only, so moving "
+                "the whole sentence leaves every output unchanged (up to rounding). Rotating each "
+                "value by its own position and stopping there turns every output by the sentence's "
+                "starting offset — the curve is |R" <sub>"o"</sub> "·out − out| — so the same "
+                "sentence gives different outputs depending on where it starts. Standard RoPE, as in "
+                "RoFormer and Hugging Face's apply_rotary_pos_emb(q, k), leaves v alone. Variants "
+                "that do rotate v (VO-RoPE, RoPER) also turn each output back by its query's "
+                "position, which keeps it relative."
+            </figcaption>
+        </figure>
+    }
+}
