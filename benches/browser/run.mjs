@@ -238,12 +238,14 @@ async function benchControl({ token, figIds, warmup, events, timeoutMs, probeMs 
       return [initial, String(Number(alt.toFixed(9)))];
     }
     if (kind === "text") {
-      // A list ("0, 1, 4, 10") loses its last item; words lose the last word; else a word is added.
+      // A list ("0, 1, 4, 10") loses its last item; words lose the last word; a single word (a
+      // box that takes one word) gains a letter; an empty box gets a word.
       const list = initial.split(/\s*,\s*/).filter(Boolean);
       if (list.length >= 2) return [initial, list.slice(0, -1).join(", ")];
       const words = initial.trim().split(/\s+/).filter(Boolean);
       if (words.length >= 2) return [initial, words.slice(0, -1).join(" ")];
-      return [initial, `${initial.trim()} word`.trim()];
+      if (words.length === 1) return [initial, `${words[0]}s`];
+      return [initial, "word"];
     }
     return null;
   };

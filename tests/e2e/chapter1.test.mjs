@@ -150,7 +150,7 @@ async function changeControl(page, token) {
         "ctl-dims": ["0,2,8", "3,5"],
         "ctl-r-s1": ["a mouse ate the cheese today", "The mouse ate some cheese"],
         "ctl-r-s2": ["we ate cheese", "In the house a cat ate some cheese"],
-        "ctl-r-w1": ["some", "ate"],
+        "ctl-r-w1": ["cheese", "ate"],
         "ctl-r-w2": ["ate", "cheese"],
       }[token];
       assert.ok(choices, `no test value for text box ${sel}`);

@@ -365,3 +365,35 @@ test("token cloud: without positions the copies of a word coincide; with positio
     await context.close();
   }
 });
+
+test("every chapter-2 control is declared in some figure's data-controls", async () => {
+  const { page, context } = await openPage(browser, server.url);
+  try {
+    const { controls, declared } = await page.evaluate(() => {
+      const root = document.getElementById("rope");
+      const ids = [...root.querySelectorAll("input[id], select[id]")]
+        .filter((e) => e.type !== "radio" && !e.id.endsWith("-value"))
+        .map((e) => e.id);
+      const radios = [...new Set([...root.querySelectorAll("input[type=radio]")].map((e) => e.name))];
+      const declared = [...root.querySelectorAll("figure[data-controls]")].flatMap((f) => f.dataset.controls.split(/\s+/));
+      return { controls: [...ids, ...radios], declared };
+    });
+    assert.ok(controls.length >= 20, `found only ${controls.length} controls`);
+    const missing = controls.filter((c) => !declared.includes(c));
+    assert.deepEqual(missing, [], `chapter-2 controls no figure declares: ${missing.join(" ")}`);
+  } finally {
+    await context.close();
+  }
+});
+
+test("under prefers-reduced-motion nothing offers to animate; the step buttons remain", async () => {
+  const { page, problems, context } = await openPage(browser, server.url, { width: 1280, height: 900 }, { reducedMotion: "reduce" });
+  try {
+    assert.equal(await page.locator("#rope button:has-text('Play')").count(), 0);
+    assert.equal(await page.locator("#fig-rope-2d button:has-text('m + 1')").count(), 1);
+    assert.equal(await page.locator("#fig-rope-cloud button:has-text('more')").count(), 1);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -35,6 +35,14 @@ try {
       await page.waitForTimeout(200);
       await page.screenshot({ path: `${out}/hero.png` });
       console.log(`${out}/hero.png`);
+      // Chapter 2's opening figures.
+      await page.evaluate(() => {
+        const top = document.getElementById("fig-rope-2d").getBoundingClientRect().top;
+        window.scrollBy(0, top - 20);
+      });
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: `${out}/rope.png` });
+      console.log(`${out}/rope.png`);
     }
     if (problems.length) console.error(name, problems);
     console.log(`${out}/${name}.png`);

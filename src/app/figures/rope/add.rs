@@ -120,7 +120,7 @@ pub fn WhyNotAdd() -> impl IntoView {
                 .fold((0.0_f64, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
             let pad = (hi - lo).max(1e-6) * 0.08;
             let spec = LinePlotSpec {
-                title: "Both tokens moved by the same offset: the score's parts",
+                title: "The score's parts as both tokens move",
                 x_desc: "offset o (both positions + o, distance unchanged)",
                 y_desc: "score term",
                 x_range: SHIFT.0 as f64..SHIFT.1 as f64,
@@ -183,7 +183,7 @@ pub fn WhyNotAdd() -> impl IntoView {
         <figure
             class="figure"
             id="fig-rope-add"
-            data-controls="ctl-r-shift ctl-r-qtok"
+            data-controls="ctl-r-shift ctl-r-qtok ctl-r-ktok"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
             data-rope-drift=move || {

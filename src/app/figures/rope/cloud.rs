@@ -47,9 +47,9 @@ pub fn TokenCloud() -> impl IntoView {
         let [yaw, pitch] = s.view.get();
         let last = player.position(shown).floor() as usize;
         let title = match s.cloud.get() {
-            CloudMode::Plain => "Token vectors without positions (PCA to 3D)",
-            CloudMode::Sinusoidal => "Token vectors + sinusoidal positions (PCA to 3D)",
-            CloudMode::Rope => "Token vectors turned by RoPE's rotation (PCA to 3D)",
+            CloudMode::Plain => "Word vectors, no positions (PCA, 3D)",
+            CloudMode::Sinusoidal => "Word vectors + sinusoidal (PCA, 3D)",
+            CloudMode::Rope => "Word vectors, RoPE's rotation (PCA, 3D)",
         };
         data.with(|c| {
             let selected = hovered

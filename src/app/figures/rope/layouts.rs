@@ -93,7 +93,7 @@ pub fn Layouts() -> impl IntoView {
             return;
         };
         let title = if r < d {
-            format!("Pairs of a {d}-wide head; only the first {r} coordinates turn")
+            format!("{d}-wide head: the first {r} turn")
         } else {
             format!("Pairs of a {d}-wide head")
         };

@@ -112,7 +112,7 @@ pub fn ScoresOverPositions() -> impl IntoView {
             let points =
                 |f: &dyn Fn(usize) -> f64| (0..n).map(|r| (r as f64, f(r))).collect::<Vec<_>>();
             let spec = LinePlotSpec {
-                title: "Score against distance m − n, and RoFormer's bound",
+                title: "Score and RoFormer's bound vs m − n",
                 x_desc: "distance m − n",
                 y_desc: "q'_m · k'_n",
                 x_range: 0.0..(n - 1).max(1) as f64,

@@ -172,7 +172,7 @@ pub fn SameAngle() -> impl IntoView {
         <figure
             class="figure"
             id="fig-rope-sentences"
-            data-controls="ctl-r-stheta ctl-r-s1 ctl-r-w1"
+            data-controls="ctl-r-stheta ctl-r-s1 ctl-r-s2 ctl-r-w1 ctl-r-w2"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
             data-angles=move || {

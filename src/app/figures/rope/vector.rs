@@ -57,7 +57,7 @@ fn paint(
     let sweep = (m * theta).rem_euclid(2.0 * PI);
     let start = direction(v);
     let title = format!(
-        "v rotated by m·θ = {:.1}° at position m = {}",
+        "v turned by m·θ = {:.1}° at m = {}",
         (m * theta).to_degrees(),
         fmt_pos(m)
     );
@@ -234,7 +234,7 @@ pub fn RotatingVector() -> impl IntoView {
         <figure
             class="figure"
             id="fig-rope-2d"
-            data-controls="ctl-r-vpos ctl-r-theta ctl-r-x"
+            data-controls="ctl-r-vpos ctl-r-theta ctl-r-x ctl-r-y"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
             data-norm=move || {
