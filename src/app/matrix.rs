@@ -434,6 +434,25 @@ pub fn step_item(key: &str, at: Option<usize>, n: usize) -> Option<usize> {
     })
 }
 
+/// The `mousemove` handler of a figure of clock faces (or wheels): selects the face under the
+/// pointer in the last drawn `layout` (none between faces).
+pub fn hover_face(
+    canvas: NodeRef<Canvas>,
+    layout: StoredValue<Option<crate::chart::clock::ClockLayout>>,
+    selected: RwSignal<Option<usize>>,
+) -> impl Fn(web_sys::MouseEvent) + Copy + 'static {
+    move |ev| {
+        let Some(el) = canvas.get_untracked() else {
+            return;
+        };
+        let (x, y) = event_pixel(&el, &ev);
+        let hit = layout.with_value(|l| l.as_ref().and_then(|l| l.clock_at(x, y)));
+        if hit != selected.get_untracked() {
+            selected.set(hit);
+        }
+    }
+}
+
 /// The `mousemove` handler of a matrix figure: maps the pointer to a cell of the last drawn
 /// `layout` and moves `cursor` there (outside the cells it leaves the cursor alone).
 pub fn hover_cell(

@@ -169,24 +169,14 @@ impl Lut {
         stride: usize,
         rows: &[usize],
         cols: &[usize],
-        (lo, hi): (f64, f64),
+        range: (f64, f64),
         out: &mut Vec<u8>,
     ) {
-        out.resize(rows.len() * cols.len() * 4, 0);
-        let scale = 255.0 / (hi - lo);
-        let mut px = out.chunks_exact_mut(4);
-        for &r in rows {
-            for &c in cols {
-                let v = values.get(r * stride + c).copied().unwrap_or(lo);
-                if let Some(p) = px.next() {
-                    p.copy_from_slice(&self.entries[usize::from(Self::index(v, lo, scale))]);
-                }
-            }
-        }
+        self.paint_cells_into(rows, cols, range, out, |r, c| {
+            values.get(r * stride + c).copied()
+        });
     }
-}
 
-impl Lut {
     /// Like [`Lut::paint_sampled_into`] for an `n × n` Toeplitz matrix given by its `2n − 1`
     /// diagonals: entry `(r, c)` is `diagonals[r + n − 1 − c]` (a value that depends only on
     /// `r − c`, such as RoPE's q·k). Indices beyond the matrix paint entry 0.
@@ -196,19 +186,33 @@ impl Lut {
         n: usize,
         rows: &[usize],
         cols: &[usize],
+        range: (f64, f64),
+        out: &mut Vec<u8>,
+    ) {
+        self.paint_cells_into(rows, cols, range, out, |r, c| {
+            (r + n)
+                .checked_sub(1 + c)
+                .and_then(|k| diagonals.get(k))
+                .copied()
+        });
+    }
+
+    /// Paints `value(r, c)` for every `r` in `rows` and `c` in `cols` (a missing value paints
+    /// entry 0) as an RGBA image `cols.len()` pixels wide, into `out` (allocation reused).
+    fn paint_cells_into(
+        &self,
+        rows: &[usize],
+        cols: &[usize],
         (lo, hi): (f64, f64),
         out: &mut Vec<u8>,
+        value: impl Fn(usize, usize) -> Option<f64>,
     ) {
         out.resize(rows.len() * cols.len() * 4, 0);
         let scale = 255.0 / (hi - lo);
         let mut px = out.chunks_exact_mut(4);
         for &r in rows {
             for &c in cols {
-                let v = (r + n)
-                    .checked_sub(1 + c)
-                    .and_then(|k| diagonals.get(k))
-                    .copied()
-                    .unwrap_or(lo);
+                let v = value(r, c).unwrap_or(lo);
                 if let Some(p) = px.next() {
                     p.copy_from_slice(&self.entries[usize::from(Self::index(v, lo, scale))]);
                 }

@@ -82,23 +82,7 @@ pub fn SinusoidalClocks() -> impl IntoView {
         }
     });
 
-    let on_move = move |ev: leptos::ev::MouseEvent| {
-        let Some(canvas) = canvas_ref.get_untracked() else {
-            return;
-        };
-        let ratio = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
-        let hit = layout.with_value(|l| {
-            l.as_ref().and_then(|l| {
-                l.clock_at(
-                    f64::from(ev.offset_x()) * ratio,
-                    f64::from(ev.offset_y()) * ratio,
-                )
-            })
-        });
-        if hit != selected.get_untracked() {
-            selected.set(hit);
-        }
-    };
+    let on_move = crate::app::matrix::hover_face(canvas_ref, layout, selected);
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let n = pairs.with_untracked(Vec::len);
         let Some(next) = crate::app::matrix::step_item(&ev.key(), selected.get_untracked(), n)

@@ -143,16 +143,7 @@ pub fn FrequencyWheels() -> impl IntoView {
             selected.set(None);
         }
     });
-    let on_move = move |ev: web_sys::MouseEvent| {
-        let Some(el) = wheels_ref.get_untracked() else {
-            return;
-        };
-        let (x, y) = crate::app::matrix::event_pixel(&el, &ev);
-        let hit = layout.with_value(|l| l.as_ref().and_then(|l| l.clock_at(x, y)));
-        if hit != selected.get_untracked() {
-            selected.set(hit);
-        }
-    };
+    let on_move = crate::app::matrix::hover_face(wheels_ref, layout, selected);
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let n = inv_freq.with_untracked(Vec::len);
         let Some(next) = crate::app::matrix::step_item(&ev.key(), selected.get_untracked(), n)
