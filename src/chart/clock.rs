@@ -9,19 +9,35 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::theme::Theme;
-use crate::math::sinusoidal::{Layout, SinusoidalParams};
+use crate::math::sinusoidal::SinusoidalParams;
 
 /// At most this many clocks in the sinusoidal figure (pairs are sampled evenly — evenly in
 /// log-frequency — beyond it).
 pub const MAX_CLOCKS: usize = 12;
 
-/// The (sin, cos) columns of frequency pair `i`: `(2i, 2i+1)` interleaved, `(i, i + ⌈d/2⌉)`
-/// half-split (Marian's sin block takes ⌈d/2⌉ columns).
-pub fn pair_columns(p: &SinusoidalParams, i: usize) -> (usize, usize) {
-    match p.layout {
-        Layout::Interleaved => (2 * i, 2 * i + 1),
-        Layout::Half => (i, i + p.dim.div_ceil(2)),
-    }
+/// The readout of pair `i` at position `pos`: its angle, and the table's sine and cosine columns
+/// of that angle — read off the same column mapping the table uses, so the named columns hold
+/// sin and cos of the printed angle under every layout, spacing and parity of d. The last pair of
+/// an odd `d` with paper spacing has no cosine column, and the readout says so.
+pub fn pair_readout(p: &SinusoidalParams, pos: usize, i: usize) -> String {
+    let omega = p.pair_omega(i);
+    let angle = pos as f64 * omega;
+    let (sin_col, cos_col) = p.pair_columns().get(i).copied().unwrap_or((None, None));
+    let part = |name: &str, col: Option<usize>| match col {
+        Some(c) => format!("{name} = PE({pos}, {c}) = {:.4}", p.value(pos, c)),
+        None => format!(
+            "{name}: no column (odd d_model with paper spacing: the last sine has no cosine partner)"
+        ),
+    };
+    format!(
+        "pair {i}: angle = {pos} × {} = {} rad ({:.1}° into turn {}) · {} · {}",
+        crate::params::format_significant(omega, 4),
+        crate::params::format_significant(angle, 5),
+        angle.rem_euclid(TAU).to_degrees(),
+        (angle / TAU).floor() as i64 + 1,
+        part("sin", sin_col),
+        part("cos", cos_col),
+    )
 }
 
 /// The frequency pairs shown: all of them if few, else [`MAX_CLOCKS`] spread evenly from the
@@ -55,7 +71,7 @@ pub fn sinusoidal_clocks(p: &SinusoidalParams, pos: usize, pairs: &[usize]) -> V
     pairs
         .iter()
         .map(|&i| {
-            let omega = p.omega(pair_columns(p, i).0);
+            let omega = p.pair_omega(i);
             let sublabel = if omega > 0.0 {
                 format!("λ = {}", short(TAU / omega))
             } else {
@@ -232,6 +248,7 @@ pub fn draw<DB: DrawingBackend>(
 mod tests {
     use super::*;
 
+    use crate::math::sinusoidal::Layout;
     use crate::params::SINUSOIDAL_DEFAULT;
 
     #[test]
@@ -246,13 +263,71 @@ mod tests {
     }
 
     #[test]
-    fn half_layout_pairs_column_i_with_i_plus_half() {
+    fn readout_columns_hold_sin_and_cos_of_the_printed_angle_for_every_setting() {
+        use crate::math::sinusoidal::Spacing;
+        for layout in [Layout::Interleaved, Layout::Half] {
+            for spacing in [Spacing::Paper, Spacing::Fairseq] {
+                for dim in 2..=13 {
+                    let p = SinusoidalParams {
+                        dim,
+                        layout,
+                        spacing,
+                        ..SINUSOIDAL_DEFAULT
+                    };
+                    let pos = 37;
+                    let mut missing = 0;
+                    for i in 0..p.pairs() {
+                        let text = pair_readout(&p, pos, i);
+                        let angle = pos as f64 * p.pair_omega(i);
+                        let (s, c) = p.pair_columns()[i];
+                        let s = s.expect("every pair has a sine column");
+                        assert_eq!(
+                            p.value(pos, s),
+                            angle.sin(),
+                            "{layout:?} {spacing:?} d={dim} pair {i}"
+                        );
+                        assert!(
+                            text.contains(&format!("sin = PE({pos}, {s}) = {:.4}", angle.sin())),
+                            "{text}"
+                        );
+                        match c {
+                            Some(c) => {
+                                assert_eq!(
+                                    p.value(pos, c),
+                                    angle.cos(),
+                                    "{layout:?} {spacing:?} d={dim} pair {i}"
+                                );
+                                assert!(
+                                    text.contains(&format!(
+                                        "cos = PE({pos}, {c}) = {:.4}",
+                                        angle.cos()
+                                    )),
+                                    "{text}"
+                                );
+                            }
+                            None => {
+                                missing += 1;
+                                assert!(text.contains("no cosine partner"), "{text}");
+                            }
+                        }
+                    }
+                    let lone = spacing == Spacing::Paper && dim % 2 == 1;
+                    assert_eq!(missing, usize::from(lone), "{layout:?} {spacing:?} d={dim}");
+                }
+            }
+        }
+        // The case issue 14 reported: fairseq spacing, odd d, half-split: pair 0's cosine is
+        // column 2 (the sine block is ⌊5/2⌋ = 2 wide), not 3.
         let p = SinusoidalParams {
+            dim: 5,
             layout: Layout::Half,
+            spacing: crate::math::sinusoidal::Spacing::Fairseq,
             ..SINUSOIDAL_DEFAULT
         };
-        assert_eq!(pair_columns(&p, 3), (3, 67));
-        assert_eq!(pair_columns(&SINUSOIDAL_DEFAULT, 3), (6, 7));
+        assert_eq!(
+            p.pair_columns(),
+            vec![(Some(0), Some(2)), (Some(1), Some(3))]
+        );
     }
 
     #[test]

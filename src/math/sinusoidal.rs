@@ -244,8 +244,10 @@ impl SinusoidalParams {
         self.apply_blocks(&self.shift_matrix(k), &self.pair_columns(), row, pos)
     }
 
-    /// For every pair, its sine and cosine columns (`None` where the layout has none).
-    fn pair_columns(&self) -> Vec<(Option<usize>, Option<usize>)> {
+    /// For every pair, its sine and cosine columns, read off [`SinusoidalParams::column`]
+    /// (`None` where the table has none: the last pair of an odd `d` with paper spacing has no
+    /// cosine column).
+    pub fn pair_columns(&self) -> Vec<(Option<usize>, Option<usize>)> {
         let mut cols = vec![(None, None); self.pairs()];
         for col in 0..self.dim {
             match self.column(col) {

@@ -196,6 +196,23 @@ impl ThemeChoice {
     }
 }
 
+/// A number with `digits` significant digits: plain when that reads well (0.0001, 57.3, 54400),
+/// scientific for tiny or huge magnitudes (1.000e-6), never "0.000000" for a small nonzero value.
+pub fn format_significant(x: f64, digits: i32) -> String {
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    if !(-4..6).contains(&magnitude) {
+        return format!("{:.*e}", (digits - 1).max(0) as usize, x);
+    }
+    let decimals = (digits - 1 - magnitude).max(0) as usize;
+    format!("{x:.decimals$}")
+}
+
 /// Rounds a positive number to `digits` significant digits (for log-slider values: 11220.18 → 11200).
 pub fn round_significant(x: f64, digits: i32) -> f64 {
     if !x.is_finite() || x == 0.0 {
@@ -263,6 +280,17 @@ mod tests {
             Some(("theme", "light".to_string()))
         );
         assert_eq!(ThemeChoice::Auto.to_query(), None);
+    }
+
+    #[test]
+    fn significant_formatting() {
+        assert_eq!(format_significant(0.000001, 4), "1.000e-6");
+        assert_eq!(format_significant(1e-4, 4), "0.0001000");
+        assert_eq!(format_significant(57.2958, 3), "57.3");
+        assert_eq!(format_significant(54410.2, 4), "54410");
+        assert_eq!(format_significant(-0.01234, 2), "-0.012");
+        assert_eq!(format_significant(0.0, 3), "0");
+        assert_eq!(format_significant(2.5e9, 3), "2.50e9");
     }
 
     #[test]

@@ -1,8 +1,6 @@
 //! The clock analogy: for the current position, one clock per frequency pair, the hand at angle
 //! `pos·ω_i` — fast "second hands" on the left, slow "hour hands" on the right.
 
-use std::f64::consts::TAU;
-
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
@@ -12,7 +10,7 @@ use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::clock::{
-    self, ClockLayout, ClockSpec, pair_columns, shown_pairs, sinusoidal_clocks,
+    self, ClockLayout, ClockSpec, pair_readout, shown_pairs, sinusoidal_clocks,
 };
 use crate::chart::theme::Theme;
 use crate::math::sinusoidal::SinusoidalParams;
@@ -100,19 +98,7 @@ pub fn SinusoidalClocks() -> impl IntoView {
             .get()
             .and_then(|k| pairs.with(|v| v.get(k).copied()))
         {
-            Some(i) => {
-                let (s, c) = pair_columns(&p, i);
-                let omega = p.omega(s);
-                let angle = at as f64 * omega;
-                format!(
-                    "pair {i}: angle = {at} × {omega:.6} = {angle:.4} rad ({:.1}° into turn {}) · \
-                     sin = PE({at}, {s}) = {:.4} · cos = PE({at}, {c}) = {:.4}",
-                    angle.rem_euclid(TAU).to_degrees(),
-                    (angle / TAU).floor() as i64 + 1,
-                    p.value(at, s),
-                    p.value(at, c),
-                )
-            }
+            Some(i) => pair_readout(&p, at, i),
             None => "Hover a clock (or focus the figure and use the arrow keys) to read its hand."
                 .to_string(),
         }
