@@ -3,6 +3,7 @@
 
 pub mod book;
 pub mod chart;
+pub mod explain;
 pub mod math;
 pub mod params;
 

@@ -47,7 +47,7 @@ impl<'a> HeatmapSpec<'a> {
     ) -> HeatmapSpec<'a> {
         HeatmapSpec {
             title,
-            x_desc: "dimension i",
+            x_desc: "column j",
             y_desc: "position",
             cols,
             rows,

@@ -59,7 +59,7 @@ mod tests {
             .expect("draws");
         assert!(svg.starts_with("<svg"), "{}", &svg[..80.min(svg.len())]);
         assert_eq!(svg.matches("<image").count(), 1, "the cells are one bitmap");
-        for text in ["dimension i", "position", "PE value", "Sinusoidal PE"] {
+        for text in ["column j", "position", "PE value", "Sinusoidal PE"] {
             assert!(svg.contains(text), "missing {text}");
         }
         assert!(svg.contains("data:image/png;base64,"));

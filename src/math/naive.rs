@@ -38,6 +38,17 @@ pub fn sine_collision(pos: usize, eps: f64, limit: usize) -> Option<usize> {
     (pos + 1..=limit).find(|&q| ((q as f64).sin() - target).abs() < eps)
 }
 
+/// The nearest later position `q` in `pos+1 ..= limit` whose sine *and* cosine both match
+/// position `pos` within `eps` — what one (sin, cos) pair can still confuse. Precondition:
+/// `eps > 0`.
+pub fn pair_collision(pos: usize, eps: f64, limit: usize) -> Option<usize> {
+    let (s, c) = (pos as f64).sin_cos();
+    (pos + 1..=limit).find(|&q| {
+        let (sq, cq) = (q as f64).sin_cos();
+        (sq - s).abs() < eps && (cq - c).abs() < eps
+    })
+}
+
 /// Bit `b` of `pos` (0 or 1), as a number.
 pub fn bit(pos: usize, b: u32) -> f64 {
     if b >= usize::BITS {
@@ -95,5 +106,14 @@ mod tests {
             vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0]
         );
         assert_eq!(bit(5, 200), 0.0);
+    }
+
+    #[test]
+    fn a_sine_and_cosine_pair_removes_the_near_match_of_one_sine() {
+        // sin 353 is within 1e-3 of sin 2 (355 ≈ 113π, and sin(π − x) = sin x), but cos 353 ≈ −cos 2.
+        assert_eq!(sine_collision(2, 1e-3, 100_000), Some(353));
+        assert!(((353f64).cos() + (2f64).cos()).abs() < 1e-3);
+        assert_eq!(pair_collision(2, 1e-3, 100_000), Some(712));
+        assert_eq!(pair_collision(2, 1e-1, 100_000), Some(46));
     }
 }

@@ -217,6 +217,19 @@ impl SinusoidalParams {
         self.dim.is_multiple_of(2) || self.spacing == Spacing::Fairseq
     }
 
+    /// `|PE(pos)|`: `√⌊d/2⌋` from the complete pairs (`sin² + cos² = 1` each), plus the lone
+    /// sine's `sin²(pos·ω)` when an odd `d` with paper spacing leaves one — then, and only then, the
+    /// norm depends on the position.
+    pub fn row_norm(&self, pos: usize) -> f64 {
+        let h = self.dim / 2;
+        let lone = if self.pairs() > h {
+            (pos as f64 * self.pair_omega(h)).sin().powi(2)
+        } else {
+            0.0
+        };
+        (h as f64 + lone).sqrt()
+    }
+
     /// The linear map `M_k` with `PE(pos + k) = M_k · PE(pos)` for every `pos`, as one 2×2 block per
     /// frequency pair acting on that pair's `(sin, cos)` (Vaswani et al. §3.5: "PE(pos+k) can be
     /// represented as a linear function of PE(pos)"). By the angle-addition formulas,
@@ -408,5 +421,31 @@ mod tests {
             assert_eq!(Spacing::parse(s.as_str()), Some(s));
         }
         assert_eq!(Layout::parse("diagonal"), None);
+    }
+
+    #[test]
+    fn row_norm_is_the_norm_of_the_row_and_constant_exactly_when_shift_invariant() {
+        for layout in [Layout::Interleaved, Layout::Half] {
+            for spacing in [Spacing::Paper, Spacing::Fairseq] {
+                for dim in [2, 3, 5, 8, 9] {
+                    let p = SinusoidalParams {
+                        positions: 50,
+                        dim,
+                        base: 100.0,
+                        layout,
+                        spacing,
+                    };
+                    let norms: Vec<f64> = (0..50).map(|q| p.row_norm(q)).collect();
+                    for (q, n) in norms.iter().enumerate() {
+                        let direct = p.row(q).iter().map(|x| x * x).sum::<f64>().sqrt();
+                        assert!((n - direct).abs() < 1e-12, "{p:?} pos {q}");
+                    }
+                    let spread = norms
+                        .iter()
+                        .fold(0.0_f64, |m, n| m.max((n - norms[0]).abs()));
+                    assert_eq!(spread < 1e-12, p.is_shift_invariant(), "{p:?}");
+                }
+            }
+        }
     }
 }

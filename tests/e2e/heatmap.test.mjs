@@ -116,7 +116,7 @@ test("the heatmap canvas is keyboard-readable", async () => {
   const cell = await page.locator("#fig-heatmap-readout").getAttribute("data-cell");
   assert.equal(cell, "1,1");
   const label = await page.locator("#fig-heatmap canvas:not(.layer)").getAttribute("aria-label");
-  assert.match(label, /100 positions down, 128 dimensions across/);
+  assert.match(label, /100 positions down, 128 columns across/);
   await context.close();
 });
 

@@ -13,16 +13,19 @@ use crate::app::figures::similarity::SinusoidalSimilarity;
 use crate::app::figures::token::AddToToken;
 use crate::app::figures::waves::SinusoidalWaves;
 use crate::app::state::AppState;
+use crate::explain;
 use crate::math::limits;
 use crate::math::sinusoidal::{Layout, Spacing};
 use crate::params::{TableView, format_number, round_significant};
 
-/// `PE(pos, 2i[+1]) = func(pos / base^(2i/d))` in MathML with the current base and d_model.
+/// `PE(pos, column) = func(pos / base^(exponent))` in MathML, with the column names and the
+/// exponent of the current layout and spacing ([`crate::explain`]) and the current base.
 #[component]
-fn Equation(func: &'static str, offset: &'static str) -> impl IntoView {
-    let s = expect_context::<AppState>().sinusoidal;
-    let base = move || crate::params::format_number(s.base.get());
-    let dim = move || s.dim.get().to_string();
+fn Equation(func: &'static str, cos: bool) -> impl IntoView {
+    let params = expect_context::<AppState>().sinusoidal.params();
+    let base = move || crate::params::format_number(params.get().base);
+    let column = move || explain::column_text(&params.get(), cos);
+    let exponent = move || explain::exponent_text(&params.get());
     view! {
         <math display="block">
             <mrow>
@@ -30,9 +33,7 @@ fn Equation(func: &'static str, offset: &'static str) -> impl IntoView {
                 <mo>"("</mo>
                 <mi>"pos"</mi>
                 <mo>","</mo>
-                <mn>"2"</mn>
-                <mi>"i"</mi>
-                {(!offset.is_empty()).then(|| view! { <mo>"+"</mo><mn>"1"</mn> })}
+                <mi>{column}</mi>
                 <mo>")"</mo>
                 <mo>"="</mo>
                 <mi>{func}</mi>
@@ -41,7 +42,7 @@ fn Equation(func: &'static str, offset: &'static str) -> impl IntoView {
                     <mi>"pos"</mi>
                     <msup>
                         <mn>{base}</mn>
-                        <mrow><mn>"2"</mn><mi>"i"</mi><mo>"/"</mo><mn>{dim}</mn></mrow>
+                        <mi>{exponent}</mi>
                     </msup>
                 </mfrac>
                 <mo>")"</mo>
@@ -66,12 +67,34 @@ pub fn Sinusoids() -> impl IntoView {
             "∞".to_string()
         }
     };
+    // How much of a turn the slowest pair makes over the positions shown.
+    let slowest_share = move || {
+        let p = params.get();
+        let omega = p.pair_omega(p.pairs().saturating_sub(1));
+        crate::params::format_significant(p.positions as f64 * omega / std::f64::consts::TAU, 2)
+    };
+    // Over the positions shown, the pairs that never complete a turn.
+    let unfinished = move || {
+        let p = params.get();
+        let n = p.positions as f64;
+        let slow = (0..p.pairs())
+            .filter(|&k| n * p.pair_omega(k) < std::f64::consts::TAU)
+            .count();
+        format!("{slow} of {}", p.pairs())
+    };
+    let shift_k = s.shift;
+    // Why sine and cosine: the part of sin((p+k)ω) a fixed matrix cannot reach with sines alone.
+    let sine_alone = move || {
+        let p = params.get();
+        crate::params::format_significant((shift_k.get() as f64 * p.pair_omega(0)).sin().abs(), 2)
+    };
     view! {
         <section class="chapter" id="sinusoids" aria-labelledby="sinusoids-title">
             <h2 id="sinusoids-title">"1 · Order and sinusoids"</h2>
             <p>
-                "Attention compares every token with every other token, and nothing in it says "
-                "where a token sits. Feed a sentence with a repeated word to a toy attention layer: "
+                "Attention compares every token with every other token and, without a causal "
+                "mask, nothing in it says where a token sits (a decoder's mask leaks some order: "
+                "each token sees only earlier ones). Feed a sentence with a repeated word to a toy attention layer: "
                 "the two copies get exactly the same row of weights. Swap the words around and "
                 "the weights are merely shuffled along."
             </p>
@@ -80,20 +103,46 @@ pub fn Sinusoids() -> impl IntoView {
                 "So a transformer adds a " <em>"position vector"</em> " to each token before "
                 "attention. What should it be? The obvious candidates each break something:"
             </p>
+            <p class="hint">
+                {move || format!(
+                    "(The paper adds it once, at the bottom of the encoder and decoder stacks, to \
+                     embeddings first multiplied by √d_model — {} at d_model = {} — with dropout \
+                     on the sum.)",
+                    crate::params::format_significant((s.dim.get() as f64).sqrt(), 3),
+                    s.dim.get()
+                )}
+            </p>
             <NaiveFixes />
             <p>
-                "The original Transformer (Vaswani et al., 2017) keeps the good part of binary "
-                "counting — a ladder from fast to slow — and makes it smooth, with sines and "
+                "The original Transformer (Vaswani et al., 2017) uses a ladder from fast to slow — "
+                "which can be seen as a smooth version of binary counting — made of sines and "
                 "cosines of geometrically spaced frequencies:"
             </p>
-            <div class="formula" aria-label="PE(pos, 2i) = sin(pos / base^(2i/d)); PE(pos, 2i+1) = cos(pos / base^(2i/d))">
-                <Equation func="sin" offset="" />
-                <Equation func="cos" offset="+1" />
+            <div
+                class="formula"
+                role="group"
+                aria-label=move || {
+                    let p = params.get();
+                    let (sin, cos, e) = (
+                        explain::column_text(&p, false),
+                        explain::column_text(&p, true),
+                        explain::exponent_text(&p),
+                    );
+                    let b = crate::params::format_number(p.base);
+                    format!("PE(pos, {sin}) = sin(pos / {b}^({e})); PE(pos, {cos}) = cos(pos / {b}^({e}))")
+                }
+            >
+                <Equation func="sin" cos=false />
+                <Equation func="cos" cos=true />
             </div>
+            <p class="formula-note">
+                {move || explain::pair_range_text(&params.get())} " "
+                {move || explain::spacing_text(&params.get())}
+            </p>
             <div class="figure-grid">
                 <div class="controls" role="group" aria-label="Sinusoidal encoding controls">
                     <IntSlider
-                        label="positions"
+                        label="positions (rows)"
                         id="ctl-n"
                         min=limits::POSITIONS.0
                         max=limits::POSITIONS.1
@@ -101,7 +150,7 @@ pub fn Sinusoids() -> impl IntoView {
                     />
                     <IntSlider label="d_model" id="ctl-d" min=limits::DIM.0 max=limits::DIM.1 value=s.dim />
                     <LogSlider label="base" id="ctl-base" min=limits::BASE.0 max=limits::BASE.1 value=s.base />
-                    <IntSlider label="position" id="ctl-pos" min=0usize max=max_pos value=s.pos />
+                    <IntSlider label="highlighted position" id="ctl-pos" min=0usize max=max_pos value=s.pos />
                     <Choice
                         legend="layout"
                         name="layout"
@@ -111,7 +160,7 @@ pub fn Sinusoids() -> impl IntoView {
                     <Choice
                         legend="spacing"
                         name="spacing"
-                        options=vec![(Spacing::Paper, "paper"), (Spacing::Fairseq, "fairseq")]
+                        options=vec![(Spacing::Paper, "paper formula"), (Spacing::Fairseq, "tensor2tensor / fairseq")]
                         value=s.spacing
                     />
                     <Choice
@@ -132,9 +181,13 @@ pub fn Sinusoids() -> impl IntoView {
                     </div>
                     <p class="bridge" hidden=move || !s.show.get().waves()>
                         "Read the table down a column and you get a wave. With d_model = "
-                        {move || s.dim.get()} " there are " {move || params.get().pairs()}
-                        " frequency pairs, from a wavelength of 2π ≈ 6.3 positions to "
-                        {slowest} " positions for the slowest."
+                        {move || s.dim.get()} " there are " {move || explain::pairs_count_text(&params.get())}
+                        "; each turns at an angular frequency ω" <sub>"i"</sub> " in radians per "
+                        "position, and its wavelength 2π/ω" <sub>"i"</sub> " is in positions: from "
+                        "2π ≈ 6.3 for the fastest to " {slowest} " for the slowest. The base sets that "
+                        "slowest wavelength, so it should exceed the longest context: over the "
+                        {move || s.positions.get()} " positions shown the slowest pair turns only "
+                        {slowest_share} " of a circle."
                     </p>
                     <div class="slot" hidden=move || !s.show.get().waves()>
                         <SinusoidalWaves />
@@ -151,9 +204,16 @@ pub fn Sinusoids() -> impl IntoView {
                     </p>
                     <SinusoidalSimilarity />
                     <p class="bridge">
-                        "The similarity depends only on the distance because a shift by k "
-                        "positions is the same rotation everywhere, whatever the starting "
-                        "position:"
+                        {move || if params.get().is_shift_invariant() {
+                            "The similarity depends only on the distance because a shift by k "
+                        } else {
+                            "Apart from the lone sine, the similarity depends only on the distance, because a shift by k "
+                        }}
+                        "positions is the same rotation of every (sin, cos) pair, whatever the "
+                        "starting position. That is why each pair has both: sin((p+k)ω) = "
+                        "cos(kω)·sin(pω) + sin(kω)·cos(pω), and with sines alone the second term — "
+                        "up to " {sine_alone} " for pair 0 at k = " {move || shift_k.get()}
+                        " — would be out of reach of any fixed matrix:"
                     </p>
                     <RelativeShift />
                     <p class="bridge">
@@ -161,6 +221,16 @@ pub fn Sinusoids() -> impl IntoView {
                         "word's own vector. Where does position end up?"
                     </p>
                     <AddToToken />
+                    <p class="bridge">
+                        "Vaswani et al. chose sinusoids because they “may allow the model to "
+                        "extrapolate to sequence lengths longer than the ones encountered during "
+                        "training” — a hope, and learned position embeddings did about as well "
+                        "in their tests (Table 3, row E). In practice sinusoidal models degrade "
+                        "past their training length (Press et al., 2022). Over the "
+                        {move || s.positions.get()} " positions shown, " {unfinished}
+                        " pairs never complete a turn: longer inputs show them angles they never "
+                        "saw."
+                    </p>
                 </div>
             </div>
         </section>

@@ -163,9 +163,16 @@ pub fn OrderBlindness() -> impl IntoView {
         tokens.with(|t| {
             if pairs.is_empty() {
                 if state.with_position.get() {
-                    "With positions, every row differs: the two copies of a word now attend \
-                     differently, because they sit in different places."
-                        .to_string()
+                    let repeats = t.iter().enumerate().any(|(i, w)| t[..i].contains(w));
+                    if repeats {
+                        "With positions, every row differs: the two copies of a word now attend \
+                         differently, because they sit in different places."
+                            .to_string()
+                    } else {
+                        "With positions, reordering the words changes the weights themselves, \
+                         not just their order (see “dog bites man” below)."
+                            .to_string()
+                    }
                 } else {
                     "No word repeats, so no two rows coincide — but reordering the words would \
                      only reorder the rows and columns."

@@ -12,7 +12,7 @@ use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
-use crate::math::sinusoidal::SinusoidalParams;
+use crate::math::sinusoidal::{Column, SinusoidalParams};
 use crate::params::{Span, parse_usize};
 
 /// Height of the figure for a given CSS width: wide screens get a landscape chart, narrow ones a
@@ -24,15 +24,15 @@ fn figure_height(width: f64) -> f64 {
 /// What the text alternative says about the current figure.
 fn describe(p: &SinusoidalParams, pos: usize) -> String {
     format!(
-        "Heatmap of the sinusoidal positional encoding: {} positions down, {} dimensions across, \
+        "Heatmap of the sinusoidal positional encoding: {} positions down, {} columns across, \
          base {}, {} layout, {} spacing. Colour runs from blue (−1) to red or orange (+1), with 0 in the page colour. \
-         Columns on the left oscillate quickly down the positions; columns on the right change \
-         slowly, so each row is a distinct pattern. Position {} is outlined.",
+         {}; each row is a distinct pattern. Position {} is outlined.",
         p.positions,
         p.dim,
         p.base,
         p.layout.as_str(),
         p.spacing.as_str(),
+        crate::explain::columns_text(p),
         pos
     )
 }
@@ -111,12 +111,12 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
     let readout = move || match cursor.get() {
         Some((r, c)) => {
             let p = params.get();
-            let kind = if c < p.dim && p.omega(c) == 0.0 {
-                " (zero padding)"
-            } else {
-                ""
+            let what = match p.column(c) {
+                Column::Sin(i) => format!("sin of pair {i}"),
+                Column::Cos(i) => format!("cos of pair {i}"),
+                Column::Zero => "zero padding".to_string(),
             };
-            format!("PE({r}, {c}) = {:.6}{kind}", p.value(r, c))
+            format!("PE({r}, {c}) = {:.6} — {what}", p.value(r, c))
         }
         None => "Hover over the heatmap (or focus it and use the arrow keys) to read a value."
             .to_string(),
@@ -145,7 +145,7 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
             <FigureLink id="fig-heatmap" />
             <div class="figure-tools" role="group" aria-label="Zoom">
                 <SpanInput what="positions" id="ctl-rows" span=state.rows len=state.positions />
-                <SpanInput what="dimensions" id="ctl-cols" span=state.cols len=state.dim />
+                <SpanInput what="columns" id="ctl-cols" span=state.cols len=state.dim />
                 <button
                     type="button"
                     class="button small"
@@ -174,13 +174,7 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
             >
                 {readout}
             </p>
-            <figcaption>
-                "Each row is the vector added to the token at that position. Column pair "
-                <i>"(2i, 2i+1)"</i>
-                " is a sine and a cosine of frequency "
-                <i>"ω"<sub>"i"</sub>" = 1/base"<sup>"2i/d"</sup></i>
-                ": fast on the left, slow on the right."
-            </figcaption>
+            <figcaption>{move || crate::explain::heatmap_caption(&params.get())}</figcaption>
         </figure>
     }
 }

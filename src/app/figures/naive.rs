@@ -36,7 +36,7 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     draw_effect_into(canvas_ref, stats, move |canvas| {
         let p = params.get();
-        let (n, d, pairs) = (p.positions, p.dim, p.pairs());
+        let (n, d) = (p.positions, p.dim);
         let word: f64 = token_embedding("dog", d)
             .iter()
             .map(|x| x * x)
@@ -70,7 +70,7 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
                 Series {
                     label: "sinusoidal".into(),
                     color: lines::series_color(0),
-                    points: curve(&|_| naive::sinusoidal_norm(pairs)),
+                    points: curve(&|q| p.row_norm(q)),
                     dots: false,
                     line: true,
                 },
@@ -95,12 +95,27 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
             .map(|x| x * x)
             .sum::<f64>()
             .sqrt();
+        let sinusoidal = if p.is_shift_invariant() {
+            format!(
+                "sinusoidal {:.2} (√{}, at every position)",
+                p.row_norm(0),
+                p.dim / 2
+            )
+        } else {
+            let (lo, hi) = (0..p.positions)
+                .map(|q| p.row_norm(q))
+                .fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| {
+                    (lo.min(v), hi.max(v))
+                });
+            format!(
+                "sinusoidal between {lo:.2} and {hi:.2} (√({} + sin²(pos·ω)): the lone sine of an odd d makes it vary)",
+                p.dim / 2
+            )
+        };
         format!(
-            "At position {last}: integer {:.1}, normalised {:.2}, sinusoidal {:.2} (at every \
-             position), the word itself {:.2}.",
+            "At position {last}: integer {:.1}, normalised {:.2}, {sinusoidal}, the word itself {:.2}.",
             naive::integer_norm(last, p.dim),
             naive::normalized_norm(last, p.positions, p.dim),
-            naive::sinusoidal_norm(p.pairs()),
             word
         )
     };
@@ -110,12 +125,21 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
             <canvas
                 node_ref=canvas_ref
                 role="img"
-                aria-label="Norm of the position signal against position: the integer scheme grows without bound and dwarfs the word embedding; the normalised one stays bounded but depends on the sequence length; the sinusoidal one is constant."
+                aria-label=move || format!(
+                    "Norm of the position signal against position: the integer scheme grows without bound and dwarfs the word embedding; the normalised one stays bounded but depends on the sequence length; the sinusoidal one {}.",
+                    if params.get().is_shift_invariant() { "is constant" } else { "stays between √h and √(h+1), h the number of complete pairs" }
+                )
             ></canvas>
             <p class="finding">
-                "Adding the integer position drowns the word: by position 100 the signal is "
-                "hundreds of times larger. Dividing by the length keeps it small, but then "
-                "“position 10” means something different in every sentence."
+                {move || {
+                    let p = params.get();
+                    let last = p.positions - 1;
+                    let word: f64 = token_embedding("dog", p.dim).iter().map(|x| x * x).sum::<f64>().sqrt();
+                    format!(
+                        "Adding the integer position drowns the word: at position {last} the signal is {:.0}× the word's norm (about pos·√3, as the word's entries are uniform in [−1, 1)). Dividing by the length keeps it small, but then “position 10” means something different in every sentence.",
+                        naive::integer_norm(last, p.dim) / word
+                    )
+                }}
             </p>
         </div>
     }
@@ -133,11 +157,35 @@ fn SineCollision() -> impl IntoView {
         let (p, eps) = (state.pos.get(), state.eps.get());
         let s = (p as f64).sin();
         match found.get() {
-            Some(q) => format!(
-                "sin({p}) = {s:.6}; the nearest later position with |sin q − sin {p}| < {} is q = {q}: sin({q}) = {:.6}. A model could not tell {p} from {q}.",
-                format_number(eps),
-                (q as f64).sin()
-            ),
+            Some(q) => {
+                let sq = (q as f64).sin();
+                // Why they match: sin(π − x) = sin x when p + q is near an odd multiple of π,
+                // else the two are nearly a whole number of turns apart.
+                let m = ((p + q) as f64 / std::f64::consts::PI).round();
+                let why = if m as i64 % 2 == 1
+                    && ((p + q) as f64 - m * std::f64::consts::PI).abs() < 0.01
+                {
+                    format!(" — sin(π − x) = sin x, and {} ≈ {m}π", p + q)
+                } else {
+                    format!(
+                        " — {q} − {p} ≈ {}·2π",
+                        ((q - p) as f64 / std::f64::consts::TAU).round()
+                    )
+                };
+                let pair = match naive::pair_collision(p, eps, p + 100_000) {
+                    Some(q2) => format!(
+                        "the first position whose sine and cosine both match within ε is {q2}"
+                    ),
+                    None => "no position in the next 100000 matches both within ε".to_string(),
+                };
+                format!(
+                    "sin({p}) = {s:.6}; the nearest later position with |sin q − sin {p}| < {} is q = {q}: sin({q}) = {sq:.6}, off by {:.1e}{why}. To within ε this one feature cannot tell {p} from {q}. A (sin, cos) pair can: cos({p}) = {:.4}, cos({q}) = {:.4}; {pair}.",
+                    format_number(eps),
+                    (sq - s).abs(),
+                    (p as f64).cos(),
+                    (q as f64).cos(),
+                )
+            }
             None => format!(
                 "sin({p}) = {s:.6}; no later position within {} in the next 100000.",
                 format_number(eps)
@@ -223,14 +271,25 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
                 <canvas
                     node_ref=sine_ref
                     role="img"
-                    aria-label="The first columns of the sinusoidal encoding for the same positions: the same fast-to-slow ladder, but smooth."
+                    aria-label="The first columns of the sinusoidal encoding for the same positions: a fast-to-slow ladder too, smooth and finer."
                 ></canvas>
                 </div>
             </div>
             <p class="finding">
-                "Binary counting is unique and bounded, with the same ladder — the lowest bit "
-                "flips fastest, each next one half as often. But it jumps between 0 and 1: the "
-                "sinusoidal encoding is its smooth, continuous cousin."
+                {move || {
+                    let p = params.get();
+                    let step = if p.pairs() >= 2 {
+                        format!(
+                            " The sinusoidal ladder is smooth and much finer: each pair's wavelength is ×{:.3} the last with these settings.",
+                            p.pair_omega(0) / p.pair_omega(1)
+                        )
+                    } else {
+                        String::new()
+                    };
+                    format!(
+                        "Binary counting is unique and bounded, with a ladder from fast to slow: each bit flips half as often as the one before (period ×2). But it jumps between 0 and 1.{step} The paper does not say binary counting motivated it, but the sinusoidal encoding can be seen as its smooth cousin."
+                    )
+                }}
             </p>
         </div>
     }
@@ -257,8 +316,10 @@ pub fn NaiveFixes() -> impl IntoView {
             <SineCollision />
             <BinaryBits stats />
             <figcaption>
-                "Three first ideas for a position signal. Each fails one of the requirements: "
-                "bounded, the same meaning in any sentence length, unique per position, smooth."
+                "Four first ideas for a position signal, each failing one of four requirements: "
+                "bounded (the integer fails), the same meaning at any sentence length (the "
+                "normalised position fails), unique per position (one sine fails), smooth (binary "
+                "bits fail)."
             </figcaption>
         </figure>
     }

@@ -69,7 +69,7 @@ pub fn RelativeShift() -> impl IntoView {
         };
         let spec = LinePlotSpec {
             title: &title,
-            x_desc: "dimension i",
+            x_desc: "column j",
             y_desc: "value",
             x_range: 0.0..(p.dim - 1).max(1) as f64,
             y_range: -1.15..1.15,
@@ -132,7 +132,7 @@ pub fn RelativeShift() -> impl IntoView {
         <figure
             class="figure"
             id="fig-shift"
-            data-controls="ctl-k ctl-pos ctl-d ctl-base"
+            data-controls="ctl-k ctl-pos ctl-d ctl-base layout spacing"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
             data-max-error=move || error.get().map(|(_, e)| format!("{e:e}")).unwrap_or_default()
@@ -183,8 +183,9 @@ pub fn RelativeShift() -> impl IntoView {
                         </math>
                         <p class="readout">
                             {format!(
-                                "pair {i}: rotation by k·ω = {kk} × {omega:.6} = {:.4} rad — no position in it.",
-                                kk as f64 * omega
+                                "pair {i}: rotation by k·ω = {kk} × {} = {} rad — no position in it.",
+                                crate::params::format_significant(omega, 4),
+                                crate::params::format_significant(kk as f64 * omega, 5)
                             )}
                         </p>
                     }
@@ -192,19 +193,34 @@ pub fn RelativeShift() -> impl IntoView {
             </div>
             <p class="finding">
                 {move || match error.get() {
-                    Some((kk, e)) if kk == k.get() => format!(
-                        "Across all {} positions and {} dimensions, |M_{kk} · PE(p) − PE(p + {kk})| is at most {e:.1e}: the same matrix shifts every position.",
-                        params.get().positions,
-                        params.get().dim,
-                    ),
+                    Some((kk, e)) if kk == k.get() => {
+                        let p = params.get();
+                        let odd = match crate::explain::lone_sine(&p) {
+                            Some(col) => {
+                                let h = p.dim / 2;
+                                format!(
+                                    " But column {col} is a lone sine (odd d): its 2×2 block needs cos(p·ω_{h}), which the vector lacks, so this check borrows it from p itself. No fixed matrix of the vector alone shifts that column: without the borrowed cosine its error reaches |sin({kk}·ω_{h})| = {:.1e}. The {h} complete pairs shift exactly.",
+                                    (kk as f64 * p.pair_omega(h)).sin().abs()
+                                )
+                            }
+                            None => String::new(),
+                        };
+                        format!(
+                            "Across all {} positions and {} columns, the largest entry of |M_{kk} · PE(p) − PE(p + {kk})| is {e:.1e}: the same matrix shifts every position.{odd}",
+                            p.positions,
+                            p.dim,
+                        )
+                    }
                     _ => format!("Checking M_{} against every position…", k.get()),
                 }}
             </p>
             <figcaption>
                 "Because sin and cos of (pos + k)·ω are sin and cos of pos·ω rotated by k·ω, "
-                "moving k positions is one fixed linear map: attention can learn to look "
-                "“k words back” with a single matrix. Hover the plot (or use arrow keys) to pick "
-                "a frequency pair."
+                "moving k positions is one fixed linear map, whatever the position. Vaswani et al. "
+                "hypothesised that this would let attention easily learn to attend by relative "
+                "position; learned position embeddings did about as well (Table 3, row E), and in "
+                "a real layer q·k also mixes word and position (word × position terms). Hover the "
+                "plot (or use arrow keys) to pick a frequency pair."
             </figcaption>
         </figure>
     }

@@ -142,13 +142,61 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
         None => "Hover the matrix (or focus it and use the arrow keys) to read a similarity."
             .to_string(),
     };
+    // The caption's live numbers: along the distance when the rows are shift invariant, else the
+    // spread of the distance-1 diagonal that the lone sine causes.
+    let caption = Memo::new(move |_| {
+        let p = params.get();
+        let n = p.positions;
+        if n < 2 {
+            return "With a single position there is nothing to compare.".to_string();
+        }
+        if p.is_shift_invariant() {
+            let g = similarity::sinusoidal_by_distance(&p, n);
+            let (low_at, low) =
+                g.iter()
+                    .enumerate()
+                    .skip(1)
+                    .fold(
+                        (1, f64::INFINITY),
+                        |(k, m), (j, &v)| if v < m { (j, v) } else { (k, m) },
+                    );
+            format!(
+                "Similarity by distance: {:.2} at distance 1, {:.2} at distance {}, lowest {low:.2} at distance {low_at} — not a steady fall but a sum of waves. Since PE(a)·PE(b) = Σ_i cos((a−b)·ω_i) and every row has norm √{}, the similarity is the mean of cos((a−b)·ω_i) over the pairs: only the distance matters, so every diagonal is constant and the curve keeps its shape as you move the position slider. It is also the same for a − b and b − a: the raw encodings cannot tell before from after.",
+                g[1],
+                g[n - 1],
+                n - 1,
+                p.dim / 2
+            )
+        } else {
+            let h = p.dim / 2;
+            let cos = |a: usize, b: usize| {
+                let (x, y) = (p.row(a), p.row(b));
+                let dot: f64 = x.iter().zip(&y).map(|(u, v)| u * v).sum();
+                dot / (p.row_norm(a) * p.row_norm(b))
+            };
+            let (lo, hi) = (0..n - 1)
+                .map(|a| cos(a, a + 1))
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lo.min(v), hi.max(v))
+                });
+            format!(
+                "d is odd, so the last sine has no cosine partner: it adds sin(a·ω_{h})·sin(b·ω_{h}), which depends on a and b, not only on a − b. The diagonals are only nearly constant — the distance-1 diagonal ranges from {lo:.4} to {hi:.4} — and the curve changes a little as you move the position slider."
+            )
+        }
+    });
     let describe = move || {
         let p = params.get();
         format!(
             "Cosine-similarity matrix of the sinusoidal position vectors for {} positions, d_model \
-             {}, base {}. The diagonal is 1; values fade with distance from it and each diagonal \
-             band is constant, because the similarity depends only on the distance a − b.",
-            p.positions, p.dim, p.base
+             {}, base {}. The diagonal is 1; away from it the values are a sum of waves in the distance, and {}",
+            p.positions,
+            p.dim,
+            p.base,
+            if p.is_shift_invariant() {
+                "each diagonal band is constant, because the similarity depends only on the distance a − b."
+            } else {
+                "each diagonal band is nearly constant (an odd d leaves one sine without its cosine)."
+            }
         )
     };
 
@@ -156,7 +204,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
         <figure
             class="figure"
             id="fig-similarity"
-            data-controls="ctl-n ctl-d ctl-base ctl-pos"
+            data-controls="ctl-n ctl-d ctl-base ctl-pos spacing"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
             data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
@@ -181,17 +229,13 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
                     aria-label=move || {
                         format!(
                             "Similarity of position {} to every other position: 1 at the position \
-                             itself, falling off on both sides symmetrically.",
+                             itself, and a sum of waves in the distance on either side.",
                             pos.get()
                         )
                     }
                 ></canvas>
             </div>
-            <figcaption>
-                "Nearby positions get similar vectors, distant ones dissimilar, and only the "
-                "distance matters: every diagonal of the matrix is constant, so the curve keeps "
-                "its shape as you move the position slider."
-            </figcaption>
+            <figcaption>{move || caption.get()}</figcaption>
         </figure>
     }
 }

@@ -14,6 +14,7 @@ use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
 use crate::chart::lines::{self, LinePlotSpec, Series};
 use crate::math::attention::token_embedding;
+use crate::math::sinusoidal::{Column, Layout, SinusoidalParams};
 use crate::params::{MAX_COMPARE, parse_usize};
 
 fn figure_height(width: f64) -> f64 {
@@ -23,11 +24,29 @@ fn figure_height(width: f64) -> f64 {
 /// The word whose embedding is moved around (any fixed vector would do).
 const WORD: &str = "dog";
 
-/// Mean of |v| over the first and the second half of the dimensions.
-fn halves(v: &[f64]) -> (f64, f64) {
-    let h = v.len() / 2;
-    let mean = |s: &[f64]| s.iter().map(|x| x.abs()).sum::<f64>() / s.len().max(1) as f64;
-    (mean(&v[..h]), mean(&v[h..]))
+/// Mean of |v| over the columns of each quarter of the frequency pairs, fastest first (pair `i`'s
+/// columns, wherever the layout puts them, count for quarter `⌊4i/pairs⌋`; zero padding counts
+/// for none) — or of each pair when there are fewer than four. The same for both layouts.
+fn pair_groups(p: &SinusoidalParams, v: &[f64]) -> Vec<f64> {
+    let pairs = p.pairs().max(1);
+    let groups = pairs.min(4);
+    let (mut sum, mut count) = (vec![0.0; groups], vec![0usize; groups]);
+    for (c, x) in v.iter().enumerate() {
+        if let Column::Sin(i) | Column::Cos(i) = p.column(c) {
+            let g = (groups * i / pairs).min(groups - 1);
+            sum[g] += x.abs();
+            count[g] += 1;
+        }
+    }
+    sum.iter()
+        .zip(&count)
+        .map(|(s, &n)| if n > 0 { s / n as f64 } else { 0.0 })
+        .collect()
+}
+
+/// "quarter" or "pair", as [`pair_groups`] groups them.
+fn group_name(p: &SinusoidalParams) -> &'static str {
+    if p.pairs() >= 4 { "quarter" } else { "pair" }
 }
 
 /// The figure: three position boxes and the plot of differences over dimension.
@@ -59,7 +78,7 @@ pub fn AddToToken() -> impl IntoView {
         let (d1, d2) = diffs.get();
         let spec = LinePlotSpec {
             title: "Where position lives: x(p) − x(p₀) over dimensions",
-            x_desc: "dimension i",
+            x_desc: "column j",
             y_desc: "difference",
             x_range: 0.0..(p.dim - 1).max(1) as f64,
             y_range: -2.1..2.1,
@@ -107,10 +126,19 @@ pub fn AddToToken() -> impl IntoView {
     let summary = move || {
         let (d1, d2) = diffs.get();
         let [p0, p1, p2] = at.get();
-        let ((l1, h1), (l2, h2)) = (halves(&d1), halves(&d2));
+        let p = params.get();
+        let show = |q: Vec<f64>| {
+            q.iter()
+                .map(|x| format!("{x:.2}"))
+                .collect::<Vec<_>>()
+                .join(" · ")
+        };
         format!(
-            "Mean |difference| in the low half of the dimensions vs the high half: \
-             {l1:.3} vs {h1:.3} for positions {p1} and {p0}; {l2:.3} vs {h2:.3} for {p2} and {p0}."
+            "Mean |difference| by {} of the frequency pairs, fastest → slowest: {} for \
+             positions {p1} and {p0}; {} for {p2} and {p0}.",
+            group_name(&p),
+            show(pair_groups(&p, &d1)),
+            show(pair_groups(&p, &d2))
         )
     };
 
@@ -118,7 +146,7 @@ pub fn AddToToken() -> impl IntoView {
         <figure
             class="figure"
             id="fig-token"
-            data-controls="ctl-at-0 ctl-at-1 ctl-at-2 ctl-d ctl-base"
+            data-controls="ctl-at-0 ctl-at-1 ctl-at-2 ctl-d ctl-base layout spacing"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >
@@ -152,8 +180,12 @@ pub fn AddToToken() -> impl IntoView {
                         let [p0, p1, p2] = at.get();
                         format!(
                             "Differences between the word placed at positions {p1} and {p2} and at \
-                             position {p0}, over the dimensions: large on the left, near zero on \
-                             the right. {}",
+                             position {p0}, over the columns: large where pairs turn fast, small \
+                             where they turn slowly ({}). {}",
+                            match params.get().layout {
+                                Layout::Interleaved => "left to right",
+                                Layout::Half => "at the start of each half, then towards its end",
+                            },
                             summary()
                         )
                     }
@@ -161,9 +193,26 @@ pub fn AddToToken() -> impl IntoView {
             </div>
             <p class="finding" id="fig-token-summary">{summary}</p>
             <figcaption>
-                "The model sees word + position. Moving a word changes mostly the fast, "
-                "low dimensions; the slow, high dimensions barely move over a few hundred "
-                "positions, so they are left to carry what the word means."
+                {move || {
+                    let [p0, _, p2] = at.get();
+                    let p = params.get();
+                    let q = diffs.with(|(_, d2)| pair_groups(&p, d2));
+                    let (fast, slow) = (q.first().copied().unwrap_or(0.0), q.last().copied().unwrap_or(0.0));
+                    let group = group_name(&p);
+                    let moved = p2.abs_diff(p0);
+                    let what = if moved == 0 {
+                        "Put p₂ away from p₀ to move the word.".to_string()
+                    } else if slow < fast {
+                        format!(
+                            "Moving the word by {moved} positions changes mostly the fast pairs: the slowest {group} moves {slow:.2} on average against {fast:.2} for the fastest. One reading — an interpretation, not something the encoding forces — is that a model can keep what a word means in those quiet dimensions."
+                        )
+                    } else {
+                        format!(
+                            "Moving the word by {moved} positions changes the slowest {group} of the pairs ({slow:.2}) as much as the fastest ({fast:.2}): over that distance even the slow pairs have turned."
+                        )
+                    };
+                    format!("The model sees word + position. {what}")
+                }}
             </figcaption>
         </figure>
     }

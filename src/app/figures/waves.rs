@@ -44,13 +44,13 @@ fn series(p: &SinusoidalParams, dims: &[usize], hovered: Option<usize>) -> Vec<S
     let mut out: Vec<Series> = dims
         .iter()
         .enumerate()
-        .map(|(k, &d)| wave(p, d, format!("dim {d}"), lines::series_color(k)))
+        .map(|(k, &d)| wave(p, d, format!("column {d}"), lines::series_color(k)))
         .collect();
     if let Some(h) = hovered.filter(|h| *h < p.dim && !dims.contains(h)) {
         out.push(wave(
             p,
             h,
-            format!("dim {h} (hovered)"),
+            format!("column {h} (hovered)"),
             RGBColor(0x80, 0x80, 0x80),
         ));
     }
@@ -67,9 +67,9 @@ fn paint(
     theme: Theme,
 ) -> Option<LinePlotLayout> {
     let spec = LinePlotSpec {
-        title: "Each dimension is a wave over positions",
+        title: "Each column is a wave over positions",
         x_desc: "position",
-        y_desc: "PE(pos, i)",
+        y_desc: "PE(pos, j)",
         x_range: 0.0..(p.positions.max(2) - 1) as f64,
         y_range: -1.15..1.15,
         series: series(p, dims, hovered),
@@ -155,7 +155,7 @@ pub fn SinusoidalWaves() -> impl IntoView {
                     let lambda = wavelength(&p, k)
                         .map(|l| format!(" (λ = {l:.1})"))
                         .unwrap_or_default();
-                    format!("dim {k} = {:.4}{lambda}", p.value(at, k))
+                    format!("column {k} = {:.4}{lambda}", p.value(at, k))
                 })
                 .collect::<Vec<_>>()
                 .join(" · ")
@@ -166,9 +166,10 @@ pub fn SinusoidalWaves() -> impl IntoView {
         let p = params.get();
         let list = dims.with(|d| format_dims(d));
         format!(
-            "Line plot of dimensions {list} of the sinusoidal encoding over positions 0 to {}. \
-             Low dimensions oscillate fast, high dimensions slowly. Position {} is marked.",
+            "Line plot of columns {list} of the sinusoidal encoding over positions 0 to {}. \
+             {} Position {} is marked.",
             p.positions - 1,
+            crate::explain::waves_speed_text(&p),
             pos.get()
         )
     };
@@ -183,7 +184,7 @@ pub fn SinusoidalWaves() -> impl IntoView {
         >
             <FigureLink id="fig-waves" />
             <div class="figure-tools">
-                <label for="ctl-dims">"dimensions"</label>
+                <label for="ctl-dims">"columns"</label>
                 <input
                     id="ctl-dims"
                     type="text"
@@ -207,8 +208,8 @@ pub fn SinusoidalWaves() -> impl IntoView {
                 {readout}
             </p>
             <figcaption>
-                "Dimension 2i is sin(pos·ω" <sub>"i"</sub> "), dimension 2i+1 its cosine. "
-                "Hover a column of the heatmap to add its wave here (grey)."
+                {move || crate::explain::waves_caption(&params.get())}
+                " Hover a column of the heatmap to add its wave here (grey)."
             </figcaption>
         </figure>
     }

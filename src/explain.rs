@@ -1,0 +1,273 @@
+//! What the page says about the sinusoidal encoding's current settings: the sentences that depend
+//! on the layout, the spacing and the parity of d, as pure functions of the parameters. Every
+//! caption, readout and formula of chapter 1 that changes with those settings is built here, so
+//! one test reads each of them under every layout × spacing × odd/even d and checks it against
+//! the column mapping the table itself uses ([`SinusoidalParams::column`]).
+
+use crate::math::sinusoidal::{Column, Layout, SinusoidalParams, Spacing};
+use crate::params::format_number;
+
+/// Complete (sin, cos) pairs: `⌊d/2⌋`.
+pub fn full_pairs(p: &SinusoidalParams) -> usize {
+    p.dim / 2
+}
+
+/// The column of the lone sine — the last pair's sine when an odd `d` with paper spacing leaves it
+/// without a cosine — or `None`.
+pub fn lone_sine(p: &SinusoidalParams) -> Option<usize> {
+    let h = full_pairs(p);
+    (p.pairs() > h).then(|| (0..p.dim).find(|&c| p.column(c) == Column::Sin(h)))?
+}
+
+/// The padding column of zeros (odd `d` with tensor2tensor/fairseq spacing), or `None`.
+pub fn zero_column(p: &SinusoidalParams) -> Option<usize> {
+    (0..p.dim).find(|&c| p.column(c) == Column::Zero)
+}
+
+/// The exponent of the frequency formula `ω_i = 1/base^(…)`: `2i/d` (paper) or `i/(⌊d/2⌋−1)`
+/// (tensor2tensor, fairseq; a single pair uses 1 as the divisor).
+pub fn exponent_text(p: &SinusoidalParams) -> String {
+    match p.spacing {
+        Spacing::Paper => format!("2i/{}", p.dim),
+        Spacing::Fairseq => format!("i/{}", full_pairs(p).saturating_sub(1).max(1)),
+    }
+}
+
+/// `ω_i = 1/base^(exponent)` with the current base and d.
+pub fn omega_text(p: &SinusoidalParams) -> String {
+    format!("ω_i = 1/{}^({})", format_number(p.base), exponent_text(p))
+}
+
+/// The column of pair `i`'s sine (`cos = false`) or cosine, as the formula names it: `2i`, `2i+1`
+/// (interleaved) or `i`, `i+h` (half-split, `h` = the width of the sine block).
+pub fn column_text(p: &SinusoidalParams, cos: bool) -> String {
+    match (p.layout, cos) {
+        (Layout::Interleaved, false) => "2i".into(),
+        (Layout::Interleaved, true) => "2i+1".into(),
+        (Layout::Half, false) => "i".into(),
+        (Layout::Half, true) => format!("i+{}", p.pairs()),
+    }
+}
+
+/// What an odd `d` changes (empty for an even `d`).
+pub fn odd_note(p: &SinusoidalParams) -> String {
+    match (lone_sine(p), zero_column(p)) {
+        (Some(c), _) => format!(
+            " d is odd: pair {} has only a sine (column {c}) and no cosine.",
+            full_pairs(p)
+        ),
+        (None, Some(c)) => format!(" d is odd: column {c} is zero padding."),
+        (None, None) => String::new(),
+    }
+}
+
+/// The range of the pair index and what d is, for under the formula.
+pub fn pair_range_text(p: &SinusoidalParams) -> String {
+    format!(
+        "for i = 0 … {}, where d = d_model = {}.{}",
+        p.pairs().saturating_sub(1),
+        p.dim,
+        odd_note(p)
+    )
+}
+
+/// How the columns hold the pairs, for the heatmap.
+pub fn columns_text(p: &SinusoidalParams) -> String {
+    match p.layout {
+        Layout::Interleaved => {
+            "Columns 2i and 2i+1 hold the sine and cosine of pair i, so the frequency falls from left to right"
+                .to_string()
+        }
+        Layout::Half => format!(
+            "Column i holds the sine of pair i and column i + {} its cosine, so the frequency falls from left to right twice — across the sine block, then across the cosine block",
+            p.pairs()
+        ),
+    }
+}
+
+/// The heatmap's caption.
+pub fn heatmap_caption(p: &SinusoidalParams) -> String {
+    format!(
+        "Each row is the vector added to the token at that position. {}; {} (rad per position).{}",
+        columns_text(p),
+        omega_text(p),
+        odd_note(p)
+    )
+}
+
+/// The waves figure's first sentence.
+pub fn waves_caption(p: &SinusoidalParams) -> String {
+    let which = match p.layout {
+        Layout::Interleaved => "Column 2i is sin(pos·ω_i), column 2i+1 its cosine.".to_string(),
+        Layout::Half => format!(
+            "Column i is sin(pos·ω_i), column i + {} its cosine.",
+            p.pairs()
+        ),
+    };
+    format!("{which}{}", odd_note(p))
+}
+
+/// Which columns of the waves oscillate fast.
+pub fn waves_speed_text(p: &SinusoidalParams) -> String {
+    match p.layout {
+        Layout::Interleaved => "Low columns oscillate fast, high ones slowly.".to_string(),
+        Layout::Half => format!(
+            "Columns 0 and {} oscillate fastest; each block slows towards its end.",
+            p.pairs()
+        ),
+    }
+}
+
+/// The number of pairs, said honestly for an odd `d`.
+pub fn pairs_count_text(p: &SinusoidalParams) -> String {
+    let h = full_pairs(p);
+    match (lone_sine(p), zero_column(p)) {
+        (Some(_), _) => format!("{h} (sin, cos) pairs plus one lone sine"),
+        (None, Some(_)) => format!("{h} (sin, cos) pairs plus a column of zeros"),
+        (None, None) => format!("{h} (sin, cos) pairs"),
+    }
+}
+
+/// One sentence on the two spacings: where the slowest wavelength ends.
+pub fn spacing_text(p: &SinusoidalParams) -> String {
+    let paper_slowest = std::f64::consts::TAU * p.base.powf(1.0 - 2.0 / p.dim as f64);
+    let t2t_slowest = std::f64::consts::TAU * p.base;
+    let sig = |x: f64| format_number(crate::params::round_significant(x, 5));
+    match p.spacing {
+        Spacing::Paper => format!(
+            "With the paper's formula the slowest wavelength is 2π·base^(1−2/d) = {} positions; the authors' tensor2tensor code (which fairseq follows) spaces the frequencies as base^(−i/(⌊d/2⌋−1)) instead, so its slowest is exactly 2π·base = {} — the paper's “2π to 10000·2π”.",
+            sig(paper_slowest),
+            sig(t2t_slowest)
+        ),
+        Spacing::Fairseq => format!(
+            "With tensor2tensor's spacing (which fairseq follows) the slowest wavelength is exactly 2π·base = {} positions — the paper's “2π to 10000·2π”; the paper's own formula, base^(−2i/d), stops at 2π·base^(1−2/d) = {}.",
+            sig(t2t_slowest),
+            sig(paper_slowest)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_setting() -> impl Iterator<Item = SinusoidalParams> {
+        let layouts = [Layout::Interleaved, Layout::Half];
+        let spacings = [Spacing::Paper, Spacing::Fairseq];
+        let dims = (2..=13).chain([127, 128]);
+        dims.flat_map(move |dim| {
+            layouts.into_iter().flat_map(move |layout| {
+                spacings.into_iter().map(move |spacing| SinusoidalParams {
+                    positions: 100,
+                    dim,
+                    base: 10_000.0,
+                    layout,
+                    spacing,
+                })
+            })
+        })
+    }
+
+    #[test]
+    fn column_names_match_the_table_for_every_setting() {
+        for p in every_setting() {
+            for i in 0..full_pairs(&p) {
+                let (sin, cos) = match p.layout {
+                    Layout::Interleaved => (2 * i, 2 * i + 1),
+                    Layout::Half => (i, i + p.pairs()),
+                };
+                assert_eq!(p.column(sin), Column::Sin(i), "{p:?} pair {i}");
+                assert_eq!(p.column(cos), Column::Cos(i), "{p:?} pair {i}");
+                // The column the formula's name points at, for pair k.
+                let named = |cos: bool, k: usize| {
+                    let text = column_text(&p, cos);
+                    match (text.as_str(), p.layout) {
+                        ("2i", _) => 2 * k,
+                        ("2i+1", _) => 2 * k + 1,
+                        ("i", _) => k,
+                        (other, Layout::Half) => {
+                            k + other.trim_start_matches("i+").parse::<usize>().unwrap()
+                        }
+                        (other, _) => panic!("{other}"),
+                    }
+                };
+                assert_eq!(named(false, i), sin, "{p:?}");
+                assert_eq!(named(true, i), cos, "{p:?}");
+            }
+            let caption = heatmap_caption(&p);
+            assert_eq!(
+                caption.contains("2i and 2i+1"),
+                p.layout == Layout::Interleaved,
+                "{caption}"
+            );
+            assert_eq!(
+                caption.contains(&format!("i + {}", p.pairs())),
+                p.layout == Layout::Half,
+                "{caption}"
+            );
+            assert_eq!(
+                waves_caption(&p).contains("2i+1"),
+                p.layout == Layout::Interleaved
+            );
+        }
+    }
+
+    #[test]
+    fn the_formula_gives_the_frequencies_the_table_uses() {
+        for p in every_setting() {
+            for i in 0..p.pairs() {
+                let exponent = match p.spacing {
+                    Spacing::Paper => 2.0 * i as f64 / p.dim as f64,
+                    Spacing::Fairseq => i as f64 / full_pairs(&p).saturating_sub(1).max(1) as f64,
+                };
+                let omega = p.base.powf(-exponent);
+                let expected = p.pair_omega(i);
+                assert!(
+                    (omega - expected).abs() <= 1e-12 * expected,
+                    "{p:?} pair {i}: {omega} vs {expected}"
+                );
+            }
+            let text = exponent_text(&p);
+            match p.spacing {
+                Spacing::Paper => assert_eq!(text, format!("2i/{}", p.dim)),
+                Spacing::Fairseq => assert!(text.starts_with("i/")),
+            }
+            assert!(pair_range_text(&p).contains(&format!("i = 0 … {}", p.pairs() - 1)));
+        }
+    }
+
+    #[test]
+    fn odd_d_is_said_by_the_same_predicate_the_math_uses() {
+        for p in every_setting() {
+            let odd = p.dim % 2 == 1;
+            assert_eq!(!odd_note(&p).is_empty(), odd, "{p:?}");
+            let lone = lone_sine(&p);
+            // A lone sine exactly when the rows are not shift invariant.
+            assert_eq!(lone.is_some(), !p.is_shift_invariant(), "{p:?}");
+            if let Some(c) = lone {
+                assert_eq!(p.column(c), Column::Sin(full_pairs(&p)));
+                assert!((0..p.dim).all(|k| p.column(k) != Column::Cos(full_pairs(&p))));
+                assert!(odd_note(&p).contains(&format!("column {c}")));
+                assert!(pairs_count_text(&p).contains("lone sine"));
+            }
+            assert_eq!(
+                zero_column(&p).is_some(),
+                odd && p.spacing == Spacing::Fairseq,
+                "{p:?}"
+            );
+            if !odd {
+                assert_eq!(
+                    pairs_count_text(&p),
+                    format!("{} (sin, cos) pairs", p.dim / 2)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_spacing_sentence_has_both_slowest_wavelengths() {
+        let p = crate::params::SINUSOIDAL_DEFAULT;
+        let text = spacing_text(&p);
+        assert!(text.contains("54410") && text.contains("62832"), "{text}");
+    }
+}
