@@ -128,21 +128,43 @@ pub fn pairs_count_text(p: &SinusoidalParams) -> String {
     }
 }
 
-/// One sentence on the two spacings: where the slowest wavelength ends.
-pub fn spacing_text(p: &SinusoidalParams) -> String {
-    let paper_slowest = std::f64::consts::TAU * p.base.powf(1.0 - 2.0 / p.dim as f64);
-    let t2t_slowest = std::f64::consts::TAU * p.base;
+/// The slowest wavelength of `p`'s encoding, and where it comes from.
+fn slowest_text(p: &SinusoidalParams) -> String {
     let sig = |x: f64| format_number(crate::params::round_significant(x, 5));
+    let wavelength = std::f64::consts::TAU / p.pair_omega(p.pairs().saturating_sub(1));
+    match p.spacing {
+        Spacing::Paper if lone_sine(p).is_some() => format!(
+            "{} positions (the lone sine's, 2π·base^(1−1/d))",
+            sig(wavelength)
+        ),
+        Spacing::Paper => format!("{} positions (2π·base^(1−2/d))", sig(wavelength)),
+        Spacing::Fairseq if full_pairs(p) >= 2 => format!(
+            "exactly 2π·base = {} positions — the paper's “2π to 10000·2π”",
+            sig(wavelength)
+        ),
+        Spacing::Fairseq => "2π ≈ 6.28 positions: with a single pair its only ω is 1, and reaching 2π·base needs d ≥ 4".to_string(),
+    }
+}
+
+/// One sentence on the two spacings: where each one's slowest wavelength ends.
+pub fn spacing_text(p: &SinusoidalParams) -> String {
+    let other = SinusoidalParams {
+        spacing: match p.spacing {
+            Spacing::Paper => Spacing::Fairseq,
+            Spacing::Fairseq => Spacing::Paper,
+        },
+        ..*p
+    };
     match p.spacing {
         Spacing::Paper => format!(
-            "With the paper's formula the slowest wavelength is 2π·base^(1−2/d) = {} positions; the authors' tensor2tensor code (which fairseq follows) spaces the frequencies as base^(−i/(⌊d/2⌋−1)) instead, so its slowest is exactly 2π·base = {} — the paper's “2π to 10000·2π”.",
-            sig(paper_slowest),
-            sig(t2t_slowest)
+            "With the paper's formula the slowest wavelength is {}; the authors' tensor2tensor code (which fairseq follows) spaces the frequencies as base^(−i/(⌊d/2⌋−1)) instead, so its slowest is {}.",
+            slowest_text(p),
+            slowest_text(&other)
         ),
         Spacing::Fairseq => format!(
-            "With tensor2tensor's spacing (which fairseq follows) the slowest wavelength is exactly 2π·base = {} positions — the paper's “2π to 10000·2π”; the paper's own formula, base^(−2i/d), stops at 2π·base^(1−2/d) = {}.",
-            sig(t2t_slowest),
-            sig(paper_slowest)
+            "With tensor2tensor's spacing (which fairseq follows) the slowest wavelength is {}; the paper's own formula, base^(−2i/d), stops at {}.",
+            slowest_text(p),
+            slowest_text(&other)
         ),
     }
 }
@@ -269,5 +291,18 @@ mod tests {
         let p = crate::params::SINUSOIDAL_DEFAULT;
         let text = spacing_text(&p);
         assert!(text.contains("54410") && text.contains("62832"), "{text}");
+        // Its numbers are the table's own slowest wavelengths, for every setting.
+        for p in every_setting() {
+            let slowest = std::f64::consts::TAU / p.pair_omega(p.pairs() - 1);
+            let shown = format_number(crate::params::round_significant(slowest, 5));
+            let text = spacing_text(&p);
+            assert!(
+                text.contains(&shown)
+                    || (full_pairs(&p) < 2
+                        && p.spacing == Spacing::Fairseq
+                        && text.contains("6.28")),
+                "{p:?}: {text}"
+            );
+        }
     }
 }

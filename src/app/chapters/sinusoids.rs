@@ -67,20 +67,43 @@ pub fn Sinusoids() -> impl IntoView {
             "∞".to_string()
         }
     };
-    // How much of a turn the slowest pair makes over the positions shown.
+    // How far the slowest frequency turns over the positions shown (largest angle (n − 1)·ω).
     let slowest_share = move || {
         let p = params.get();
         let omega = p.pair_omega(p.pairs().saturating_sub(1));
-        crate::params::format_significant(p.positions as f64 * omega / std::f64::consts::TAU, 2)
+        let turns = p.positions.saturating_sub(1) as f64 * omega / std::f64::consts::TAU;
+        let shown = crate::params::format_significant(turns, 2);
+        if turns < 1.0 {
+            format!(
+                "over the {} positions shown the slowest one turns only {shown} of a circle.",
+                p.positions
+            )
+        } else {
+            format!(
+                "here even the slowest one turns {shown} times over the {} positions shown: this base is too small for this many positions.",
+                p.positions
+            )
+        }
     };
-    // Over the positions shown, the pairs that never complete a turn.
+    // Over the positions shown, the complete pairs that never finish a turn.
     let unfinished = move || {
         let p = params.get();
-        let n = p.positions as f64;
-        let slow = (0..p.pairs())
-            .filter(|&k| n * p.pair_omega(k) < std::f64::consts::TAU)
+        let last = p.positions.saturating_sub(1) as f64;
+        let h = p.dim / 2;
+        let slow = (0..h)
+            .filter(|&k| last * p.pair_omega(k) < std::f64::consts::TAU)
             .count();
-        format!("{slow} of {}", p.pairs())
+        if slow == 0 {
+            format!(
+                "Over the {} positions shown every pair completes a turn; longer inputs bring only new combinations of angles.",
+                p.positions
+            )
+        } else {
+            format!(
+                "Over the {} positions shown, {slow} of the {h} pairs never complete a turn: longer inputs show them angles they never saw.",
+                p.positions
+            )
+        }
     };
     let shift_k = s.shift;
     // Why sine and cosine: the part of sin((p+k)ω) a fixed matrix cannot reach with sines alone.
@@ -185,9 +208,8 @@ pub fn Sinusoids() -> impl IntoView {
                         "; each turns at an angular frequency ω" <sub>"i"</sub> " in radians per "
                         "position, and its wavelength 2π/ω" <sub>"i"</sub> " is in positions: from "
                         "2π ≈ 6.3 for the fastest to " {slowest} " for the slowest. The base sets that "
-                        "slowest wavelength, so it should exceed the longest context: over the "
-                        {move || s.positions.get()} " positions shown the slowest pair turns only "
-                        {slowest_share} " of a circle."
+                        "slowest wavelength, so it should exceed the longest context: "
+                        {slowest_share}
                     </p>
                     <div class="slot" hidden=move || !s.show.get().waves()>
                         <SinusoidalWaves />
@@ -211,9 +233,13 @@ pub fn Sinusoids() -> impl IntoView {
                         }}
                         "positions is the same rotation of every (sin, cos) pair, whatever the "
                         "starting position. That is why each pair has both: sin((p+k)ω) = "
-                        "cos(kω)·sin(pω) + sin(kω)·cos(pω), and with sines alone the second term — "
-                        "up to " {sine_alone} " for pair 0 at k = " {move || shift_k.get()}
-                        " — would be out of reach of any fixed matrix:"
+                        "cos(kω)·sin(pω) + sin(kω)·cos(pω), and with sines alone the second term "
+                        {move || if shift_k.get() == 0 {
+                            "(zero at k = 0, where nothing moves — pick an offset below)".to_string()
+                        } else {
+                            format!("— up to {} for pair 0 at k = {} —", sine_alone(), shift_k.get())
+                        }}
+                        " would be out of reach of any fixed matrix:"
                     </p>
                     <RelativeShift />
                     <p class="bridge">
@@ -226,10 +252,7 @@ pub fn Sinusoids() -> impl IntoView {
                         "extrapolate to sequence lengths longer than the ones encountered during "
                         "training” — a hope, and learned position embeddings did about as well "
                         "in their tests (Table 3, row E). In practice sinusoidal models degrade "
-                        "past their training length (Press et al., 2022). Over the "
-                        {move || s.positions.get()} " positions shown, " {unfinished}
-                        " pairs never complete a turn: longer inputs show them angles they never "
-                        "saw."
+                        "past their training length (Press et al., 2022). " {unfinished}
                     </p>
                 </div>
             </div>

@@ -277,8 +277,9 @@ pub fn OrderBlindness() -> impl IntoView {
             <p class="finding">{word_order_readout()}</p>
             <figcaption>
                 "A toy attention layer (d = 16, fixed random embeddings and projections): each row "
-                "is how much one word attends to every word. Turn positions off and the two "
-                "“dog”s look at the sentence in exactly the same way."
+                "is how much one word attends to every word. Turn positions off and repeated words "
+                "(like the two “dog”s of the first example) look at the sentence in exactly the "
+                "same way."
             </figcaption>
         </figure>
     }

@@ -1,6 +1,8 @@
 //! The clock analogy: for the current position, one clock per frequency pair, the hand at angle
 //! `pos·ω_i` — fast "second hands" on the left, slow "hour hands" on the right.
 
+use std::f64::consts::TAU;
+
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
@@ -104,12 +106,17 @@ pub fn SinusoidalClocks() -> impl IntoView {
         }
     };
     let describe = move || {
+        let p = params.get();
+        let at = pos.get() as f64;
+        let turns = |k: usize| at * p.pair_omega(k) / TAU;
         format!(
             "{} clock faces for position {}. Each hand turns by pos times the pair's frequency: \
-             the first clocks spin many times, the last barely move, so together they give \
-             every position a unique reading.",
+             at this position the first hand has made {:.2} turns and the last {:.4}; together \
+             the hands give every position its own reading.",
             pairs.with(Vec::len),
-            pos.get()
+            pos.get(),
+            turns(0),
+            turns(p.pairs().saturating_sub(1))
         )
     };
 

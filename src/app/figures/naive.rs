@@ -95,7 +95,7 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
             .map(|x| x * x)
             .sum::<f64>()
             .sqrt();
-        let sinusoidal = if p.is_shift_invariant() {
+        let sinusoidal = if p.is_shift_invariant() || p.positions == 1 {
             format!(
                 "sinusoidal {:.2} (√{}, at every position)",
                 p.row_norm(0),
@@ -135,10 +135,18 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
                     let p = params.get();
                     let last = p.positions - 1;
                     let word: f64 = token_embedding("dog", p.dim).iter().map(|x| x * x).sum::<f64>().sqrt();
-                    format!(
-                        "Adding the integer position drowns the word: at position {last} the signal is {:.0}× the word's norm (about pos·√3, as the word's entries are uniform in [−1, 1)). Dividing by the length keeps it small, but then “position 10” means something different in every sentence.",
-                        naive::integer_norm(last, p.dim) / word
-                    )
+                    let bound = format!(
+                        "Dividing by the length keeps it bounded (at most √d = {:.1}, about √3 times the word), but then “position 10” means something different in every sentence.",
+                        (p.dim as f64).sqrt()
+                    );
+                    if last == 0 {
+                        format!("With one position there is nothing to grow. {bound}")
+                    } else {
+                        format!(
+                            "Adding the integer position drowns the word: at position {last} the signal is {:.0}× the word's norm (about pos·√3, as the word's entries are uniform in [−1, 1)). {bound}",
+                            naive::integer_norm(last, p.dim) / word
+                        )
+                    }
                 }}
             </p>
         </div>
@@ -161,29 +169,37 @@ fn SineCollision() -> impl IntoView {
                 let sq = (q as f64).sin();
                 // Why they match: sin(π − x) = sin x when p + q is near an odd multiple of π,
                 // else the two are nearly a whole number of turns apart.
-                let m = ((p + q) as f64 / std::f64::consts::PI).round();
-                let why = if m as i64 % 2 == 1
-                    && ((p + q) as f64 - m * std::f64::consts::PI).abs() < 0.01
-                {
-                    format!(" — sin(π − x) = sin x, and {} ≈ {m}π", p + q)
-                } else {
-                    format!(
-                        " — {q} − {p} ≈ {}·2π",
-                        ((q - p) as f64 / std::f64::consts::TAU).round()
-                    )
-                };
+                // Why they match: q − p near a whole number of turns (sin repeats), or p + q
+                // near an odd multiple of π (sin(π − x) = sin x) — whichever is nearer.
+                let (pi, tau) = (std::f64::consts::PI, std::f64::consts::TAU);
+                let turns = ((q - p) as f64 / tau).round();
+                let odd = (((p + q) as f64 / pi - 1.0) / 2.0).round() * 2.0 + 1.0;
+                let why =
+                    if ((p + q) as f64 - odd * pi).abs() < ((q - p) as f64 - turns * tau).abs() {
+                        format!(" — sin(π − x) = sin x, and {} ≈ {odd}π", p + q)
+                    } else {
+                        format!(" — {q} − {p} ≈ {turns}·2π, a whole number of turns")
+                    };
+                let cosines = format!(
+                    "cos({p}) = {:.4}, cos({q}) = {:.4}",
+                    (p as f64).cos(),
+                    (q as f64).cos()
+                );
                 let pair = match naive::pair_collision(p, eps, p + 100_000) {
-                    Some(q2) => format!(
-                        "the first position whose sine and cosine both match within ε is {q2}"
+                    Some(q2) if q2 == q => format!(
+                        "Here the cosine matches too ({cosines}) — q − p is almost a whole number of turns — so one (sin, cos) pair cannot separate them either; a second, slower pair can."
                     ),
-                    None => "no position in the next 100000 matches both within ε".to_string(),
+                    Some(q2) => format!(
+                        "A (sin, cos) pair can: {cosines}; the first position whose sine and cosine both match within ε is {q2}."
+                    ),
+                    None => format!(
+                        "A (sin, cos) pair can: {cosines}; no position in the next 100000 matches both within ε."
+                    ),
                 };
                 format!(
-                    "sin({p}) = {s:.6}; the nearest later position with |sin q − sin {p}| < {} is q = {q}: sin({q}) = {sq:.6}, off by {:.1e}{why}. To within ε this one feature cannot tell {p} from {q}. A (sin, cos) pair can: cos({p}) = {:.4}, cos({q}) = {:.4}; {pair}.",
+                    "sin({p}) = {s:.6}; the nearest later position with |sin q − sin {p}| < {} is q = {q}: sin({q}) = {sq:.6}, off by {:.1e}{why}. To within ε this one feature cannot tell {p} from {q}. {pair}",
                     format_number(eps),
                     (sq - s).abs(),
-                    (p as f64).cos(),
-                    (q as f64).cos(),
                 )
             }
             None => format!(
@@ -271,7 +287,7 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
                 <canvas
                     node_ref=sine_ref
                     role="img"
-                    aria-label="The first columns of the sinusoidal encoding for the same positions: a fast-to-slow ladder too, smooth and finer."
+                    aria-label="The first columns of the sinusoidal encoding for the same positions: a fast-to-slow ladder too, but smooth."
                 ></canvas>
                 </div>
             </div>
@@ -279,9 +295,11 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
                 {move || {
                     let p = params.get();
                     let step = if p.pairs() >= 2 {
+                        let ratio = p.pair_omega(0) / p.pair_omega(1);
                         format!(
-                            " The sinusoidal ladder is smooth and much finer: each pair's wavelength is ×{:.3} the last with these settings.",
-                            p.pair_omega(0) / p.pair_omega(1)
+                            " The sinusoidal ladder is smooth, and with these settings {} binary's ×2: each pair's wavelength is ×{:.3} the last.",
+                            if ratio < 2.0 { "finer than" } else { "no finer than" },
+                            ratio
                         )
                     } else {
                         String::new()

@@ -195,18 +195,19 @@ pub fn RelativeShift() -> impl IntoView {
                 {move || match error.get() {
                     Some((kk, e)) if kk == k.get() => {
                         let p = params.get();
-                        let odd = match crate::explain::lone_sine(&p) {
-                            Some(col) => {
-                                let h = p.dim / 2;
+                        let h = p.dim / 2;
+                        let (who, odd) = match crate::explain::lone_sine(&p) {
+                            Some(col) if kk > 0 => (
+                                format!("for the {h} complete pairs "),
                                 format!(
-                                    " But column {col} is a lone sine (odd d): its 2×2 block needs cos(p·ω_{h}), which the vector lacks, so this check borrows it from p itself. No fixed matrix of the vector alone shifts that column: without the borrowed cosine its error reaches |sin({kk}·ω_{h})| = {:.1e}. The {h} complete pairs shift exactly.",
+                                    " Column {col} is a lone sine (odd d): its 2×2 block needs cos(p·ω_{h}), which the vector lacks, so this check borrows it from p itself. No fixed matrix of the vector alone shifts that column: without the borrowed cosine its error reaches |sin({kk}·ω_{h})| = {:.1e}.",
                                     (kk as f64 * p.pair_omega(h)).sin().abs()
-                                )
-                            }
-                            None => String::new(),
+                                ),
+                            ),
+                            _ => (String::new(), String::new()),
                         };
                         format!(
-                            "Across all {} positions and {} columns, the largest entry of |M_{kk} · PE(p) − PE(p + {kk})| is {e:.1e}: the same matrix shifts every position.{odd}",
+                            "Across all {} positions and {} columns, the largest entry of |M_{kk} · PE(p) − PE(p + {kk})| is {e:.1e}: {who}the same matrix shifts every position.{odd}",
                             p.positions,
                             p.dim,
                         )
@@ -216,7 +217,8 @@ pub fn RelativeShift() -> impl IntoView {
             </p>
             <figcaption>
                 "Because sin and cos of (pos + k)·ω are sin and cos of pos·ω rotated by k·ω, "
-                "moving k positions is one fixed linear map, whatever the position. Vaswani et al. "
+                "for every complete (sin, cos) pair, moving k positions is one fixed linear map, "
+                "whatever the position. Vaswani et al. "
                 "hypothesised that this would let attention easily learn to attend by relative "
                 "position; learned position embeddings did about as well (Table 3, row E), and in "
                 "a real layer q·k also mixes word and position (word × position terms). Hover the "

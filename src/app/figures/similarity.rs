@@ -160,8 +160,14 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
                         (1, f64::INFINITY),
                         |(k, m), (j, &v)| if v < m { (j, v) } else { (k, m) },
                     );
+            let steady = g.windows(2).all(|w| w[1] <= w[0]);
+            let shape = if steady {
+                "over this short range it falls steadily; show more positions to see the ripples"
+            } else {
+                "not a steady fall but a sum of waves"
+            };
             format!(
-                "Similarity by distance: {:.2} at distance 1, {:.2} at distance {}, lowest {low:.2} at distance {low_at} — not a steady fall but a sum of waves. Since PE(a)·PE(b) = Σ_i cos((a−b)·ω_i) and every row has norm √{}, the similarity is the mean of cos((a−b)·ω_i) over the pairs: only the distance matters, so every diagonal is constant and the curve keeps its shape as you move the position slider. It is also the same for a − b and b − a: the raw encodings cannot tell before from after.",
+                "Similarity by distance: {:.2} at distance 1, {:.2} at distance {}, lowest {low:.2} at distance {low_at} — {shape}. Since PE(a)·PE(b) = Σ_i cos((a−b)·ω_i) and every row has norm √{}, the similarity is the mean of cos((a−b)·ω_i) over the pairs: only the distance matters, so every diagonal is constant and the curve keeps its shape as you move the position slider. It is also the same for a − b and b − a: the raw encodings cannot tell before from after.",
                 g[1],
                 g[n - 1],
                 n - 1,
@@ -180,7 +186,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
                     (lo.min(v), hi.max(v))
                 });
             format!(
-                "d is odd, so the last sine has no cosine partner: it adds sin(a·ω_{h})·sin(b·ω_{h}), which depends on a and b, not only on a − b. The diagonals are only nearly constant — the distance-1 diagonal ranges from {lo:.4} to {hi:.4} — and the curve changes a little as you move the position slider."
+                "d is odd, so the last sine has no cosine partner: it adds sin(a·ω_{h})·sin(b·ω_{h}), which depends on a and b, not only on a − b. The diagonals are not constant — the distance-1 diagonal ranges from {lo:.4} to {hi:.4} — and the curve changes as you move the position slider."
             )
         }
     });
@@ -195,7 +201,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
             if p.is_shift_invariant() {
                 "each diagonal band is constant, because the similarity depends only on the distance a − b."
             } else {
-                "each diagonal band is nearly constant (an odd d leaves one sine without its cosine)."
+                "the diagonal bands are not exactly constant (an odd d leaves one sine without its cosine)."
             }
         )
     };

@@ -44,9 +44,13 @@ fn pair_groups(p: &SinusoidalParams, v: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// "quarter" or "pair", as [`pair_groups`] groups them.
+/// "quarter of the pairs" or "pair", as [`pair_groups`] groups them.
 fn group_name(p: &SinusoidalParams) -> &'static str {
-    if p.pairs() >= 4 { "quarter" } else { "pair" }
+    if p.pairs() >= 4 {
+        "quarter of the pairs"
+    } else {
+        "pair"
+    }
 }
 
 /// The figure: three position boxes and the plot of differences over dimension.
@@ -134,7 +138,7 @@ pub fn AddToToken() -> impl IntoView {
                 .join(" · ")
         };
         format!(
-            "Mean |difference| by {} of the frequency pairs, fastest → slowest: {} for \
+            "Mean |difference| by {}, fastest → slowest: {} for \
              positions {p1} and {p0}; {} for {p2} and {p0}.",
             group_name(&p),
             show(pair_groups(&p, &d1)),
@@ -180,11 +184,10 @@ pub fn AddToToken() -> impl IntoView {
                         let [p0, p1, p2] = at.get();
                         format!(
                             "Differences between the word placed at positions {p1} and {p2} and at \
-                             position {p0}, over the columns: large where pairs turn fast, small \
-                             where they turn slowly ({}). {}",
+                             position {p0}, over the columns (fast pairs {}). {}",
                             match params.get().layout {
-                                Layout::Interleaved => "left to right",
-                                Layout::Half => "at the start of each half, then towards its end",
+                                Layout::Interleaved => "on the left",
+                                Layout::Half => "at the start of each half",
                             },
                             summary()
                         )
@@ -202,13 +205,13 @@ pub fn AddToToken() -> impl IntoView {
                     let moved = p2.abs_diff(p0);
                     let what = if moved == 0 {
                         "Put p₂ away from p₀ to move the word.".to_string()
-                    } else if slow < fast {
+                    } else if slow < fast / 4.0 {
                         format!(
                             "Moving the word by {moved} positions changes mostly the fast pairs: the slowest {group} moves {slow:.2} on average against {fast:.2} for the fastest. One reading — an interpretation, not something the encoding forces — is that a model can keep what a word means in those quiet dimensions."
                         )
                     } else {
                         format!(
-                            "Moving the word by {moved} positions changes the slowest {group} of the pairs ({slow:.2}) as much as the fastest ({fast:.2}): over that distance even the slow pairs have turned."
+                            "Moving the word by {moved} positions moves the slowest {group} by {slow:.2} on average against {fast:.2} for the fastest: over that distance even the slow pairs have turned a good way."
                         )
                     };
                     format!("The model sees word + position. {what}")
