@@ -183,7 +183,7 @@ pub fn Sinusoids() -> impl IntoView {
                     <Choice
                         legend="spacing"
                         name="spacing"
-                        options=vec![(Spacing::Paper, "paper formula"), (Spacing::Fairseq, "tensor2tensor / fairseq")]
+                        options=vec![(Spacing::Paper, "paper"), (Spacing::Fairseq, "tensor2tensor")]
                         value=s.spacing
                     />
                     <Choice
