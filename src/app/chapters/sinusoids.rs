@@ -62,7 +62,7 @@ pub fn Sinusoids() -> impl IntoView {
         let p = params.get();
         let omega = p.pair_omega(p.pairs().saturating_sub(1));
         if omega > 0.0 {
-            format_number(round_significant(std::f64::consts::TAU / omega, 3))
+            format_number(round_significant(std::f64::consts::TAU / omega, 5))
         } else {
             "∞".to_string()
         }
