@@ -434,6 +434,34 @@ pub fn step_item(key: &str, at: Option<usize>, n: usize) -> Option<usize> {
     })
 }
 
+/// Hover and keyboard selection over the faces of a clock or wheel figure: the selected face,
+/// cleared whenever `count` drops to it or below, and the pointer and key handlers for the canvas.
+pub fn face_selection(
+    canvas: NodeRef<Canvas>,
+    layout: StoredValue<Option<crate::chart::clock::ClockLayout>>,
+    count: Signal<usize>,
+) -> (
+    RwSignal<Option<usize>>,
+    impl Fn(web_sys::MouseEvent) + Copy + 'static,
+    impl Fn(web_sys::KeyboardEvent) + Copy + 'static,
+) {
+    let selected = RwSignal::new(None::<usize>);
+    Effect::new(move |_| {
+        let n = count.get();
+        if selected.get_untracked().is_some_and(|k| k >= n) {
+            selected.set(None);
+        }
+    });
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let n = count.get_untracked();
+        if let Some(next) = step_item(&ev.key(), selected.get_untracked(), n) {
+            ev.prevent_default();
+            selected.set(Some(next));
+        }
+    };
+    (selected, hover_face(canvas, layout, selected), on_key)
+}
+
 /// The `mousemove` handler of a figure of clock faces (or wheels): selects the face under the
 /// pointer in the last drawn `layout` (none between faces).
 pub fn hover_face(

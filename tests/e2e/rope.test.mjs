@@ -397,3 +397,29 @@ test("under prefers-reduced-motion nothing offers to animate; the step buttons r
     await context.close();
   }
 });
+
+test("clock faces and wheels: arrow keys select a face and the readout names its pair", async () => {
+  const { page, problems, context } = await openPage(browser, `${server.url}?pos=37&r.pos=12`);
+  try {
+    for (const [id, first] of [
+      ["fig-clocks", /^pair 0: angle = 37 × 1\.000 = 37\.000 rad \(319\.9° into turn 6\)/],
+      ["fig-rope-wheels", /^pair 0 \(coordinates 0, 1\): θ_0 = 1\.000 rad per position/],
+    ]) {
+      await showFigure(page, id);
+      await page.locator(`#${id} canvas`).first().focus();
+      await page.keyboard.press("ArrowRight");
+      assert.match(await page.locator(`#${id} .readout`).first().textContent(), first);
+      await page.keyboard.press("ArrowRight");
+      // The next face: pair 1 of the wheels, the next shown pair of the clocks (12 of 64 shown).
+      const second = await page.locator(`#${id} .readout`).first().textContent();
+      assert.match(second, /^pair [1-9]\d*\b/);
+      await page.keyboard.press("End");
+      const last = await page.locator(`#${id} .readout`).first().textContent();
+      await page.keyboard.press("ArrowRight");
+      assert.equal(await page.locator(`#${id} .readout`).first().textContent(), last, "End is the last face");
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -61,7 +61,11 @@ pub fn SinusoidalClocks() -> impl IntoView {
 
     let canvas_ref = NodeRef::<Canvas>::new();
     let layout = StoredValue::new(None::<ClockLayout>);
-    let selected = RwSignal::new(None::<usize>);
+    let (selected, on_move, on_key) = crate::app::matrix::face_selection(
+        canvas_ref,
+        layout,
+        Signal::derive(move || pairs.with(Vec::len)),
+    );
     let stats = draw_effect(canvas_ref, move |canvas| {
         let drawn = pairs.with(|pairs| {
             paint(
@@ -75,23 +79,6 @@ pub fn SinusoidalClocks() -> impl IntoView {
         });
         layout.set_value(drawn);
     });
-    Effect::new(move |_| {
-        let n = pairs.with(Vec::len);
-        if selected.get_untracked().is_some_and(|k| k >= n) {
-            selected.set(None);
-        }
-    });
-
-    let on_move = crate::app::matrix::hover_face(canvas_ref, layout, selected);
-    let on_key = move |ev: web_sys::KeyboardEvent| {
-        let n = pairs.with_untracked(Vec::len);
-        let Some(next) = crate::app::matrix::step_item(&ev.key(), selected.get_untracked(), n)
-        else {
-            return;
-        };
-        ev.prevent_default();
-        selected.set(Some(next));
-    };
 
     let readout = move || {
         let p = params.get();

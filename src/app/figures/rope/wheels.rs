@@ -85,8 +85,12 @@ pub fn FrequencyWheels() -> impl IntoView {
     let wheels_ref = NodeRef::<Canvas>::new();
     let matrix_ref = NodeRef::<Canvas>::new();
     let matrix_width = observed_width(matrix_ref);
-    let selected = RwSignal::new(None::<usize>);
     let layout = StoredValue::new(None::<ClockLayout>);
+    let (selected, on_move, on_key) = crate::app::matrix::face_selection(
+        wheels_ref,
+        layout,
+        Signal::derive(move || inv_freq.with(Vec::len)),
+    );
     let mut painter = MatrixPainter::default();
     let mut version = 0u64;
     let stats = draw_effect(wheels_ref, move |surface| {
@@ -137,22 +141,6 @@ pub fn FrequencyWheels() -> impl IntoView {
         };
         painter.paint(&surface, matrix_height, &spec, cells, &[]);
     });
-    Effect::new(move |_| {
-        let n = inv_freq.with(Vec::len);
-        if selected.get_untracked().is_some_and(|k| k >= n) {
-            selected.set(None);
-        }
-    });
-    let on_move = crate::app::matrix::hover_face(wheels_ref, layout, selected);
-    let on_key = move |ev: web_sys::KeyboardEvent| {
-        let n = inv_freq.with_untracked(Vec::len);
-        let Some(next) = crate::app::matrix::step_item(&ev.key(), selected.get_untracked(), n)
-        else {
-            return;
-        };
-        ev.prevent_default();
-        selected.set(Some(next));
-    };
     let readout = move || {
         let m = pos.get();
         let (d, layout_kind) = (rotary.get(), s.layout.get());
