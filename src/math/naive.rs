@@ -25,12 +25,6 @@ pub fn normalized_norm(pos: usize, n: usize, d: usize) -> f64 {
     }
 }
 
-/// Norm of a sinusoidal row with `pairs` complete sin/cos pairs: `√pairs`, the same at every
-/// position (`sin² + cos² = 1` per pair).
-pub fn sinusoidal_norm(pairs: usize) -> f64 {
-    (pairs as f64).sqrt()
-}
-
 /// The nearest later position `q` in `pos+1 ..= limit` with `|sin q − sin pos| < eps`, if any.
 /// Precondition: `eps > 0`.
 pub fn sine_collision(pos: usize, eps: f64, limit: usize) -> Option<usize> {
@@ -80,7 +74,15 @@ mod tests {
     fn integer_signal_grows_sinusoidal_does_not() {
         assert_eq!(integer_norm(0, 64), 0.0);
         assert_eq!(integer_norm(100, 64), 800.0);
-        assert_eq!(sinusoidal_norm(32), 32f64.sqrt());
+        // 32 complete pairs: √32 at any position (`SinusoidalParams::row_norm`).
+        let p = crate::math::sinusoidal::SinusoidalParams {
+            positions: 10,
+            dim: 64,
+            base: 10_000.0,
+            layout: crate::math::sinusoidal::Layout::Interleaved,
+            spacing: crate::math::sinusoidal::Spacing::Paper,
+        };
+        assert_eq!(p.row_norm(7), 32f64.sqrt());
         assert_eq!(normalized_norm(9, 10, 4), 2.0);
         assert_eq!(normalized_norm(0, 1, 4), 0.0);
     }
