@@ -29,6 +29,25 @@ pub fn show_value(input: NodeRef<Input>, text: impl Fn() -> String + 'static) {
     });
 }
 
+/// Two signals that edit the two entries of `pair` (a vector's x and y, a view's yaw and pitch)
+/// with one control each: they follow `pair`, and `pair` follows them.
+pub fn split_pair(pair: RwSignal<[f64; 2]>) -> (RwSignal<f64>, RwSignal<f64>) {
+    let [a0, b0] = pair.get_untracked();
+    let (a, b) = (RwSignal::new(a0), RwSignal::new(b0));
+    Effect::new(move |_| {
+        let [x, y] = pair.get();
+        a.set(x);
+        b.set(y);
+    });
+    Effect::new(move |_| {
+        let next = [a.get(), b.get()];
+        if pair.get_untracked() != next {
+            pair.set(next);
+        }
+    });
+    (a, b)
+}
+
 /// An integer slider `min..=max` (in steps of `step` from `min`) with a number box for exact
 /// values; a typed value between steps goes to the nearest step.
 #[component]

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::app::animation::{Player, reduced_motion};
 use crate::app::backend;
 use crate::app::canvas;
-use crate::app::controls::{Choice, FloatSlider, IntSlider};
+use crate::app::controls::{Choice, FloatSlider, IntSlider, split_pair};
 use crate::app::figure::{FigureLink, draw_effect};
 use crate::app::matrix::event_pixel;
 use crate::app::state::AppState;
@@ -118,19 +118,7 @@ pub fn TokenCloud() -> impl IntoView {
             *pitch = (*pitch + dp).clamp(PITCH.0, PITCH.1);
         });
     };
-    let yaw = RwSignal::new(s.view.get_untracked()[0]);
-    let pitch = RwSignal::new(s.view.get_untracked()[1]);
-    Effect::new(move |_| {
-        let [a, b] = s.view.get();
-        yaw.set(a);
-        pitch.set(b);
-    });
-    Effect::new(move |_| {
-        let next = [yaw.get(), pitch.get()];
-        if s.view.get_untracked() != next {
-            s.view.set(next);
-        }
-    });
+    let (yaw, pitch) = split_pair(s.view);
     let toggle = move |_| {
         if player.playing.get_untracked() {
             player.stop();

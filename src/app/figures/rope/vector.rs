@@ -9,7 +9,7 @@ use leptos::prelude::*;
 
 use crate::app::animation::{Player, reduced_motion};
 use crate::app::canvas::Surface;
-use crate::app::controls::{FloatSlider, IntSlider};
+use crate::app::controls::{FloatSlider, IntSlider, split_pair};
 use crate::app::figure::{FigureLink, draw_effect};
 use crate::app::matrix::event_pixel;
 use crate::app::plot::paint_plane;
@@ -214,20 +214,8 @@ pub fn RotatingVector() -> impl IntoView {
             player.play(s.vector_pos, VECTOR_POS.1, SPEED, stats.near);
         }
     };
-    let [x0, y0] = s.vector.get_untracked();
-    let (x, y) = (RwSignal::new(x0), RwSignal::new(y0));
-    // The x and y boxes edit the vector's coordinates (one signal each, kept in step).
-    Effect::new(move |_| {
-        let [a, b] = s.vector.get();
-        x.set(a);
-        y.set(b);
-    });
-    Effect::new(move |_| {
-        let (a, b) = (x.get(), y.get());
-        if s.vector.get_untracked() != [a, b] {
-            s.vector.set([a, b]);
-        }
-    });
+    // The x and y sliders edit the vector's coordinates.
+    let (x, y) = split_pair(s.vector);
     let animated = !reduced_motion();
 
     view! {
