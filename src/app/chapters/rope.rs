@@ -14,7 +14,7 @@ use crate::app::figures::rope::scores::ScoresOverPositions;
 use crate::app::figures::rope::sentences::SameAngle;
 use crate::app::figures::rope::values::WhyOnlyQk;
 use crate::app::figures::rope::vector::RotatingVector;
-use crate::app::figures::rope::wheels::{FrequencyWheels, sig};
+use crate::app::figures::rope::wheels::FrequencyWheels;
 use crate::app::state::AppState;
 use crate::math::limits;
 use crate::math::rope::Layout;
@@ -41,8 +41,9 @@ pub fn Rope() -> impl IntoView {
     let inv_freq = s.rotary_inv_freq();
     let slowest = move || {
         inv_freq.with(|f| {
-            f.last()
-                .map_or("∞".to_string(), |t| sig(std::f64::consts::TAU / t))
+            f.last().map_or("∞".to_string(), |t| {
+                crate::params::format_significant(std::f64::consts::TAU / t, 4)
+            })
         })
     };
     view! {

@@ -184,9 +184,9 @@ pub fn ScoresOverPositions() -> impl IntoView {
             let b0 = bound.first().copied().unwrap_or(0.0);
             format!(
                 "The bound's shape is drawn scaled to |score| at distance 0 = {}: the bound itself starts at {} ({}× the score) and keeps that shape.",
-                crate::app::figures::rope::wheels::sig(g[n - 1].abs()),
-                crate::app::figures::rope::wheels::sig(b0),
-                crate::app::figures::rope::wheels::sig(b0 / g[n - 1].abs().max(1e-300)),
+                crate::params::format_significant(g[n - 1].abs(), 4),
+                crate::params::format_significant(b0, 4),
+                crate::params::format_significant(b0 / g[n - 1].abs().max(1e-300), 4),
             )
         })
     };

@@ -19,6 +19,7 @@ use crate::chart::colormap::Scale;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::chart::theme::Theme;
 use crate::math::rope::{self, Layout};
+use crate::params::format_significant;
 
 /// Wheels per row for a canvas `width` CSS pixels wide (cells of about 84 px).
 fn columns(width: f64) -> usize {
@@ -153,10 +154,10 @@ pub fn FrequencyWheels() -> impl IntoView {
                 let angle = m as f64 * theta;
                 format!(
                     "pair {i} (coordinates {a}, {b}): θ_{i} = {} rad per position · m·θ = {} rad = {:.2} turns · wavelength 2π/θ = {} positions",
-                    sig(theta),
-                    sig(angle),
+                    format_significant(theta, 4),
+                    format_significant(angle, 4),
                     angle / TAU,
-                    sig(TAU / theta),
+                    format_significant(TAU / theta, 4),
                 )
             }
             None => "Hover a wheel (or focus the wheels and use the arrow keys) to read its pair."
@@ -249,20 +250,5 @@ pub fn FrequencyWheels() -> impl IntoView {
                 "elsewhere, so it never mixes one pair with another."
             </figcaption>
         </figure>
-    }
-}
-
-/// A number in four significant digits (scientific when tiny or huge).
-pub fn sig(x: f64) -> String {
-    let a = x.abs();
-    if a != 0.0 && !(1e-3..1e5).contains(&a) {
-        format!("{x:.3e}")
-    } else {
-        let digits = if a == 0.0 {
-            0
-        } else {
-            (3 - a.log10().floor() as i32).max(0) as usize
-        };
-        format!("{x:.digits$}")
     }
 }
