@@ -160,14 +160,8 @@ pub fn draw<DB: DrawingBackend>(
     spec: &ClockSpec,
 ) -> Result<ClockLayout, DrawingAreaErrorKind<DB::ErrorType>> {
     let t = &spec.theme;
-    root.fill(&t.background)?;
+    let title_h = super::theme::begin_titled(root, spec.title, t)? as i32;
     let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
-    let title_h = t.px(30.0) as i32;
-    root.draw(&Text::new(
-        spec.title.to_string(),
-        (root.dim_in_pixel().0 as i32 / 2, t.px(8.0) as i32),
-        font(15.0).pos(Pos::new(HPos::Center, VPos::Top)),
-    ))?;
     let (w, h) = root.dim_in_pixel();
     let label_h = f64::from(t.px(36.0));
     let area_h = (f64::from(h) - f64::from(title_h)).max(1.0);

@@ -68,16 +68,10 @@ pub fn draw<DB: DrawingBackend>(
     spec: &CloudSpec,
 ) -> Result<CloudLayout, DrawingAreaErrorKind<DB::ErrorType>> {
     let t = &spec.theme;
-    root.fill(&t.background)?;
+    let top = f64::from(super::theme::begin_titled(root, spec.title, t)?);
     let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
     let (w, h) = root.dim_in_pixel();
-    root.draw(&Text::new(
-        spec.title.to_string(),
-        (w as i32 / 2, t.px(8.0) as i32),
-        font(15.0).pos(Pos::new(HPos::Center, VPos::Top)),
-    ))?;
     let legend_h = f64::from(t.px(34.0));
-    let top = f64::from(t.px(30.0));
     let (cx, cy) = (
         f64::from(w) / 2.0,
         top + (f64::from(h) - top - legend_h) / 2.0,

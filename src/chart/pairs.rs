@@ -40,20 +40,15 @@ pub fn draw<DB: DrawingBackend>(
     spec: &PairsSpec,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let t = &spec.theme;
-    root.fill(&t.background)?;
+    let title_h = super::theme::begin_titled(root, spec.title, t)?;
     let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
     let (w, h) = root.dim_in_pixel();
-    root.draw(&Text::new(
-        spec.title.to_string(),
-        (w as i32 / 2, t.px(8.0) as i32),
-        font(15.0).pos(Pos::new(HPos::Center, VPos::Top)),
-    ))?;
     let d = spec.dim.max(2);
     let r = spec.rotary_dim.clamp(2, d);
     let left = f64::from(t.px(110.0));
     let right = f64::from(t.px(12.0));
     let cell = (f64::from(w) - left - right) / d as f64;
-    let top = f64::from(t.px(34.0));
+    let top = f64::from(title_h + t.px(4.0));
     let rows = spec.layouts.len().max(1);
     let row_h = (f64::from(h) - top) / rows as f64;
     let lut = Lut::for_scale(Scale::Sequential, t.diverging);

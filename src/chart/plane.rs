@@ -117,14 +117,8 @@ pub fn draw<DB: DrawingBackend>(
     spec: &PlaneSpec,
 ) -> Result<PlaneLayout, DrawingAreaErrorKind<DB::ErrorType>> {
     let t = &spec.theme;
-    root.fill(&t.background)?;
+    let top = super::theme::begin_titled(root, spec.title, t)?;
     let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
-    let top = t.px(30.0);
-    root.draw(&Text::new(
-        spec.title.to_string(),
-        (root.dim_in_pixel().0 as i32 / 2, t.px(8.0) as i32),
-        font(15.0).pos(Pos::new(HPos::Center, VPos::Top)),
-    ))?;
     let body = root.margin(top, 0, 0, 0);
     let e = spec.extent.max(1e-9);
     let (label_w, label_h) = (t.px(44.0), t.px(36.0));

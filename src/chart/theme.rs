@@ -1,6 +1,8 @@
 //! Page themes as the charts see them: colours for background, text and lines, and a pixel scale.
 
-use plotters::style::RGBColor;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::colormap::Diverging;
 
@@ -63,4 +65,23 @@ impl Theme {
     pub fn font(&self, css_px: f64) -> f64 {
         css_px * self.scale
     }
+}
+/// Fills `root` with the page background and draws `title` centred at its top, as the charts
+/// that lay themselves out (clocks, plane, pairs, cloud) all begin; returns the height the title
+/// takes, in device pixels.
+pub fn begin_titled<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    t: &Theme,
+) -> Result<u32, DrawingAreaErrorKind<DB::ErrorType>> {
+    root.fill(&t.background)?;
+    root.draw(&Text::new(
+        title.to_string(),
+        (root.dim_in_pixel().0 as i32 / 2, t.px(8.0) as i32),
+        ("sans-serif", t.font(15.0))
+            .into_font()
+            .color(&t.text)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+    ))?;
+    Ok(t.px(30.0))
 }
