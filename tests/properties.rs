@@ -73,6 +73,66 @@ fn vector(d: usize) -> impl Strategy<Value = Vec<f64>> {
     prop::collection::vec(-10.0f64..10.0, d)
 }
 
+/// A value of an inclusive range, spread over its decades (the range's low end must be > 0).
+fn log_uniform((lo, hi): (f64, f64)) -> impl Strategy<Value = f64> {
+    (lo.log10()..=hi.log10()).prop_map(move |e| 10f64.powf(e).clamp(lo, hi))
+}
+
+/// Every field of a [`RopeScaling`] over its accepted range: LongRoPE lists of `dim/2` entries
+/// in [`limits::EXT_FACTOR`] (or empty), YaRN's mscale pair and explicit attention factor (or
+/// none), either `truncate`.
+fn any_scaling() -> impl Strategy<Value = RopeScaling> {
+    let lists = even_dim().prop_flat_map(|d| {
+        let list = prop_oneof![
+            Just(Vec::new()),
+            prop::collection::vec(log_uniform(limits::EXT_FACTOR), d / 2),
+        ];
+        (Just(d), list.clone(), list)
+    });
+    let optional = |range: (f64, f64)| prop::option::of(range.0..=range.1);
+    (
+        (
+            lists,
+            base(),
+            limits::FACTOR.0..=limits::FACTOR.1,
+            limits::CONTEXT.0..=limits::CONTEXT.1,
+            limits::CONTEXT.0..=limits::CONTEXT.1,
+            prop::sample::select(RopeType::ALL.to_vec()),
+        ),
+        (
+            ramp_pair(),
+            ramp_pair(),
+            optional(limits::MSCALE),
+            optional(limits::MSCALE),
+            prop::option::of(log_uniform(limits::ATTENTION_FACTOR)),
+            any::<bool>(),
+        ),
+    )
+        .prop_map(
+            |(
+                ((dim, short_factor, long_factor), base, factor, original_max, seq_len, rope_type),
+                (betas, freq_factors, mscale, mscale_all_dim, attention_factor, truncate),
+            )| RopeScaling {
+                rope_type,
+                dim,
+                base,
+                factor,
+                original_max,
+                seq_len,
+                beta_slow: betas.0,
+                beta_fast: betas.1,
+                low_freq_factor: freq_factors.0,
+                high_freq_factor: freq_factors.1,
+                attention_factor,
+                mscale,
+                mscale_all_dim,
+                short_factor,
+                long_factor,
+                truncate,
+            },
+        )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -210,28 +270,18 @@ proptest! {
     }
 
     #[test]
-    fn rope_scaling_is_finite_positive_and_never_faster(
-        d in even_dim(),
-        b in base(),
-        factor in limits::FACTOR.0..=limits::FACTOR.1,
-        original_max in limits::CONTEXT.0..=limits::CONTEXT.1,
-        seq_len in limits::CONTEXT.0..=limits::CONTEXT.1,
-        betas in ramp_pair(),
-        freq_factors in ramp_pair(),
-        rope_type in prop::sample::select(RopeType::ALL.to_vec()),
-    ) {
+    fn rope_scaling_is_finite_positive_and_never_faster(c in any_scaling()) {
+        // Without LongRoPE lists (then θ itself), mscale pair or explicit attention factor, which
+        // may speed a frequency up or set an attention factor below 1.
         let c = RopeScaling {
-            rope_type,
-            dim: d,
-            base: b,
-            factor,
-            original_max,
-            seq_len,
-            beta_slow: betas.0,
-            beta_fast: betas.1,
-            low_freq_factor: freq_factors.0,
-            high_freq_factor: freq_factors.1,
+            attention_factor: None,
+            mscale: None,
+            mscale_all_dim: None,
+            short_factor: Vec::new(),
+            long_factor: Vec::new(),
+            ..c
         };
+        let (d, b, factor, rope_type) = (c.dim, c.base, c.factor, c.rope_type);
         let (inv_freq, attention_factor) = c.compute();
         let plain = rope::inv_freq(d, b);
         prop_assert_eq!(inv_freq.len(), d / 2);
@@ -246,6 +296,18 @@ proptest! {
                 prop_assert!(*f >= p / factor * (1.0 - 1e-12), "{:?}: {} < {}/s", rope_type, f, p);
             }
         }
+    }
+
+    #[test]
+    fn every_scaling_with_every_field_is_finite_and_positive(c in any_scaling()) {
+        let (inv_freq, attention_factor) = c.compute();
+        prop_assert_eq!(inv_freq.len(), c.dim / 2);
+        prop_assert!(attention_factor.is_finite() && attention_factor > 0.0, "{:?}", c);
+        prop_assert!(inv_freq.iter().all(|f| f.is_finite() && *f > 0.0), "{:?}", c);
+        let ratio = c.scale_per_pair();
+        prop_assert!(ratio.iter().all(|r| r.is_finite() && *r > 0.0), "{:?}", c);
+        let (low, high) = pe_explorer::math::rope_scaling::yarn_correction_range(&c);
+        prop_assert!(low.is_finite() && high.is_finite());
     }
 
     #[test]

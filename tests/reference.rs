@@ -128,6 +128,7 @@ fn rope_frequencies_match_transformers_default_and_linear() {
             beta_slow: number_or(&r, "beta_slow", defaults.beta_slow),
             low_freq_factor: number_or(&r, "low_freq_factor", defaults.low_freq_factor),
             high_freq_factor: number_or(&r, "high_freq_factor", defaults.high_freq_factor),
+            ..defaults
         };
         let (inv_freq, attention_factor) = c.compute();
         assert_all_close(&inv_freq, &vector(&r["inv_freq"]), name);

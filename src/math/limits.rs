@@ -63,3 +63,14 @@ pub const EPS: (f64, f64) = (1.0e-12, 1.0);
 
 /// Positions the sine-collision finder starts from and searches up to.
 pub const COLLISION_SEARCH: (usize, usize) = (0, 10_000_000);
+
+/// Each entry of a LongRoPE `short_factor` / `long_factor` list (a per-pair rescale factor;
+/// Phi-3's run from 1 to about 65).
+pub const EXT_FACTOR: (f64, f64) = (1e-3, 1e3);
+
+/// YaRN's `mscale` and `mscale_all_dim` (DeepSeek uses 0.707 and 1); non-negative keeps
+/// `get_mscale = 0.1·m·ln(s) + 1` at least 1.
+pub const MSCALE: (f64, f64) = (0.0, 10.0);
+
+/// An explicit `attention_factor` of a YaRN or LongRoPE config.
+pub const ATTENTION_FACTOR: (f64, f64) = (1e-3, 1e3);

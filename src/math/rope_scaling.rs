@@ -1,7 +1,8 @@
 //! RoPE context extension: the `rope_type`s of Hugging Face transformers'
 //! `modeling_rope_utils.ROPE_INIT_FUNCTIONS`, each returning `(inv_freq, attention_factor)`.
 //!
-//! With `θ_i = base^(−2i/d)` (see [`super::rope::inv_freq`]) and scale factor `s`:
+//! With `θ_i = base^(−2i/d)` (see [`super::rope::inv_freq`]), `d` the rotary dimension and scale
+//! factor `s`:
 //!
 //! - `default`: `θ_i`, attention factor 1.
 //! - `linear` (position interpolation, Chen et al. 2023): `θ_i / s` — positions squeezed by `s`.
@@ -14,15 +15,19 @@
 //!   extrapolation (`θ_i`, for dimensions that turn more than `beta_fast` times within `L₀`) and
 //!   interpolation (`θ_i/s`, for those turning fewer than `beta_slow` times):
 //!   `low, high = find_correction_range(beta_fast, beta_slow)` with
-//!   `dim(r) = d·ln(L₀/(2πr)) / (2·ln base)`, floored/ceiled and clamped to `[0, d−1]`;
-//!   `ramp_i = clamp((i − low)/(high − low), 0, 1)` (`high += 0.001` if equal);
-//!   `inv_freq_i = θ_i/s · ramp_i + θ_i · (1 − ramp_i)` (transformers writes it with
-//!   `inv_freq_extrapolation_factor = 1 − ramp`: slow pairs are interpolated, fast ones kept);
-//!   attention factor `0.1·ln(s) + 1` (`get_mscale`, 1 for `s ≤ 1`) — the default when the config
-//!   gives no `attention_factor` (and no `mscale`/`mscale_all_dim` pair, DeepSeek's variant,
-//!   which is not modelled here); `truncate` is transformers' default, `True`. The factor `s` is
-//!   taken as given (transformers derives it as `max_position_embeddings / L₀` only when the
-//!   config omits it).
+//!   `dim(r) = d·ln(L₀/(2πr)) / (2·ln base)`, floored/ceiled when `truncate` (transformers'
+//!   default) and clamped to `[0, d−1]`; `ramp_i = clamp((i − low)/(high − low), 0, 1)`
+//!   (`high += 0.001` if equal); `inv_freq_i = θ_i/s · ramp_i + θ_i · (1 − ramp_i)` (transformers
+//!   writes it with `inv_freq_extrapolation_factor = 1 − ramp`: slow pairs are interpolated, fast
+//!   ones kept). Attention factor: the config's `attention_factor` if given, else
+//!   `get_mscale(s, mscale)/get_mscale(s, mscale_all_dim)` when both are given and nonzero
+//!   (DeepSeek), else `get_mscale(s) = 0.1·ln(s) + 1` (1 for `s ≤ 1`). The factor `s` is taken as
+//!   given (transformers derives it as `max_position_embeddings / L₀` only when the config's
+//!   factor is null; see [`super::rope_config`]).
+//! - `longrope` (LongRoPE, Ding et al. 2024, `_compute_longrope_parameters`): one rescale factor
+//!   per pair, `inv_freq_i = 1/(ext_i · base^(2i/d))`, with `ext = long_factor` when the current
+//!   sequence is longer than `L₀` and `short_factor` otherwise. Attention factor: the config's if
+//!   given, else 1 for `s ≤ 1`, else `sqrt(1 + ln(s)/ln(L₀))`.
 //! - `llama3` (`_compute_llama3_parameters`): wavelengths `λ_i = 2π/θ_i` longer than
 //!   `L₀/low_freq_factor` are divided by `s`, shorter than `L₀/high_freq_factor` kept, and in
 //!   between blended with `smooth = (L₀/λ_i − low)/(high − low)`:
@@ -51,17 +56,20 @@ pub enum RopeType {
     Llama3,
     /// NTK-aware base change.
     Ntk,
+    /// LongRoPE (Phi-3): one rescale factor per frequency pair.
+    Longrope,
 }
 
 impl RopeType {
     /// All types, in the order the explainer introduces them.
-    pub const ALL: [RopeType; 6] = [
+    pub const ALL: [RopeType; 7] = [
         RopeType::Default,
         RopeType::Linear,
         RopeType::Ntk,
         RopeType::Dynamic,
         RopeType::Yarn,
         RopeType::Llama3,
+        RopeType::Longrope,
     ];
 
     /// The `rope_type` name (as in transformers; `ntk` is ours).
@@ -73,10 +81,25 @@ impl RopeType {
             RopeType::Yarn => "yarn",
             RopeType::Llama3 => "llama3",
             RopeType::Ntk => "ntk",
+            RopeType::Longrope => "longrope",
         }
     }
 
-    /// Reads [`RopeType::as_str`]'s names.
+    /// A human name for menus and headings.
+    pub fn label(self) -> &'static str {
+        match self {
+            RopeType::Default => "none (plain RoPE)",
+            RopeType::Linear => "linear (position interpolation)",
+            RopeType::Ntk => "NTK-aware",
+            RopeType::Dynamic => "dynamic NTK",
+            RopeType::Yarn => "YaRN",
+            RopeType::Llama3 => "Llama 3",
+            RopeType::Longrope => "LongRoPE",
+        }
+    }
+
+    /// Reads [`RopeType::as_str`]'s names (not the legacy alias `su`, which only
+    /// [`super::rope_config::parse_config`] accepts).
     pub fn parse(s: &str) -> Option<Self> {
         RopeType::ALL.into_iter().find(|t| t.as_str() == s)
     }
@@ -84,21 +107,24 @@ impl RopeType {
 
 /// Everything a scaling may use. Preconditions: `dim` even ≥ 4 for `ntk`/`dynamic` (the exponent
 /// `d/(d−2)`; d = 2 is treated as exponent 1), `base > 1`, `factor ≥ 1`, `original_max ≥ 1`,
-/// `beta_fast > beta_slow > 0`, `high_freq_factor > low_freq_factor > 0`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// `beta_fast > beta_slow > 0`, `high_freq_factor > low_freq_factor > 0`, `mscale`,
+/// `mscale_all_dim` ≥ 0, every LongRoPE list entry > 0. [`super::limits`] keeps every input within
+/// these; outside them the results stay finite where transformers would divide by zero.
+#[derive(Clone, Debug, PartialEq)]
 pub struct RopeScaling {
     /// The scaling.
     pub rope_type: RopeType,
-    /// head_dim.
+    /// The rotary dimension: how many coordinates of a head rotate
+    /// (`int(head_dim · partial_rotary_factor)`).
     pub dim: usize,
     /// RoPE base (`rope_theta`).
     pub base: f64,
     /// Scale factor `s`.
     pub factor: f64,
     /// Trained context `L₀` (`max_position_embeddings` for `dynamic`,
-    /// `original_max_position_embeddings` for `yarn` and `llama3`).
+    /// `original_max_position_embeddings` for `yarn`, `llama3` and `longrope`).
     pub original_max: usize,
-    /// Current sequence length (for `dynamic`).
+    /// Current sequence length (`dynamic`; `longrope` takes its long factors above `L₀`).
     pub seq_len: usize,
     /// YaRN `beta_fast` (default 32).
     pub beta_fast: f64,
@@ -108,6 +134,19 @@ pub struct RopeScaling {
     pub low_freq_factor: f64,
     /// Llama 3 `high_freq_factor` (default 4).
     pub high_freq_factor: f64,
+    /// The config's explicit `attention_factor` (`yarn`, `longrope`; the other types ignore it,
+    /// as transformers does).
+    pub attention_factor: Option<f64>,
+    /// YaRN `mscale` (DeepSeek): with `mscale_all_dim`, sets the default attention factor.
+    pub mscale: Option<f64>,
+    /// YaRN `mscale_all_dim` (DeepSeek).
+    pub mscale_all_dim: Option<f64>,
+    /// LongRoPE factors for sequences up to `L₀`, one per pair (`dim/2`); empty = all 1.
+    pub short_factor: Vec<f64>,
+    /// LongRoPE factors for sequences longer than `L₀`, one per pair; empty = all 1.
+    pub long_factor: Vec<f64>,
+    /// YaRN `truncate` (default true): floor/ceil the correction range. gpt-oss sets it false.
+    pub truncate: bool,
 }
 
 impl Default for RopeScaling {
@@ -123,6 +162,12 @@ impl Default for RopeScaling {
             beta_slow: 1.0,
             low_freq_factor: 1.0,
             high_freq_factor: 4.0,
+            attention_factor: None,
+            mscale: None,
+            mscale_all_dim: None,
+            short_factor: Vec::new(),
+            long_factor: Vec::new(),
+            truncate: true,
         }
     }
 }
@@ -136,9 +181,19 @@ fn ntk_exponent(d: usize) -> f64 {
     }
 }
 
-/// YaRN's `get_mscale`: `0.1·ln(s) + 1` for `s > 1`, else 1.
+/// YaRN's `get_mscale(s, m)` (inside `_compute_yarn_parameters`): `0.1·m·ln(s) + 1` for `s > 1`,
+/// else 1.
+pub fn yarn_get_mscale(s: f64, m: f64) -> f64 {
+    if s <= 1.0 {
+        1.0
+    } else {
+        0.1 * m * s.ln() + 1.0
+    }
+}
+
+/// YaRN's default attention factor `get_mscale(s) = 0.1·ln(s) + 1` for `s > 1`, else 1.
 pub fn yarn_mscale(s: f64) -> f64 {
-    if s <= 1.0 { 1.0 } else { 0.1 * s.ln() + 1.0 }
+    yarn_get_mscale(s, 1.0)
 }
 
 /// YaRN's `find_correction_dim`: the (fractional) dimension index whose pair turns
@@ -147,15 +202,25 @@ fn correction_dim(rotations: f64, d: usize, base: f64, max_pos: usize) -> f64 {
     d as f64 * (max_pos as f64 / (rotations * 2.0 * PI)).ln() / (2.0 * base.ln())
 }
 
-/// YaRN's `find_correction_range` with `truncate = True`: `(low, high)` dimension indices.
+/// YaRN's `find_correction_range(beta_fast, beta_slow, d, base, L₀, truncate)`: `(low, high)`
+/// dimension indices, `low = dim(beta_fast)` and `high = dim(beta_slow)` floored and ceiled when
+/// `truncate`, then clamped to `low ≥ 0`, `high ≤ d − 1`.
 pub fn yarn_correction_range(c: &RopeScaling) -> (f64, f64) {
-    let low = correction_dim(c.beta_fast, c.dim, c.base, c.original_max).floor();
-    let high = correction_dim(c.beta_slow, c.dim, c.base, c.original_max).ceil();
+    let mut low = correction_dim(c.beta_fast, c.dim, c.base, c.original_max);
+    let mut high = correction_dim(c.beta_slow, c.dim, c.base, c.original_max);
+    if c.truncate {
+        low = low.floor();
+        high = high.ceil();
+    }
     (low.max(0.0), high.min(c.dim as f64 - 1.0))
 }
 
 impl RopeScaling {
-    /// `(inv_freq, attention_factor)` as transformers computes them for this `rope_type`.
+    /// `(inv_freq, attention_factor)` as transformers' `ROPE_INIT_FUNCTIONS[rope_type]` computes
+    /// them (`_compute_default_rope_parameters`, `_compute_linear_scaling_rope_parameters`,
+    /// `_compute_dynamic_ntk_parameters`, `_compute_yarn_parameters`,
+    /// `_compute_longrope_parameters`, `_compute_llama3_parameters`; `ntk` is ours). The formulas
+    /// are in the module documentation; `dim/2` frequencies, each finite and positive.
     pub fn compute(&self) -> (Vec<f64>, f64) {
         let d = self.dim;
         let s = self.factor;
@@ -170,48 +235,119 @@ impl RopeScaling {
                 let grown = (s * len / l0 - (s - 1.0)).powf(ntk_exponent(d));
                 (inv_freq(d, self.base * grown), 1.0)
             }
-            RopeType::Yarn => {
-                let (low, mut high) = yarn_correction_range(self);
-                if low == high {
-                    high += 0.001;
-                }
-                let freqs = theta
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &t)| {
-                        let ramp = ((i as f64 - low) / (high - low)).clamp(0.0, 1.0);
-                        let extrapolation = 1.0 - ramp;
-                        (t / s) * (1.0 - extrapolation) + t * extrapolation
-                    })
-                    .collect();
-                (freqs, yarn_mscale(s))
+            RopeType::Yarn => (self.yarn_freqs(&theta), self.yarn_attention_factor()),
+            RopeType::Longrope => {
+                let ext = self.longrope_factors();
+                let freqs = theta.iter().zip(&ext).map(|(t, e)| t / e).collect();
+                (freqs, self.longrope_attention_factor())
             }
-            RopeType::Llama3 => {
-                let l0 = self.original_max as f64;
-                let (lo, hi) = (self.low_freq_factor, self.high_freq_factor);
-                let (low_wavelen, high_wavelen) = (l0 / lo, l0 / hi);
-                let freqs = theta
-                    .iter()
-                    .map(|&t| {
-                        let wavelen = 2.0 * PI / t;
-                        if wavelen > low_wavelen {
-                            t / s
-                        } else if wavelen < high_wavelen {
-                            t
-                        } else if hi > lo {
-                            let smooth = (l0 / wavelen - lo) / (hi - lo);
-                            (1.0 - smooth) * t / s + smooth * t
-                        } else {
-                            // No band between the two (high_freq_factor ≤ low_freq_factor, outside
-                            // the precondition): the wavelength sits on the shared edge; keep θ
-                            // rather than divide by zero.
-                            t
-                        }
-                    })
-                    .collect();
-                (freqs, 1.0)
-            }
+            RopeType::Llama3 => (self.llama3_freqs(&theta), 1.0),
         }
+    }
+
+    /// `θ_i / θ'_i` for each pair: how much this scaling slows pair `i` down (1 = untouched,
+    /// `s` = fully interpolated). The ratio of [`super::rope::inv_freq`] to [`Self::compute`]'s
+    /// frequencies.
+    pub fn scale_per_pair(&self) -> Vec<f64> {
+        let plain = inv_freq(self.dim, self.base);
+        plain
+            .iter()
+            .zip(self.compute().0)
+            .map(|(p, f)| p / f)
+            .collect()
+    }
+
+    /// `_compute_yarn_parameters`' frequencies: `θ_i/s · ramp_i + θ_i · (1 − ramp_i)` with
+    /// `ramp_i = clamp((i − low)/(high − low), 0, 1)` over [`yarn_correction_range`].
+    fn yarn_freqs(&self, theta: &[f64]) -> Vec<f64> {
+        let s = self.factor;
+        let (low, mut high) = yarn_correction_range(self);
+        if low == high {
+            high += 0.001;
+        }
+        theta
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| {
+                let ramp = ((i as f64 - low) / (high - low)).clamp(0.0, 1.0);
+                let extrapolation = 1.0 - ramp;
+                (t / s) * (1.0 - extrapolation) + t * extrapolation
+            })
+            .collect()
+    }
+
+    /// `_compute_yarn_parameters`' attention factor: the explicit `attention_factor`, else
+    /// `get_mscale(s, mscale)/get_mscale(s, mscale_all_dim)` when both are given and nonzero, else
+    /// `get_mscale(s) = 0.1·ln(s) + 1` ([`yarn_get_mscale`]).
+    pub fn yarn_attention_factor(&self) -> f64 {
+        if let Some(a) = self.attention_factor {
+            return a;
+        }
+        match (self.mscale, self.mscale_all_dim) {
+            (Some(m), Some(m_all)) if m != 0.0 && m_all != 0.0 => {
+                yarn_get_mscale(self.factor, m) / yarn_get_mscale(self.factor, m_all)
+            }
+            _ => yarn_mscale(self.factor),
+        }
+    }
+
+    /// LongRoPE's `ext_i` (`_compute_longrope_parameters`): `long_factor` when
+    /// `seq_len > original_max`, else `short_factor`; `dim/2` entries, missing ones (an empty or
+    /// short list) taken as 1 and extra ones ignored.
+    pub fn longrope_factors(&self) -> Vec<f64> {
+        let list = if self.seq_len > self.original_max {
+            &self.long_factor
+        } else {
+            &self.short_factor
+        };
+        list.iter()
+            .copied()
+            .chain(std::iter::repeat(1.0))
+            .take(self.dim / 2)
+            .collect()
+    }
+
+    /// `_compute_longrope_parameters`' attention factor: the explicit `attention_factor`, else 1
+    /// for `s ≤ 1`, else `sqrt(1 + ln(s)/ln(L₀))`. (At `L₀ = 1` transformers divides by
+    /// `ln 1 = 0`; here the factor is then 1.)
+    pub fn longrope_attention_factor(&self) -> f64 {
+        if let Some(a) = self.attention_factor {
+            return a;
+        }
+        if self.factor <= 1.0 || self.original_max <= 1 {
+            1.0
+        } else {
+            (1.0 + self.factor.ln() / (self.original_max as f64).ln()).sqrt()
+        }
+    }
+
+    /// `_compute_llama3_parameters`' frequencies: wavelengths above `L₀/low_freq_factor` divided
+    /// by `s`, below `L₀/high_freq_factor` kept, in between
+    /// `(1 − smooth)·θ/s + smooth·θ` with `smooth = (L₀/λ − low)/(high − low)`.
+    fn llama3_freqs(&self, theta: &[f64]) -> Vec<f64> {
+        let s = self.factor;
+        let l0 = self.original_max as f64;
+        let (lo, hi) = (self.low_freq_factor, self.high_freq_factor);
+        let (low_wavelen, high_wavelen) = (l0 / lo, l0 / hi);
+        theta
+            .iter()
+            .map(|&t| {
+                let wavelen = 2.0 * PI / t;
+                if wavelen > low_wavelen {
+                    t / s
+                } else if wavelen < high_wavelen {
+                    t
+                } else if hi > lo {
+                    let smooth = (l0 / wavelen - lo) / (hi - lo);
+                    (1.0 - smooth) * t / s + smooth * t
+                } else {
+                    // No band between the two (high_freq_factor ≤ low_freq_factor, outside
+                    // the precondition): the wavelength sits on the shared edge; keep θ
+                    // rather than divide by zero.
+                    t
+                }
+            })
+            .collect()
     }
 }
 
@@ -346,6 +482,111 @@ mod tests {
         for t in RopeType::ALL {
             assert_eq!(RopeType::parse(t.as_str()), Some(t));
         }
-        assert_eq!(RopeType::parse("longrope"), None);
+        assert_eq!(RopeType::parse("longrope"), Some(RopeType::Longrope));
+        assert_eq!(
+            RopeType::parse("su"),
+            None,
+            "the legacy alias is the config parser's"
+        );
+        assert_eq!(RopeType::Longrope.label(), "LongRoPE");
+        assert_eq!(RopeType::ALL[0].label(), "none (plain RoPE)");
+    }
+
+    #[test]
+    fn yarn_mscale_pair_sets_the_attention_factor() {
+        // DeepSeek-V2: mscale = mscale_all_dim = 0.707, s = 40: the ratio is exactly 1.
+        let mut c = cfg(RopeType::Yarn, 40.0);
+        c.mscale = Some(0.707);
+        c.mscale_all_dim = Some(0.707);
+        assert_eq!(c.compute().1, 1.0);
+        // DeepSeek-V3: mscale 1, mscale_all_dim 0.707: (0.1·ln 40 + 1)/(0.0707·ln 40 + 1)
+        // = 1.3688879/1.2608040 = 1.0857264 (by hand).
+        c.mscale = Some(1.0);
+        assert!(
+            (c.compute().1 - 1.085_726_4).abs() < 1e-7,
+            "{}",
+            c.compute().1
+        );
+        // A zero in the pair falls back to get_mscale(s); an explicit attention_factor wins.
+        c.mscale_all_dim = Some(0.0);
+        assert_eq!(c.compute().1, yarn_mscale(40.0));
+        c.attention_factor = Some(0.5);
+        assert_eq!(c.compute().1, 0.5);
+    }
+
+    #[test]
+    fn yarn_without_truncation_keeps_the_fractional_range() {
+        // Same setting as above: dim(32) = 20.94…, dim(1) = 45.03… unrounded.
+        let mut c = cfg(RopeType::Yarn, 4.0);
+        c.truncate = false;
+        let (low, high) = yarn_correction_range(&c);
+        assert!(
+            (low - 20.94).abs() < 0.01 && (high - 45.03).abs() < 0.01,
+            "{low} {high}"
+        );
+        // Pair 21 sits just past low: ramp (21 − low)/(high − low) ≈ 0.0024, almost θ.
+        let f = c.compute().0;
+        let plain = inv_freq(128, 10_000.0);
+        let ramp = (21.0 - low) / (high - low);
+        assert!((f[21] - plain[21] * (ramp / 4.0 + 1.0 - ramp)).abs() < 1e-18);
+    }
+
+    #[test]
+    fn longrope_picks_short_or_long_factors_by_sequence_length() {
+        // d = 8 (4 pairs), base 100: θ = 1, 0.316…, 0.1, 0.0316…
+        let c = RopeScaling {
+            rope_type: RopeType::Longrope,
+            dim: 8,
+            base: 100.0,
+            factor: 32.0,
+            original_max: 4096,
+            seq_len: 4096,
+            short_factor: vec![1.0, 2.0, 4.0, 8.0],
+            long_factor: vec![1.0, 10.0, 20.0, 40.0],
+            ..RopeScaling::default()
+        };
+        let plain = inv_freq(8, 100.0);
+        let (f, attn) = c.compute();
+        assert_eq!(f[2], plain[2] / 4.0, "short factors up to L₀");
+        // sqrt(1 + ln 32/ln 4096) = sqrt(1 + 5/12) = sqrt(17/12).
+        assert!((attn - (17.0f64 / 12.0).sqrt()).abs() < 1e-15);
+        let long = RopeScaling {
+            seq_len: 4097,
+            ..c.clone()
+        };
+        assert_eq!(
+            long.compute().0[3],
+            plain[3] / 40.0,
+            "long factors beyond L₀"
+        );
+        assert_eq!(long.scale_per_pair(), vec![1.0, 10.0, 20.0, 40.0]);
+        // Empty lists are all ones; factor ≤ 1 gives attention 1; an explicit one wins.
+        let plainish = RopeScaling {
+            short_factor: Vec::new(),
+            factor: 1.0,
+            ..c.clone()
+        };
+        assert_eq!(plainish.compute(), (plain.clone(), 1.0));
+        let explicit = RopeScaling {
+            attention_factor: Some(1.25),
+            ..c
+        };
+        assert_eq!(explicit.compute().1, 1.25);
+    }
+
+    #[test]
+    fn scale_per_pair_is_one_for_plain_and_s_for_linear() {
+        assert!(
+            cfg(RopeType::Default, 1.0)
+                .scale_per_pair()
+                .iter()
+                .all(|&r| r == 1.0)
+        );
+        let r = cfg(RopeType::Linear, 8.0).scale_per_pair();
+        assert!(r.iter().all(|&x| (x - 8.0).abs() < 1e-12), "{r:?}");
+        // YaRN: 1 for the fast pairs (below low = 20), s for the slow ones (from high = 46).
+        let y = cfg(RopeType::Yarn, 4.0).scale_per_pair();
+        assert_eq!(y[0], 1.0);
+        assert!((y[63] - 4.0).abs() < 1e-12);
     }
 }

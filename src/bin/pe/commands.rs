@@ -82,6 +82,7 @@ pub fn execute(command: Command) -> Checked<Value> {
                 beta_slow: check::real("beta-slow", beta_slow, limits::RAMP)?,
                 low_freq_factor: check::real("low-freq-factor", low_freq_factor, limits::RAMP)?,
                 high_freq_factor: check::real("high-freq-factor", high_freq_factor, limits::RAMP)?,
+                ..RopeScaling::default()
             };
             check::below("beta-slow", c.beta_slow, "beta-fast", c.beta_fast)?;
             check::below(
