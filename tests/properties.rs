@@ -3,11 +3,13 @@
 //! including arbitrary URL queries.
 #![cfg(not(target_arch = "wasm32"))]
 
+use pe_explorer::math::rope_config::{self, parse_config};
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 use pe_explorer::math::{alibi, attention, learned, limits, naive, pca, rope, similarity};
 use pe_explorer::params::{self, NaiveView, OrderView, SinusoidalView};
 use proptest::prelude::*;
+use serde_json::Value;
 
 fn layout() -> impl Strategy<Value = Layout> {
     prop_oneof![Just(Layout::Interleaved), Just(Layout::Half)]
@@ -131,6 +133,89 @@ fn any_scaling() -> impl Strategy<Value = RopeScaling> {
                 truncate,
             },
         )
+}
+
+/// The keys a model config's RoPE is read from, and a few others.
+fn config_key() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "rope_type",
+        "type",
+        "factor",
+        "rope_theta",
+        "rope_scaling",
+        "rope_parameters",
+        "original_max_position_embeddings",
+        "max_position_embeddings",
+        "n_positions",
+        "hidden_size",
+        "num_attention_heads",
+        "head_dim",
+        "n_embd",
+        "n_head",
+        "rotary_dim",
+        "rotary_pct",
+        "rotary_emb_base",
+        "partial_rotary_factor",
+        "qk_rope_head_dim",
+        "model_type",
+        "short_factor",
+        "long_factor",
+        "low_freq_factor",
+        "high_freq_factor",
+        "beta_fast",
+        "beta_slow",
+        "mscale",
+        "mscale_all_dim",
+        "attention_factor",
+        "truncate",
+        "full_attention",
+        "other",
+    ])
+    .prop_map(str::to_string)
+}
+
+/// JSON values a config might hold, nested a few levels: numbers of every size and sign, the
+/// rope_type names, strings, booleans, null, lists and objects of config keys.
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<f64>().prop_filter_map("finite", |v| serde_json::Number::from_f64(v)
+            .map(Value::Number)),
+        (-10.0f64..300_000.0).prop_map(Value::from),
+        (0u64..300_000).prop_map(Value::from),
+        prop::sample::select(vec![
+            "default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "su", "gptj",
+            "gpt_neox", "",
+        ])
+        .prop_map(Value::from),
+        "\\PC{0,6}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 96, 64, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..64).prop_map(Value::Array),
+            prop::collection::btree_map(config_key(), inner, 0..12)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// What `parse_config` returned is within this app's limits and computes finite numbers.
+fn check_model(m: &rope_config::ModelRope) -> Result<(), TestCaseError> {
+    let c = &m.scaling;
+    prop_assert!(c.dim.is_multiple_of(2) && c.dim >= limits::ROTARY_DIM.0 && c.dim <= m.head_dim);
+    prop_assert!((limits::DIM.0..=limits::DIM.1).contains(&m.head_dim));
+    prop_assert!((limits::BASE.0..=limits::BASE.1).contains(&c.base));
+    prop_assert!((limits::FACTOR.0..=limits::FACTOR.1).contains(&c.factor));
+    prop_assert!((limits::CONTEXT.0..=limits::CONTEXT.1).contains(&c.original_max));
+    prop_assert!((limits::CONTEXT.0..=limits::CONTEXT.1).contains(&m.max_position));
+    let (inv_freq, attention) = c.compute();
+    prop_assert_eq!(inv_freq.len(), c.dim / 2);
+    prop_assert!(inv_freq.iter().all(|f| f.is_finite() && *f > 0.0));
+    prop_assert!(attention.is_finite() && attention > 0.0);
+    prop_assert!(c.scale_per_pair().iter().all(|r| r.is_finite() && *r > 0.0));
+    prop_assert!(m.read.iter().chain(&m.warnings).all(|l| !l.contains('\n')));
+    Ok(())
 }
 
 proptest! {
@@ -308,6 +393,24 @@ proptest! {
         prop_assert!(ratio.iter().all(|r| r.is_finite() && *r > 0.0), "{:?}", c);
         let (low, high) = pe_explorer::math::rope_scaling::yarn_correction_range(&c);
         prop_assert!(low.is_finite() && high.is_finite());
+    }
+
+    #[test]
+    fn parse_config_never_panics_on_any_text(text in "\\PC{0,200}") {
+        if let Ok(m) = parse_config(&text) {
+            check_model(&m)?;
+        }
+    }
+
+    #[test]
+    fn parse_config_never_panics_on_json_ish_objects(
+        root in prop::collection::btree_map(config_key(), json_value(), 0..16),
+    ) {
+        let text = Value::Object(root.into_iter().collect()).to_string();
+        match parse_config(&text) {
+            Ok(m) => check_model(&m)?,
+            Err(e) => prop_assert!(!e.is_empty() && !e.contains('\n'), "{}", e),
+        }
     }
 
     #[test]

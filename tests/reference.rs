@@ -4,6 +4,7 @@
 
 use pe_explorer::math::alibi;
 use pe_explorer::math::rope::{self, Layout as RopeLayout};
+use pe_explorer::math::rope_config::parse_config;
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 use serde_json::Value;
@@ -141,6 +142,36 @@ fn rope_frequencies_match_transformers_default_and_linear() {
     }
     for t in [RopeType::Default, RopeType::Linear] {
         assert!(types.contains(&t), "{t:?} checked");
+    }
+}
+
+/// Each real model configuration in `configs/`, read by `parse_config` as a user's `config.json`
+/// would be, against the `inv_freq` and `attention_factor` of the model's own rotary embedding
+/// class (`LlamaRotaryEmbedding`, `Qwen2RotaryEmbedding`; transformers 5.23).
+#[test]
+fn model_configs_match_transformers_rotary_embeddings() {
+    let mut names = Vec::new();
+    for r in records("rope_configs.json") {
+        let name = r["name"].as_str().expect("name");
+        let file = r["config"].as_str().expect("config");
+        let path = format!(
+            "{}/../shared/reference/configs/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let model = parse_config(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(model.warnings.is_empty(), "{name}: {:?}", model.warnings);
+        let (inv_freq, attention_factor) = model.scaling.compute();
+        assert_all_close(&inv_freq, &vector(&r["inv_freq"]), name);
+        let want = r["attention_factor"].as_f64().expect("attention_factor");
+        assert!(
+            close(attention_factor, want),
+            "{name}: {attention_factor} vs {want}"
+        );
+        names.push(name.to_string());
+    }
+    for want in ["llama-3.1-8b", "qwen2.5-7b-instruct-yarn"] {
+        assert!(names.iter().any(|n| n == want), "{want} checked");
     }
 }
 

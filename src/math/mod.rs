@@ -15,6 +15,7 @@ pub mod pca;
 pub mod phase;
 pub mod plane;
 pub mod rope;
+pub mod rope_config;
 pub mod rope_scaling;
 pub mod rope_scores;
 pub mod rope_terms;
