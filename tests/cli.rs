@@ -2,9 +2,11 @@
 //! exits 2 with one line on stderr; `--help` documents ranges and exits 0.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::process::{Command, Output};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 use pe_explorer::math::learned::LearnedTable;
+use pe_explorer::math::rope_config::parse_config;
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 use pe_explorer::math::{alibi, attention, limits, naive, rope, similarity};
@@ -95,6 +97,246 @@ fn rope_freqs_for_every_type() {
         let (inv_freq, attention) = c.compute();
         assert_eq!(flat(&v["inv_freq"]), inv_freq, "{name}");
         assert_eq!(v["attention_factor"].as_f64(), Some(attention), "{name}");
+    }
+}
+
+/// A config file for `--config` in cargo's scratch folder for integration tests.
+fn config_file(name: &str, text: &str) -> String {
+    let path = format!("{}/{name}", env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(&path, text).expect("write the config");
+    path
+}
+
+/// The reference config `configs/<name>` beside the crate.
+fn reference_config(name: &str) -> String {
+    format!(
+        "{}/../shared/reference/configs/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// `pe` fed `stdin`.
+fn pe_with_stdin(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pe"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pe runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("pe ends")
+}
+
+/// Exit 2, nothing on stdout, one stderr line starting `pe: ` that contains every one of
+/// `wants`; `what` names the case in failure messages.
+fn assert_one_line_error(out: &Output, what: &str, wants: &[&str]) {
+    assert_eq!(out.status.code(), Some(2), "{what}");
+    assert!(out.stdout.is_empty(), "{what}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{what}: {err}");
+    assert!(err.starts_with("pe: "), "{what}: {err}");
+    for want in wants {
+        assert!(err.contains(want), "{what}: {want} in {err}");
+    }
+}
+
+#[test]
+fn rope_freqs_reads_the_reference_model_configs() {
+    for (file, rope_type, head_dim) in [
+        ("llama-3.1-8b.json", "llama3", 128),
+        ("qwen2.5-7b-instruct-yarn.json", "yarn", 128),
+    ] {
+        let path = reference_config(file);
+        let v = json(&["rope-freqs", "--config", &path]);
+        let model = parse_config(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let (inv_freq, attention) = model.scaling.compute();
+        assert_eq!(flat(&v["inv_freq"]), inv_freq, "{file}: full precision");
+        assert_eq!(v["attention_factor"].as_f64(), Some(attention), "{file}");
+        assert_eq!(v["rope_type"], rope_type);
+        assert_eq!(v["head_dim"], head_dim);
+        assert_eq!(v["rotary_dim"], head_dim);
+        assert_eq!(v["interleaved"], false);
+        assert_eq!(v["max_position"].as_u64(), Some(model.max_position as u64));
+        assert_eq!(flat(&v["scale_per_pair"]), model.scaling.scale_per_pair());
+        let wavelengths = flat(&v["wavelengths"]);
+        for (w, f) in wavelengths.iter().zip(&inv_freq) {
+            assert_eq!(*w, 2.0 * std::f64::consts::PI / f);
+        }
+        assert!(v["warnings"].as_array().unwrap().is_empty(), "{file}");
+        assert!(v["read"].as_array().unwrap().len() >= 5, "{file}");
+    }
+    let v = json(&[
+        "rope-freqs",
+        "--config",
+        &reference_config("llama-3.1-8b.json"),
+    ]);
+    assert_eq!(v["base"].as_f64(), Some(500_000.0));
+    assert_eq!(v["factor"].as_f64(), Some(8.0));
+    assert_eq!(v["original_max"], 8192);
+}
+
+#[test]
+fn rope_freqs_reads_a_bare_scaling_object_and_stdin() {
+    let path = config_file("bare.json", r#"{"rope_type": "linear", "factor": 4}"#);
+    let v = json(&["rope-freqs", "--config", &path]);
+    let want = RopeScaling {
+        rope_type: RopeType::Linear,
+        factor: 4.0,
+        ..RopeScaling::default()
+    };
+    assert_eq!(flat(&v["inv_freq"]), want.compute().0);
+    assert_eq!(v["dim"], 128);
+    assert!(
+        v["read"][0]
+            .as_str()
+            .unwrap()
+            .contains("only a rope_scaling object"),
+        "{}",
+        v["read"]
+    );
+    // The same from stdin, with --seq-len for dynamic NTK.
+    let out = pe_with_stdin(
+        &["rope-freqs", "--config", "-", "--seq-len", "16384"],
+        r#"{"max_position_embeddings": 4096, "head_dim": 64,
+            "rope_scaling": {"rope_type": "dynamic", "factor": 2.0}}"#,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let want = RopeScaling {
+        rope_type: RopeType::Dynamic,
+        dim: 64,
+        factor: 2.0,
+        original_max: 4096,
+        seq_len: 16384,
+        ..RopeScaling::default()
+    };
+    assert_eq!(flat(&v["inv_freq"]), want.compute().0);
+    assert_eq!(v["seq_len"], 16384);
+}
+
+#[test]
+fn rope_freqs_config_errors_name_the_file_and_the_place() {
+    let broken = config_file(
+        "broken.json",
+        "{\n  \"rope_theta\": 10000,\n  \"head_dim\" 64\n}",
+    );
+    assert_one_line_error(
+        &pe(&["rope-freqs", "--config", &broken]),
+        "broken JSON",
+        &[&broken, "line 3, column 14", "expected `:`"],
+    );
+    let missing = config_file(
+        "missing.json",
+        r#"{"max_position_embeddings": 131072, "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "high_freq_factor": 4.0}}"#,
+    );
+    assert_one_line_error(
+        &pe(&["rope-freqs", "--config", &missing]),
+        "missing key",
+        &[
+            &missing,
+            "rope_scaling for rope_type 'llama3' is missing original_max_position_embeddings, low_freq_factor",
+        ],
+    );
+    let short = config_file(
+        "short-list.json",
+        r#"{"hidden_size": 3072, "num_attention_heads": 32, "rope_scaling": {"type": "longrope",
+           "short_factor": [1, 1], "long_factor": [1, 1]}}"#,
+    );
+    assert_one_line_error(
+        &pe(&["rope-freqs", "--config", &short]),
+        "list length",
+        &["short_factor has 2 entries; rope_type 'longrope' needs head_dim·partial/2 = 48"],
+    );
+    assert_one_line_error(
+        &pe_with_stdin(&["rope-freqs", "--config", "-"], "[1, 2"),
+        "broken stdin",
+        &["pe: stdin: line 1, column 5"],
+    );
+    assert_one_line_error(
+        &pe(&["rope-freqs", "--config", "/no/such/config.json"]),
+        "no such file",
+        &["/no/such/config.json"],
+    );
+    assert_one_line_error(
+        &pe(&["rope-freqs", "--config", &broken, "--factor", "2"]),
+        "--config with a flag",
+        &["--config", "--factor"],
+    );
+}
+
+#[test]
+fn rope_freqs_config_unknown_key_is_a_warning() {
+    let path = config_file(
+        "unknown-key.json",
+        r#"{"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 2.0, "fudge": 3}}"#,
+    );
+    let out = pe(&["rope-freqs", "--config", &path]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warnings = v["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].as_str().unwrap().contains("fudge"),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn rope_freqs_longrope_from_flags() {
+    let v = json(&[
+        "rope-freqs",
+        "--dim",
+        "8",
+        "--scaling",
+        "longrope",
+        "--factor",
+        "32",
+        "--short-factor",
+        "1,1,1,1",
+        "--long-factor",
+        "1,2,4,8",
+        "--seq-len",
+        "5000",
+    ]);
+    let c = RopeScaling {
+        rope_type: RopeType::Longrope,
+        dim: 8,
+        factor: 32.0,
+        seq_len: 5000,
+        short_factor: vec![1.0; 4],
+        long_factor: vec![1.0, 2.0, 4.0, 8.0],
+        ..RopeScaling::default()
+    };
+    assert_eq!(flat(&v["inv_freq"]), c.compute().0);
+    assert_eq!(flat(&v["scale_per_pair"]), vec![1.0, 2.0, 4.0, 8.0]);
+    assert_eq!(v["attention_factor"].as_f64(), Some(c.compute().1));
+    for args in [
+        vec!["rope-freqs", "--dim", "8", "--scaling", "longrope"],
+        vec![
+            "rope-freqs",
+            "--dim",
+            "8",
+            "--scaling",
+            "longrope",
+            "--short-factor",
+            "1,1,1",
+            "--long-factor",
+            "1,1,1,1",
+        ],
+        vec!["rope-freqs", "--dim", "8", "--short-factor", "1,1,1,1"],
+    ] {
+        assert_one_line_error(&pe(&args), &format!("{args:?}"), &["factor"]);
     }
 }
 
@@ -554,12 +796,7 @@ fn bad_input_exits_2_with_one_line() {
         vec!["nope"],
         vec![],
     ] {
-        let out = pe(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.starts_with("pe: "), "{args:?}: {err}");
-        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_one_line_error(&pe(&args), &format!("{args:?}"), &[]);
     }
 }
 

@@ -1,7 +1,7 @@
 //! The `pe` command line as clap types. Every range in the help text is printed from
 //! `math::limits`, so the help and the checks in `commands` cannot disagree.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use pe_explorer::math::limits;
 use pe_explorer::math::rope_scaling::RopeType;
@@ -125,6 +125,8 @@ pub enum ScalingArg {
     Llama3,
     /// NTK-aware base change: base·s^(d/(d−2)).
     Ntk,
+    /// LongRoPE (needs --short-factor and --long-factor; --original-max = original_max_position_embeddings, a --seq-len above it picks the long factors).
+    Longrope,
 }
 
 impl From<ScalingArg> for RopeType {
@@ -136,8 +138,74 @@ impl From<ScalingArg> for RopeType {
             ScalingArg::Yarn => RopeType::Yarn,
             ScalingArg::Llama3 => RopeType::Llama3,
             ScalingArg::Ntk => RopeType::Ntk,
+            ScalingArg::Longrope => RopeType::Longrope,
         }
     }
+}
+
+/// `pe rope-freqs`: the scaling from flags, or a model's config.json with `--config`.
+#[derive(Debug, Args)]
+pub struct RopeFreqsArgs {
+    #[arg(long, value_name = "FILE", help = format!(
+        "Read the model's RoPE from its Hugging Face config.json (or only its rope_scaling / rope_parameters object), at most {} bytes; - reads stdin. Replaces every other flag but --seq-len",
+        pe_explorer::math::rope_config::MAX_CONFIG_BYTES
+    ))]
+    pub config: Option<String>,
+    #[arg(long, required_unless_present = "config", conflicts_with = "config", help = format!(
+        "{} — the rotary dimension",
+        even_dim_help()
+    ))]
+    pub dim: Option<usize>,
+    #[arg(long, default_value_t = 10_000.0, conflicts_with = "config", help = base_help())]
+    pub base: f64,
+    /// The rope_type (transformers' modeling_rope_utils definitions).
+    #[arg(long, value_enum, default_value = "default", conflicts_with = "config")]
+    pub scaling: ScalingArg,
+    #[arg(long, default_value_t = 1.0, conflicts_with = "config", help = format!("Scale factor s, {}", real(limits::FACTOR)))]
+    pub factor: f64,
+    #[arg(long, default_value_t = 4096, conflicts_with = "config", help = format!(
+        "Trained context: max_position_embeddings (dynamic) or original_max_position_embeddings (yarn, llama3, longrope), {}",
+        int(limits::CONTEXT)
+    ))]
+    pub original_max: usize,
+    #[arg(long, help = format!(
+        "Current sequence length (dynamic; longrope takes its long factors above the trained context), {}; default: --original-max, or the config's max_position_embeddings",
+        int(limits::CONTEXT)
+    ))]
+    pub seq_len: Option<usize>,
+    #[arg(long, default_value_t = 32.0, conflicts_with = "config", help = format!("YaRN beta_fast, {}, above --beta-slow", real(limits::RAMP)))]
+    pub beta_fast: f64,
+    #[arg(long, default_value_t = 1.0, conflicts_with = "config", help = format!("YaRN beta_slow, {}", real(limits::RAMP)))]
+    pub beta_slow: f64,
+    #[arg(long, conflicts_with = "config", help = format!(
+        "YaRN mscale (DeepSeek), {}; with --mscale-all-dim sets the attention factor",
+        real(limits::MSCALE)
+    ))]
+    pub mscale: Option<f64>,
+    #[arg(long, conflicts_with = "config", help = format!("YaRN mscale_all_dim (DeepSeek), {}", real(limits::MSCALE)))]
+    pub mscale_all_dim: Option<f64>,
+    #[arg(long, conflicts_with = "config", help = format!(
+        "Explicit attention_factor (yarn, longrope), {}; default: the type's formula",
+        real(limits::ATTENTION_FACTOR)
+    ))]
+    pub attention_factor: Option<f64>,
+    #[arg(long, default_value_t = 1.0, conflicts_with = "config", help = format!("Llama 3 low_freq_factor, {}", real(limits::RAMP)))]
+    pub low_freq_factor: f64,
+    #[arg(long, default_value_t = 4.0, conflicts_with = "config", help = format!(
+        "Llama 3 high_freq_factor, {}, above --low-freq-factor",
+        real(limits::RAMP)
+    ))]
+    pub high_freq_factor: f64,
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "config", help = format!(
+        "LongRoPE short_factor: --dim/2 comma-separated numbers, each {}",
+        real(limits::EXT_FACTOR)
+    ))]
+    pub short_factor: Option<String>,
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "config", help = format!(
+        "LongRoPE long_factor: --dim/2 comma-separated numbers, each {}",
+        real(limits::EXT_FACTOR)
+    ))]
+    pub long_factor: Option<String>,
 }
 
 /// Whose position vectors a similarity matrix compares.
@@ -168,39 +236,8 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "paper")]
         spacing: SpacingArg,
     },
-    /// RoPE inverse frequencies and attention factor of a rope_type → {"inv_freq": [...], "attention_factor": x, ...}.
-    RopeFreqs {
-        #[arg(long, help = even_dim_help())]
-        dim: usize,
-        #[arg(long, default_value_t = 10_000.0, help = base_help())]
-        base: f64,
-        /// The rope_type (transformers' modeling_rope_utils definitions).
-        #[arg(long, value_enum, default_value = "default")]
-        scaling: ScalingArg,
-        #[arg(long, default_value_t = 1.0, help = format!("Scale factor s, {}", real(limits::FACTOR)))]
-        factor: f64,
-        #[arg(long, default_value_t = 4096, help = format!(
-            "Trained context: max_position_embeddings (dynamic) or original_max_position_embeddings (yarn, llama3), {}",
-            int(limits::CONTEXT)
-        ))]
-        original_max: usize,
-        #[arg(long, help = format!(
-            "Current sequence length (dynamic), {}; default: --original-max",
-            int(limits::CONTEXT)
-        ))]
-        seq_len: Option<usize>,
-        #[arg(long, default_value_t = 32.0, help = format!("YaRN beta_fast, {}, above --beta-slow", real(limits::RAMP)))]
-        beta_fast: f64,
-        #[arg(long, default_value_t = 1.0, help = format!("YaRN beta_slow, {}", real(limits::RAMP)))]
-        beta_slow: f64,
-        #[arg(long, default_value_t = 1.0, help = format!("Llama 3 low_freq_factor, {}", real(limits::RAMP)))]
-        low_freq_factor: f64,
-        #[arg(long, default_value_t = 4.0, help = format!(
-            "Llama 3 high_freq_factor, {}, above --low-freq-factor",
-            real(limits::RAMP)
-        ))]
-        high_freq_factor: f64,
-    },
+    /// RoPE inverse frequencies, wavelengths (2π/inv_freq), per-pair slow-down θ/θ' and attention factor of a rope_type, from flags or from a model's config.json (--config) → {"inv_freq": [...], "wavelengths": [...], "scale_per_pair": [...], "attention_factor": x, ...}.
+    RopeFreqs(RopeFreqsArgs),
     /// Rotate q and k to each position → {"q_rot": [[...]], "k_rot": [[...]], "dots": [[...]]}; dots[a][b] = q at a · k at b. With --rotary-dim R only the first R coordinates rotate.
     RopeApply {
         #[arg(long, help = format!("{} — the length of --q and --k", even_dim_help()))]

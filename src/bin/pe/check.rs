@@ -5,13 +5,10 @@ use pe_explorer::math::limits;
 
 pub type Checked<T> = Result<T, String>;
 
-/// A number for messages and help: plain when short, in exponent form (`1e6`) when long.
+/// A number for messages and help: plain when short, in exponent form (`1e6`) when long (the
+/// same form as the config reader's messages).
 pub fn number(v: f64) -> String {
-    if v != 0.0 && v.is_finite() && !(1e-2..1e5).contains(&v.abs()) {
-        format!("{v:e}")
-    } else {
-        format!("{v}")
-    }
+    pe_explorer::math::rope_config::number_text(v)
 }
 
 /// `lo..=hi` of a real range, for messages and help.

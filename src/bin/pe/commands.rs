@@ -6,7 +6,6 @@ use serde_json::{Value, json};
 use crate::args::{Command, MethodArg};
 use crate::check::{self, Checked};
 use pe_explorer::math::learned::LearnedTable;
-use pe_explorer::math::rope_scaling::RopeScaling;
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 use pe_explorer::math::{alibi, attention, limits, naive, rope, similarity};
 
@@ -57,42 +56,7 @@ pub fn execute(command: Command) -> Checked<Value> {
             layout: layout.into(),
             spacing: spacing.into(),
         })),
-        Command::RopeFreqs {
-            dim,
-            base,
-            scaling,
-            factor,
-            original_max,
-            seq_len,
-            beta_fast,
-            beta_slow,
-            low_freq_factor,
-            high_freq_factor,
-        } => {
-            let original_max = check::int("original-max", original_max, limits::CONTEXT)?;
-            let seq_len = seq_len.unwrap_or(original_max);
-            let c = RopeScaling {
-                rope_type: scaling.into(),
-                dim: check::even_dim(dim)?,
-                base: check::real("base", base, limits::BASE)?,
-                factor: check::real("factor", factor, limits::FACTOR)?,
-                original_max,
-                seq_len: check::int("seq-len", seq_len, limits::CONTEXT)?,
-                beta_fast: check::real("beta-fast", beta_fast, limits::RAMP)?,
-                beta_slow: check::real("beta-slow", beta_slow, limits::RAMP)?,
-                low_freq_factor: check::real("low-freq-factor", low_freq_factor, limits::RAMP)?,
-                high_freq_factor: check::real("high-freq-factor", high_freq_factor, limits::RAMP)?,
-                ..RopeScaling::default()
-            };
-            check::below("beta-slow", c.beta_slow, "beta-fast", c.beta_fast)?;
-            check::below(
-                "low-freq-factor",
-                c.low_freq_factor,
-                "high-freq-factor",
-                c.high_freq_factor,
-            )?;
-            Ok(rope_freqs(&c))
-        }
+        Command::RopeFreqs(args) => crate::rope_freqs::run(args),
         Command::RopeApply {
             dim,
             base,
@@ -262,24 +226,6 @@ fn sinusoidal(p: &SinusoidalParams) -> Value {
         "layout": p.layout.as_str(),
         "spacing": p.spacing.as_str(),
         "data": rows(&p.table(), p.dim),
-    })
-}
-
-fn rope_freqs(c: &RopeScaling) -> Value {
-    let (inv_freq, attention_factor) = c.compute();
-    json!({
-        "rope_type": c.rope_type.as_str(),
-        "dim": c.dim,
-        "base": c.base,
-        "factor": c.factor,
-        "original_max": c.original_max,
-        "seq_len": c.seq_len,
-        "beta_fast": c.beta_fast,
-        "beta_slow": c.beta_slow,
-        "low_freq_factor": c.low_freq_factor,
-        "high_freq_factor": c.high_freq_factor,
-        "inv_freq": inv_freq,
-        "attention_factor": attention_factor,
     })
 }
 

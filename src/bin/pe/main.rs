@@ -13,6 +13,8 @@ mod check;
 mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 mod commands;
+#[cfg(not(target_arch = "wasm32"))]
+mod rope_freqs;
 
 fn main() {
     #[cfg(not(target_arch = "wasm32"))]

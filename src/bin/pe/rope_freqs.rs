@@ -1,0 +1,175 @@
+//! `pe rope-freqs`: a RoPE scaling from flags, or a model's RoPE from its `config.json`
+//! (`--config FILE`, `-` for stdin), as JSON.
+
+use std::io::Read;
+
+use serde_json::{Map, Value, json};
+
+use crate::args::RopeFreqsArgs;
+use crate::check::{self, Checked};
+use pe_explorer::math::limits;
+use pe_explorer::math::rope_config::{self, MAX_CONFIG_BYTES, ModelRope};
+use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
+
+/// Runs `pe rope-freqs`.
+pub fn run(args: RopeFreqsArgs) -> Checked<Value> {
+    let seq_len = args
+        .seq_len
+        .map(|n| check::int("seq-len", n, limits::CONTEXT))
+        .transpose()?;
+    match &args.config {
+        Some(path) => {
+            let (name, text) = read_config(path)?;
+            let mut model = rope_config::parse_config(&text).map_err(|e| format!("{name}: {e}"))?;
+            if let Some(n) = seq_len {
+                model.scaling.seq_len = n;
+            }
+            Ok(model_json(&model))
+        }
+        None => Ok(Value::Object(scaling_json(&from_flags(&args, seq_len)?))),
+    }
+}
+
+/// The text of `--config` (`-` = stdin) and the name messages give it; at most
+/// [`MAX_CONFIG_BYTES`] bytes of UTF-8.
+fn read_config(path: &str) -> Checked<(String, String)> {
+    let name = if path == "-" { "stdin" } else { path }.to_string();
+    let source: Box<dyn Read> = if path == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?)
+    };
+    let mut bytes = Vec::new();
+    source
+        .take(MAX_CONFIG_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{name}: {e}"))?;
+    if bytes.len() > MAX_CONFIG_BYTES {
+        return Err(format!(
+            "{name}: longer than {MAX_CONFIG_BYTES} bytes, the most --config reads"
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{name}: not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    Ok((name, text))
+}
+
+/// A LongRoPE list flag: `dim/2` numbers within [`limits::EXT_FACTOR`].
+fn factor_list(flag: &str, text: &str, dim: usize) -> Checked<Vec<f64>> {
+    let v = check::list(flag, text, limits::EXT_FACTOR)?;
+    if v.len() != dim / 2 {
+        return Err(format!(
+            "--{flag} has {} numbers; --dim {dim} needs {} (one per pair)",
+            v.len(),
+            dim / 2
+        ));
+    }
+    Ok(v)
+}
+
+/// The scaling the flags describe, checked against [`limits`].
+fn from_flags(a: &RopeFreqsArgs, seq_len: Option<usize>) -> Checked<RopeScaling> {
+    let dim = check::even_dim(a.dim.unwrap_or_default())?;
+    let original_max = check::int("original-max", a.original_max, limits::CONTEXT)?;
+    let rope_type: RopeType = a.scaling.into();
+    let optional =
+        |flag: &str, v: Option<f64>, range| v.map(|v| check::real(flag, v, range)).transpose();
+    let (short_factor, long_factor) = match (rope_type, &a.short_factor, &a.long_factor) {
+        (RopeType::Longrope, Some(short), Some(long)) => (
+            factor_list("short-factor", short, dim)?,
+            factor_list("long-factor", long, dim)?,
+        ),
+        (RopeType::Longrope, _, _) => {
+            return Err(format!(
+                "--scaling longrope needs --short-factor and --long-factor ({} numbers each), or --config with a model's config.json",
+                dim / 2
+            ));
+        }
+        (_, None, None) => (Vec::new(), Vec::new()),
+        _ => return Err("--short-factor and --long-factor go with --scaling longrope".into()),
+    };
+    let c = RopeScaling {
+        rope_type,
+        dim,
+        base: check::real("base", a.base, limits::BASE)?,
+        factor: check::real("factor", a.factor, limits::FACTOR)?,
+        original_max,
+        seq_len: seq_len.unwrap_or(original_max),
+        beta_fast: check::real("beta-fast", a.beta_fast, limits::RAMP)?,
+        beta_slow: check::real("beta-slow", a.beta_slow, limits::RAMP)?,
+        low_freq_factor: check::real("low-freq-factor", a.low_freq_factor, limits::RAMP)?,
+        high_freq_factor: check::real("high-freq-factor", a.high_freq_factor, limits::RAMP)?,
+        attention_factor: optional(
+            "attention-factor",
+            a.attention_factor,
+            limits::ATTENTION_FACTOR,
+        )?,
+        mscale: optional("mscale", a.mscale, limits::MSCALE)?,
+        mscale_all_dim: optional("mscale-all-dim", a.mscale_all_dim, limits::MSCALE)?,
+        short_factor,
+        long_factor,
+        truncate: true,
+    };
+    check::below("beta-slow", c.beta_slow, "beta-fast", c.beta_fast)?;
+    check::below(
+        "low-freq-factor",
+        c.low_freq_factor,
+        "high-freq-factor",
+        c.high_freq_factor,
+    )?;
+    Ok(c)
+}
+
+/// Every parameter of the scaling and what it computes.
+fn scaling_json(c: &RopeScaling) -> Map<String, Value> {
+    let (inv_freq, attention_factor) = c.compute();
+    let wavelengths: Vec<f64> = inv_freq
+        .iter()
+        .map(|f| 2.0 * std::f64::consts::PI / f)
+        .collect();
+    let value = json!({
+        "rope_type": c.rope_type.as_str(),
+        "dim": c.dim,
+        "base": c.base,
+        "factor": c.factor,
+        "original_max": c.original_max,
+        "seq_len": c.seq_len,
+        "beta_fast": c.beta_fast,
+        "beta_slow": c.beta_slow,
+        "truncate": c.truncate,
+        "mscale": c.mscale,
+        "mscale_all_dim": c.mscale_all_dim,
+        "low_freq_factor": c.low_freq_factor,
+        "high_freq_factor": c.high_freq_factor,
+        "short_factor": c.short_factor,
+        "long_factor": c.long_factor,
+        "inv_freq": inv_freq,
+        "wavelengths": wavelengths,
+        "scale_per_pair": c.scale_per_pair(),
+        "attention_factor": attention_factor,
+    });
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// [`scaling_json`] plus what the config said about the model, `read` and `warnings`.
+fn model_json(m: &ModelRope) -> Value {
+    let mut map = scaling_json(&m.scaling);
+    for (key, value) in [
+        ("head_dim", json!(m.head_dim)),
+        ("rotary_dim", json!(m.scaling.dim)),
+        ("max_position", json!(m.max_position)),
+        ("interleaved", json!(m.interleaved)),
+        ("read", json!(m.read)),
+        ("warnings", json!(m.warnings)),
+    ] {
+        map.insert(key.to_string(), value);
+    }
+    Value::Object(map)
+}
