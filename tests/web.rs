@@ -198,3 +198,38 @@ fn charts_measure_text_without_touching_the_page() {
     assert!((18..=40).contains(&h), "height {h} for a 20 px font");
     canvas.remove();
 }
+
+/// The panic banner (what the panic hook shows; a real panic would end this test's wasm too):
+/// one banner, the message quoted as text and cut, links to reload and to start afresh.
+#[wasm_bindgen_test]
+fn a_panic_shows_a_banner_with_the_message_as_text() {
+    use pe_explorer::app::panic::{BANNER_ID, install, show_banner};
+    install();
+    let hostile = format!("<img src=x onerror=alert(1)>{}", "x".repeat(1000));
+    show_banner(&hostile);
+    show_banner("a second panic");
+    let banners = document()
+        .query_selector_all(&format!("#{BANNER_ID}"))
+        .unwrap();
+    assert_eq!(banners.length(), 1, "one banner, however many panics");
+    let banner: HtmlElement = banners.get(0).unwrap().unchecked_into();
+    let text = banner.text_content().unwrap();
+    assert!(text.contains("Something went wrong — reload."), "{text}");
+    assert!(
+        text.contains("<img src=x onerror=alert(1)>"),
+        "quoted as text: {text}"
+    );
+    assert!(
+        text.contains('…') && text.len() < 600,
+        "cut: {} bytes",
+        text.len()
+    );
+    assert!(
+        banner.query_selector("img").unwrap().is_none(),
+        "never parsed as HTML"
+    );
+    let links = banner.query_selector_all("a[href]").unwrap();
+    assert_eq!(links.length(), 2);
+    assert_eq!(banner.get_attribute("role").as_deref(), Some("alert"));
+    banner.remove();
+}

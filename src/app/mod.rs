@@ -12,6 +12,7 @@ pub mod controls;
 pub mod figure;
 pub mod figures;
 pub mod matrix;
+pub mod panic;
 pub mod plot;
 pub mod state;
 pub mod theme;
@@ -28,7 +29,7 @@ use theme::PageTheme;
 
 /// Mounts the app into `<main id="app">` (or the body) and removes the loading message.
 pub fn mount() {
-    console_error_panic_hook::set_once();
+    panic::install();
     if let Some(loading) = document().get_element_by_id("loading") {
         loading.remove();
     }
@@ -47,8 +48,12 @@ pub fn mount() {
 
 /// Reads the URL, provides state and theme to everything below, and keeps the URL in step.
 pub fn provide_app_state() -> AppState {
-    let pairs = url::read_query();
+    let (pairs, cut) = url::read_query();
     let state = AppState::from_query(&pairs);
+    if let Some(n) = cut {
+        // First: it explains why later settings of the link were not read.
+        state.notices.0.update(|list| list.insert(0, n.0));
+    }
     let (choice, notice) = ThemeChoice::from_query(&pairs);
     if let Some(n) = notice {
         state.notices.push(n);
@@ -166,19 +171,46 @@ fn Header() -> impl IntoView {
     }
 }
 
-/// Notices about clamped or refused input, until dismissed.
+/// Notices about clamped or refused input, until dismissed. Several collapse into the first one
+/// and a "show all" toggle, so a link full of bad values cannot push the figures off the screen.
 #[component]
 fn NoticeBar() -> impl IntoView {
     let notices = expect_context::<Notices>();
+    let expanded = RwSignal::new(false);
+    let count = move || notices.0.with(Vec::len);
     view! {
         <div class="notices" role="status" aria-live="polite">
-            <Show when=move || !notices.0.with(Vec::is_empty)>
-                <ul>
+            <Show when=move || { count() > 0 }>
+                <ul id="notice-list" class:collapsed=move || !expanded.get()>
                     {move || {
                         notices.0.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()
                     }}
                 </ul>
-                <button type="button" class="button small" on:click=move |_| notices.0.set(Vec::new())>
+                <Show when=move || { count() > 1 }>
+                    <button
+                        type="button"
+                        class="button small"
+                        aria-controls="notice-list"
+                        aria-expanded=move || expanded.get().to_string()
+                        on:click=move |_| expanded.update(|e| *e = !*e)
+                    >
+                        {move || {
+                            if expanded.get() {
+                                "Show fewer".to_string()
+                            } else {
+                                format!("Show all {}", count())
+                            }
+                        }}
+                    </button>
+                </Show>
+                <button
+                    type="button"
+                    class="button small"
+                    on:click=move |_| {
+                        notices.0.set(Vec::new());
+                        expanded.set(false);
+                    }
+                >
                     "Dismiss"
                 </button>
             </Show>

@@ -1,6 +1,7 @@
 // Shared pieces of the browser tests: a static server for dist/ on 127.0.0.1 and Debian's Chromium
 // driven by playwright-core (never a downloaded browser).
 import { resolve } from "node:path";
+import { before, after } from "node:test";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, serveStatic } from "./serve.mjs";
 
@@ -12,6 +13,23 @@ export async function serveDist() {
   return { url: `${server.url}/`, close: server.close };
 }
 
+/**
+ * For a test file: serves dist/ and launches Chromium before its tests, closes both after them.
+ * Returns `{ server, browser }`, filled in once the tests start.
+ */
+export function shareBrowser() {
+  const env = {};
+  before(async () => {
+    env.server = await serveDist();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
+}
+
 /** Launches Debian's Chromium. */
 export function launch() {
   return chromium.launch({
@@ -21,13 +39,15 @@ export function launch() {
 }
 
 /**
- * Opens `url` in a new page and records every console error, page error and failed request
- * (network failure or HTTP status ≥ 400) in `problems`.
+ * Opens `url` in a new page and records every console error, page error, failed request
+ * (network failure or HTTP status ≥ 400), Content-Security-Policy violation and request to
+ * another origin in `problems`.
  */
 export async function openPage(browser, url, viewport = { width: 1280, height: 900 }, options = {}) {
   const context = await browser.newContext({ viewport, ...options });
   const page = await context.newPage();
   const problems = [];
+  await watchPolicy(page, url, problems);
   page.on("console", (msg) => {
     if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
   });
@@ -82,4 +102,24 @@ export async function showFigure(page, id) {
       last = now;
     }
   }, id);
+}
+
+/**
+ * Records in `problems` every `securitypolicyviolation` event (each frame of the page) and every
+ * request to an origin other than `url`'s (the page loads nothing from elsewhere, ever).
+ */
+export async function watchPolicy(page, url, problems) {
+  const origin = new URL(url).origin;
+  await page.exposeBinding("__reportViolation", (_source, text) => problems.push(`CSP violation: ${text}`));
+  await page.addInitScript(() => {
+    addEventListener("securitypolicyviolation", (e) =>
+      window.__reportViolation(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`),
+    );
+  });
+  page.on("request", (req) => {
+    const u = new URL(req.url());
+    if ((u.protocol === "http:" || u.protocol === "https:") && u.origin !== origin) {
+      problems.push(`request to another origin: ${req.url()}`);
+    }
+  });
 }

@@ -18,9 +18,16 @@ const TYPES = {
 };
 
 /**
+ * The policy the page runs under (index.html ships it as a <meta>; a browser test checks the two
+ * agree). Every response of this server carries it as a header, as a strict host would send it.
+ */
+export const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'";
+
+/**
  * Serves folders on 127.0.0.1 at a free port. `mounts` maps URL prefixes ending in "/" to folders
  * (the longest matching prefix wins; a path ending in "/" serves its index.html); `headers` are
- * added to every response. Resolves to { url (no trailing slash), close }.
+ * added to every response, after the Content-Security-Policy header ([`CSP`]). Resolves to { url (no trailing slash), close }.
  */
 export async function serveStatic(mounts, headers = {}) {
   const sorted = Object.entries(mounts).sort((a, b) => b[0].length - a[0].length);
@@ -34,7 +41,11 @@ export async function serveStatic(mounts, headers = {}) {
       if (file !== root && !file.startsWith(root + sep)) throw new Error("outside the served folder");
       if (rel.endsWith("/")) file = join(file, "index.html");
       const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", ...headers });
+      res.writeHead(200, {
+        "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+        "content-security-policy": CSP,
+        ...headers,
+      });
       res.end(body);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" });

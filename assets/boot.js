@@ -1,0 +1,72 @@
+// The page's only script besides the app: no inline script anywhere, so the page runs under a
+// strict Content-Security-Policy (`script-src 'self' 'wasm-unsafe-eval'`).
+//
+// Trunk writes the tag that loads this file (Trunk.toml `pattern_script`), in <head>, as a plain
+// blocking script with the hashed names of the app's JavaScript glue and wasm as data attributes:
+//   1. it picks the theme before the first paint (the app keeps it in step afterwards);
+//   2. it loads the app itself (what Trunk's inline loader did), and if that fails — WebAssembly
+//      missing or blocked, a 404, a wrong MIME type — the loading message says so at once;
+//   3. it still dispatches Trunk's `TrunkApplicationStarted` event with the wasm exports.
+(function () {
+  "use strict";
+  var script = document.currentScript;
+
+  var q = new URLSearchParams(location.search).get("theme");
+  var dark =
+    q === "dark" ||
+    (q !== "light" && window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches);
+  document.documentElement.setAttribute("data-theme", dark ? "dark" : "light");
+
+  function fail(text) {
+    var show = function () {
+      var loading = document.getElementById("loading");
+      if (!loading) return;
+      loading.querySelector("p").textContent = text;
+      loading.classList.add("failed");
+    };
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", show);
+    else show();
+  }
+
+  if (typeof WebAssembly !== "object") {
+    fail(
+      "This browser does not support WebAssembly, which the explainer needs to compute its figures. " +
+        "Please try a current Firefox, Chrome, Edge or Safari.",
+    );
+    return;
+  }
+  if (!script || !script.dataset.js || !script.dataset.wasm) {
+    fail("The page is incomplete (its loader does not name the app's files). Please reload.");
+    return;
+  }
+
+  setTimeout(function () {
+    var loading = document.getElementById("loading");
+    if (loading && !loading.classList.contains("failed")) {
+      loading.querySelector("p").textContent =
+        "Still loading… (a slow connection?) If nothing appears, reload the page.";
+    }
+  }, 15000);
+
+  import(script.dataset.js)
+    .then(function (glue) {
+      return glue.default({ module_or_path: script.dataset.wasm }).then(function (wasm) {
+        window.wasmBindings = glue;
+        dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm: wasm } }));
+      });
+    })
+    .catch(function (error) {
+      if (document.getElementById("panic")) {
+        // The app started and then panicked: its own banner says so, with the message.
+        var loading = document.getElementById("loading");
+        if (loading) loading.remove();
+        return;
+      }
+      var detail = String((error && error.message) || error).slice(0, 200);
+      fail(
+        "The explainer could not start: its WebAssembly did not load (" +
+          detail +
+          "). It may be blocked by this browser or a security policy, or the site is missing a file.",
+      );
+    });
+})();
