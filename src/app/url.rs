@@ -14,10 +14,11 @@ use crate::params::{self, build_query};
 /// Quiet time after the last change before the URL is written.
 const WRITE_DELAY_MS: u64 = 250;
 
-/// The current query string's pairs, decoded.
-pub fn read_query() -> Vec<(String, String)> {
+/// The current query string's pairs, decoded (at most [`params::MAX_QUERY_BYTES`] of it, with a
+/// notice when cut).
+pub fn read_query() -> (Vec<(String, String)>, Option<params::Notice>) {
     let search = window().location().search().unwrap_or_default();
-    params::parse_query(&search)
+    params::parse_query_capped(&search)
 }
 
 /// The shareable link of the current view, built from the state (not from the address bar, which

@@ -13,6 +13,48 @@ pub use sinusoids::*;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice(pub String);
 
+/// Longest piece of a reader's value a notice quotes (a link is untrusted: it must not be able to
+/// fill the page's banner with its own words).
+pub const QUOTE_CHARS: usize = 40;
+
+/// Longest query string read, in bytes (longer links are cut at the last `&` before this).
+pub const MAX_QUERY_BYTES: usize = 8192;
+
+/// Longest sentence (or word) a text field takes, in characters.
+pub const MAX_SENTENCE_CHARS: usize = 200;
+
+/// `text` as a notice quotes it: at most [`QUOTE_CHARS`] characters, then "…"; control characters
+/// (line breaks, bidi overrides…) shown as "�".
+pub fn quote(text: &str) -> String {
+    let visible = |c: char| {
+        if c.is_control()
+            || ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+        {
+            '\u{fffd}'
+        } else {
+            c
+        }
+    };
+    let mut out: String = text.chars().take(QUOTE_CHARS).map(visible).collect();
+    if text.chars().nth(QUOTE_CHARS).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// Refuses a text field's value longer than [`MAX_SENTENCE_CHARS`] characters (`what` names it).
+pub fn check_length(what: &str, text: &str) -> Result<(), Notice> {
+    let n = text.chars().count();
+    if n > MAX_SENTENCE_CHARS {
+        Err(Notice(format!(
+            "{what} has {n} characters; at most {MAX_SENTENCE_CHARS} are taken. Keeping the previous one."
+        )))
+    } else {
+        Ok(())
+    }
+}
+
 /// Decodes `%XX` escapes and `+` (as a space) of one query component. Invalid escapes are kept
 /// literally; invalid UTF-8 is replaced (never an error, never a panic).
 pub fn percent_decode(s: &str) -> String {
@@ -65,6 +107,25 @@ pub fn parse_query(search: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// [`parse_query`] of at most [`MAX_QUERY_BYTES`] bytes: a longer query is cut at its last `&`
+/// within the limit (so no value is read half), with a notice.
+pub fn parse_query_capped(search: &str) -> (Vec<(String, String)>, Option<Notice>) {
+    if search.len() <= MAX_QUERY_BYTES {
+        return (parse_query(search), None);
+    }
+    let mut end = MAX_QUERY_BYTES;
+    while !search.is_char_boundary(end) {
+        end -= 1;
+    }
+    let kept = search[..end].rfind('&').map_or("", |amp| &search[..amp]);
+    let notice = Notice(format!(
+        "The link's settings are {} KB long; only the first {} KB are read.",
+        search.len().div_ceil(1024),
+        MAX_QUERY_BYTES / 1024
+    ));
+    (parse_query(kept), Some(notice))
+}
+
 /// Builds a query string (with a leading `?`, or empty when there are no pairs).
 pub fn build_query(pairs: &[(&str, String)]) -> String {
     if pairs.is_empty() {
@@ -96,18 +157,17 @@ pub fn clamp_f64(
                 "{what} must be a finite number; using {fallback}."
             ))),
         )
-    } else if value < lo {
+    } else if value < lo || value > hi {
+        let (bound, side) = if value < lo {
+            (lo, "below the minimum")
+        } else {
+            (hi, "above the maximum")
+        };
         (
-            lo,
+            bound,
             Some(Notice(format!(
-                "{what} = {value} is below the minimum {lo}; using {lo}."
-            ))),
-        )
-    } else if value > hi {
-        (
-            hi,
-            Some(Notice(format!(
-                "{what} = {value} is above the maximum {hi}; using {hi}."
+                "{what} = {} is {side} {bound}; using {bound}.",
+                quote(&format_significant(value, 6))
             ))),
         )
     } else {
@@ -131,7 +191,8 @@ pub fn parse_usize(
         _ => (
             fallback,
             Some(Notice(format!(
-                "{what} = “{text}” is not a number; using {fallback}."
+                "{what} = “{text}” is not a number; using {fallback}.",
+                text = quote(text)
             ))),
         ),
     }
@@ -149,7 +210,8 @@ pub fn parse_f64(
         Err(_) => (
             fallback,
             Some(Notice(format!(
-                "{what} = “{text}” is not a number; using {fallback}."
+                "{what} = “{text}” is not a number; using {fallback}.",
+                text = quote(text)
             ))),
         ),
     }
@@ -179,7 +241,8 @@ impl ThemeChoice {
                 other => (
                     ThemeChoice::Auto,
                     Some(Notice(format!(
-                        "theme = “{other}” is not one of light, dark, auto; following the system."
+                        "theme = “{other}” is not one of light, dark, auto; following the system.",
+                        other = quote(other)
                     ))),
                 ),
             },
@@ -226,6 +289,43 @@ pub fn round_significant(x: f64, digits: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quotes_are_short_and_plain() {
+        assert_eq!(quote("abc"), "abc");
+        let long = "é".repeat(1200);
+        let q = quote(&long);
+        assert_eq!(q.chars().count(), QUOTE_CHARS + 1);
+        assert!(q.ends_with('…'));
+        assert_eq!(quote("a\nb\u{202e}c"), "a\u{fffd}b\u{fffd}c");
+        // A clamp notice of a huge number stays short.
+        let (_, n) = parse_f64("base", "1e300", (2.0, 1e6), 10_000.0);
+        assert!(n.unwrap().0.len() < 80);
+        let (v, n) = parse_usize("n", &"9".repeat(300), (1, 1024), 64);
+        assert_eq!(v, 1024);
+        assert!(n.unwrap().0.len() < 120);
+        // 1,200 nines overflow to infinity: not finite, so the default.
+        let (v, n) = parse_usize("n", &"9".repeat(1200), (1, 1024), 64);
+        assert_eq!(v, 64);
+        assert!(n.unwrap().0.len() < 120);
+        let (_, n) = parse_usize("n", &"x".repeat(1200), (1, 1024), 64);
+        assert!(n.unwrap().0.len() < 120);
+    }
+
+    #[test]
+    fn long_queries_are_cut_at_a_whole_pair() {
+        let short = "?n=3&d=4";
+        assert_eq!(parse_query_capped(short), (parse_query(short), None));
+        let long = format!("?n=3&d=4&s={}&base=99", "w%20".repeat(4000));
+        let (pairs, notice) = parse_query_capped(&long);
+        assert_eq!(pairs, parse_query("?n=3&d=4"));
+        assert!(notice.unwrap().0.contains("only the first 8 KB"));
+        // Multi-byte text at the cut never splits a character.
+        let wide = format!("?a=1&s={}", "é".repeat(5000));
+        assert_eq!(parse_query_capped(&wide).0, parse_query("?a=1"));
+        assert!(check_length("The sentence", &"a".repeat(MAX_SENTENCE_CHARS)).is_ok());
+        assert!(check_length("The sentence", &"a".repeat(MAX_SENTENCE_CHARS + 1)).is_err());
+    }
 
     fn q(s: &str) -> Vec<(String, String)> {
         parse_query(s)

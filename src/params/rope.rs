@@ -178,6 +178,7 @@ fn parse_even(
 
 /// Checks a sentence of the same-angle figure: its words, or why it was refused.
 pub fn check_sentence(text: &str) -> Result<Vec<String>, Notice> {
+    super::check_length("A sentence", text)?;
     let words = crate::math::attention::tokenize(text);
     let (lo, hi) = SENTENCE_WORDS;
     if words.len() < lo || words.len() > hi {
@@ -192,6 +193,7 @@ pub fn check_sentence(text: &str) -> Result<Vec<String>, Notice> {
 
 /// Checks a word of the same-angle figure: one word, lower-cased.
 pub fn check_word(text: &str) -> Result<String, Notice> {
+    super::check_length("A word", text)?;
     match crate::math::attention::tokenize(text).as_slice() {
         [word] if word.len() <= 40 => Ok(word.clone()),
         _ => Err(Notice(
@@ -228,7 +230,8 @@ impl RopeView {
                         None
                     }
                     None => Some(Notice(format!(
-                        "r.layout = “{v}” is not one of interleaved, half; using interleaved."
+                        "r.layout = “{v}” is not one of interleaved, half; using interleaved.",
+                        v = crate::params::quote(v)
                     ))),
                 },
                 "n" => {
@@ -250,7 +253,8 @@ impl RopeView {
                         None
                     }
                     None => Some(Notice(format!(
-                        "r.qk = “{v}” is not one of ones, random; using ones."
+                        "r.qk = “{v}” is not one of ones, random; using ones.",
+                        v = crate::params::quote(v)
                     ))),
                 },
                 "seed" => match v.trim().parse::<u64>() {
@@ -260,7 +264,8 @@ impl RopeView {
                     }
                     Err(_) => Some(Notice(format!(
                         "r.seed = “{v}” is not a whole number from 0 to {}; using 1.",
-                        u64::MAX
+                        u64::MAX,
+                        v = crate::params::quote(v)
                     ))),
                 },
                 "x" => {
@@ -275,7 +280,8 @@ impl RopeView {
                         notice
                     } else {
                         Some(Notice(format!(
-                            "r.x = “{v}” is not two numbers like 1,0; using 1,0."
+                            "r.x = “{v}” is not two numbers like 1,0; using 1,0.",
+                            v = crate::params::quote(v)
                         )))
                     }
                 }
@@ -320,7 +326,8 @@ impl RopeView {
                         notice
                     } else {
                         Some(Notice(format!(
-                            "r.pair = “{v}” is not two token numbers like 6,2; using 6,2."
+                            "r.pair = “{v}” is not two token numbers like 6,2; using 6,2.",
+                            v = crate::params::quote(v)
                         )))
                     }
                 }
@@ -340,7 +347,8 @@ impl RopeView {
                         None
                     }
                     None => Some(Notice(format!(
-                        "r.cloud = “{v}” is not one of none, sin, rope; using rope."
+                        "r.cloud = “{v}” is not one of none, sin, rope; using rope.",
+                        v = crate::params::quote(v)
                     ))),
                 },
                 "cn" => {

@@ -205,7 +205,8 @@ impl Span {
             None => (
                 None,
                 Some(Notice(format!(
-                    "{what} = “{text}” is not a range like 0-99; showing all."
+                    "{what} = “{text}” is not a range like 0-99; showing all.",
+                    text = crate::params::quote(text)
                 ))),
             ),
         }
@@ -257,7 +258,8 @@ impl SinusoidalView {
                         None
                     }
                     None => Some(Notice(format!(
-                        "show = “{v}” is not one of both, heatmap, waves; showing both."
+                        "show = “{v}” is not one of both, heatmap, waves; showing both.",
+                        v = crate::params::quote(v)
                     ))),
                 },
                 "layout" => match Layout::parse(v) {
@@ -266,7 +268,8 @@ impl SinusoidalView {
                         None
                     }
                     None => Some(Notice(format!(
-                        "layout = “{v}” is not one of interleaved, half; using interleaved."
+                        "layout = “{v}” is not one of interleaved, half; using interleaved.",
+                        v = crate::params::quote(v)
                     ))),
                 },
                 "spacing" => match Spacing::parse(v) {
@@ -275,7 +278,8 @@ impl SinusoidalView {
                         None
                     }
                     None => Some(Notice(format!(
-                        "spacing = “{v}” is not one of paper, fairseq; using paper."
+                        "spacing = “{v}” is not one of paper, fairseq; using paper.",
+                        v = crate::params::quote(v)
                     ))),
                 },
                 "pos" => {
@@ -304,7 +308,8 @@ impl SinusoidalView {
                         notice
                     } else {
                         Some(Notice(format!(
-                            "at = “{v}” is not three positions like 0,50,99; using 0,50,99."
+                            "at = “{v}” is not three positions like 0,50,99; using 0,50,99.",
+                            v = crate::params::quote(v)
                         )))
                     }
                 }
@@ -406,6 +411,7 @@ impl Default for OrderView {
 /// Checks a sentence for the toy attention: its tokens, or a notice saying why it was refused
 /// (no words, or more than the limit).
 pub fn check_sentence(text: &str) -> Result<Vec<String>, Notice> {
+    super::check_length("The sentence", text)?;
     let tokens = crate::math::attention::tokenize(text);
     let (lo, hi) = limits::TOKENS;
     if tokens.len() < lo {
@@ -435,7 +441,8 @@ impl OrderView {
                     "on" => view.with_position = true,
                     "off" => view.with_position = false,
                     other => notices.push(Notice(format!(
-                        "pe = “{other}” is not on or off; positions are off."
+                        "pe = “{other}” is not on or off; positions are off.",
+                        other = crate::params::quote(other)
                     ))),
                 },
                 _ => {}
