@@ -1,22 +1,11 @@
 // Chapter 1 ("Order and sinusoids") in a real browser: every figure draws, every control it declares
 // repaints it, the readouts agree with the formulas computed here in JS, the URL holds the state, and
 // the page fits a 390 px phone screen.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serveDist, launch, openPage, showFigure } from "./harness.mjs";
+import { openPage, showFigure, shareBrowser } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = shareBrowser();
 
 const FIGURES = [
   "fig-attention",
@@ -33,7 +22,7 @@ const EXAMPLE = "The brown dog chased the black dog";
 
 /** Opens the page and waits until every figure has drawn at least once. */
 async function open(query = "", viewport, options) {
-  const opened = await openPage(browser, server.url + query, viewport, options);
+  const opened = await openPage(env.browser, env.server.url + query, viewport, options);
   await waitAllDrawn(opened.page);
   return opened;
 }

@@ -1,21 +1,10 @@
 // The skeleton's figure in a real browser: loads cleanly, draws, reacts to the keyboard, and its
 // hover readout agrees with the formula.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serveDist, launch, openPage, showFigure } from "./harness.mjs";
+import { openPage, showFigure, shareBrowser } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = shareBrowser();
 
 /**
  * Summary of the heatmap: distinct colours in its cells layer (one pixel per shown cell), a hash of
@@ -40,7 +29,7 @@ async function canvasStats(page) {
 }
 
 test("the page loads with no console errors, page errors or failed requests", async () => {
-  const { page, problems, context } = await openPage(browser, server.url);
+  const { page, problems, context } = await openPage(env.browser, env.server.url);
   await page.waitForTimeout(300);
   assert.deepEqual(problems, []);
   assert.equal(await page.title(), "Positional Encoding Explorer");
@@ -48,7 +37,7 @@ test("the page loads with no console errors, page errors or failed requests", as
 });
 
 test("the heatmap draws many colours", async () => {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(env.browser, env.server.url);
   await showFigure(page, "fig-heatmap");
   const stats = await canvasStats(page);
   assert.ok(stats.width > 200 && stats.height > 200, JSON.stringify(stats));
@@ -57,7 +46,7 @@ test("the heatmap draws many colours", async () => {
 });
 
 test("a slider moved with the keyboard changes the heatmap and the URL", async () => {
-  const { page, problems, context } = await openPage(browser, server.url);
+  const { page, problems, context } = await openPage(env.browser, env.server.url);
   await showFigure(page, "fig-heatmap");
   const before = await canvasStats(page);
   await page.focus("#ctl-d");
@@ -72,7 +61,7 @@ test("a slider moved with the keyboard changes the heatmap and the URL", async (
 });
 
 test("the hover readout shows PE(pos, i) as the formula gives it", async () => {
-  const { page, context } = await openPage(browser, server.url + "?n=64&d=32&base=100");
+  const { page, context } = await openPage(env.browser, env.server.url + "?n=64&d=32&base=100");
   await showFigure(page, "fig-heatmap");
   const box = await page.locator("#fig-heatmap canvas:not(.layer)").boundingBox();
   // Somewhere inside the plot area (left of the colour bar, below the title).
@@ -89,7 +78,7 @@ test("the hover readout shows PE(pos, i) as the formula gives it", async () => {
 });
 
 test("out-of-range URL values are clamped and the page says so", async () => {
-  const { page, problems, context } = await openPage(browser, server.url + "?n=99999&d=abc");
+  const { page, problems, context } = await openPage(env.browser, env.server.url + "?n=99999&d=abc");
   const notices = await page.locator(".notices li").allTextContents();
   assert.equal(notices.length, 2, notices.join(" | "));
   assert.match(notices[0], /maximum 1024/);
@@ -100,7 +89,7 @@ test("out-of-range URL values are clamped and the page says so", async () => {
 });
 
 test("a typed value beyond the range is clamped with a notice", async () => {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(env.browser, env.server.url);
   await page.fill("#ctl-base-value", "5e9");
   await page.press("#ctl-base-value", "Enter");
   await page.waitForFunction(() => document.querySelectorAll(".notices li").length === 1);
@@ -109,7 +98,7 @@ test("a typed value beyond the range is clamped with a notice", async () => {
 });
 
 test("the heatmap canvas is keyboard-readable", async () => {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(env.browser, env.server.url);
   await page.focus("#fig-heatmap canvas:not(.layer)");
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("ArrowRight");
@@ -121,7 +110,7 @@ test("the heatmap canvas is keyboard-readable", async () => {
 });
 
 test("the cells and marks layers lie on the plot of the heatmap canvas, the marks outlining the current position", async () => {
-  const { page, problems, context } = await openPage(browser, server.url + "?pos=50", { width: 390, height: 800 }, { deviceScaleFactor: 2 });
+  const { page, problems, context } = await openPage(env.browser, env.server.url + "?pos=50", { width: 390, height: 800 }, { deviceScaleFactor: 2 });
   await showFigure(page, "fig-heatmap");
   const r = await page.evaluate(() => {
     const rect = (sel) => document.querySelector(sel).getBoundingClientRect().toJSON();
@@ -160,7 +149,7 @@ test("the cells and marks layers lie on the plot of the heatmap canvas, the mark
 });
 
 test("copy link puts the current view on the clipboard, even right after a change", async () => {
-  const { page, problems, context } = await openPage(browser, server.url, undefined, {
+  const { page, problems, context } = await openPage(env.browser, env.server.url, undefined, {
     permissions: ["clipboard-read", "clipboard-write"],
   });
   await page.fill("#ctl-d-value", "64");

@@ -2,23 +2,12 @@
 // exactly the registry's (src/book.rs), every figure draws, anchors scroll to figures, chapter-1
 // links still mean what they meant, and the readouts hold what the chapter claims (constant norm,
 // equal angles, equal scores after the permutation).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { serveDist, launch, openPage, showFigure } from "./harness.mjs";
+import { openPage, showFigure, shareBrowser } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = shareBrowser();
 
 /** The registry: chapters and their figure ids, read from src/book.rs. */
 async function registry() {
@@ -58,7 +47,7 @@ const colours = (page, id) =>
 test("the page's chapters and figures are the registry's, in order, each in the contents", async () => {
   const { chapters, figures } = await registry();
   assert.ok(chapters.includes("rope") && figures.length >= 15, `registry parsed: ${chapters} / ${figures.length}`);
-  const { page, problems, context } = await openPage(browser, server.url);
+  const { page, problems, context } = await openPage(env.browser, env.server.url);
   try {
     const onPage = await page.$$eval("figure[id^=fig-]", (f) => f.map((x) => x.id));
     assert.deepEqual(onPage, figures);
@@ -73,7 +62,7 @@ test("the page's chapters and figures are the registry's, in order, each in the 
 });
 
 test("every RoPE figure draws (> 20 colours per canvas) with no console errors", async (t) => {
-  const { page, problems, context } = await openPage(browser, server.url);
+  const { page, problems, context } = await openPage(env.browser, env.server.url);
   try {
     for (const id of ROPE) {
       await t.test(id, async () => {
@@ -94,7 +83,7 @@ test("every RoPE figure draws (> 20 colours per canvas) with no console errors",
 
 test("a link to a figure or chapter scrolls to it, and a contents link scrolls too", async () => {
   for (const id of ["fig-rope-scores", "rope", "fig-similarity"]) {
-    const { page, problems, context } = await openPage(browser, `${server.url}?r.d=64#${id}`);
+    const { page, problems, context } = await openPage(env.browser, `${env.server.url}?r.d=64#${id}`);
     try {
       await page.waitForFunction(
         (id) => {
@@ -109,7 +98,7 @@ test("a link to a figure or chapter scrolls to it, and a contents link scrolls t
       await context.close();
     }
   }
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(env.browser, env.server.url);
   try {
     await page.click('nav.toc a[href="#fig-rope-layouts"]');
     await page.waitForFunction(() => {
@@ -126,7 +115,7 @@ test("a link to a figure or chapter scrolls to it, and a contents link scrolls t
 test("chapter-1 links keep their meaning; RoPE keys are prefixed and round-trip through the URL", async () => {
   // Links of the shape chapter 1 shipped (README and earlier sessions).
   const old = "?n=256&d=64&base=500&pos=37&layout=half&spacing=fairseq&k=17";
-  const { page, problems, context } = await openPage(browser, server.url + old);
+  const { page, problems, context } = await openPage(env.browser, env.server.url + old);
   try {
     assert.equal(await page.inputValue("#ctl-n-value"), "256");
     assert.equal(await page.inputValue("#ctl-d-value"), "64");
@@ -151,7 +140,7 @@ test("chapter-1 links keep their meaning; RoPE keys are prefixed and round-trip 
   } finally {
     await context.close();
   }
-  const { page: p2, context: c2 } = await openPage(browser, `${server.url}?r.d=7&r.layout=diagonal`);
+  const { page: p2, context: c2 } = await openPage(env.browser, `${env.server.url}?r.d=7&r.layout=diagonal`);
   try {
     assert.equal(await p2.inputValue("#ctl-r-d-value"), "6");
     assert.equal(await p2.locator(".notices li").count(), 2);
@@ -161,7 +150,7 @@ test("chapter-1 links keep their meaning; RoPE keys are prefixed and round-trip 
 });
 
 test("rotating a 2D vector: the walkthrough table, and a length that never changes while playing", async () => {
-  const { page, problems, context } = await openPage(browser, server.url, { width: 1280, height: 900 }, { reducedMotion: "no-preference" });
+  const { page, problems, context } = await openPage(env.browser, env.server.url, { width: 1280, height: 900 }, { reducedMotion: "no-preference" });
   try {
     await showFigure(page, "fig-rope-2d");
     await page.click("#fig-rope-2d button:has-text('Apple')");
@@ -194,7 +183,7 @@ test("rotating a 2D vector: the walkthrough table, and a length that never chang
 });
 
 test("same angle in both sentences for random θ and shifted pairs", async () => {
-  const { page, problems, context } = await openPage(browser, server.url);
+  const { page, problems, context } = await openPage(env.browser, env.server.url);
   try {
     await showFigure(page, "fig-rope-sentences");
     const angles = async () => (await page.getAttribute("#fig-rope-sentences", "data-angles")).split(",").map(Number);
@@ -225,11 +214,11 @@ test("same angle in both sentences for random θ and shifted pairs", async () =>
 });
 
 test("layouts: the permuted half-split scores equal the interleaved ones; the efficient form equals R·x", async () => {
-  const { page, problems, context } = await openPage(browser, `${server.url}?r.pos=37`);
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?r.pos=37`);
   try {
     for (const query of ["", "r.d=96&r.rot=24", "r.d=256&r.rot=64&r.seed=99"]) {
       if (query) {
-        await page.goto(`${server.url}?r.pos=37&${query}`);
+        await page.goto(`${env.server.url}?r.pos=37&${query}`);
         await page.waitForFunction(() => !document.getElementById("loading"));
       }
       const [inter, same, permuted] = (await page.getAttribute("#fig-rope-layouts", "data-scores")).split(",").map(Number);
@@ -250,7 +239,7 @@ test("layouts: the permuted half-split scores equal the interleaved ones; the ef
 });
 
 test("q·k hover readout equals the rotated dot product computed here; diagonals are constant", async () => {
-  const { page, problems, context } = await openPage(browser, `${server.url}?r.d=16&r.n=64&r.base=100`);
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?r.d=16&r.n=64&r.base=100`);
   try {
     await showFigure(page, "fig-rope-scores");
     const canvas = page.locator("#fig-rope-scores canvas").first();
@@ -278,7 +267,7 @@ test("q·k hover readout equals the rotated dot product computed here; diagonals
 });
 
 test("at 390 px wide every RoPE figure fits and the page does not scroll sideways", async () => {
-  const { page, problems, context } = await openPage(browser, server.url, { width: 390, height: 800 }, { deviceScaleFactor: 2 });
+  const { page, problems, context } = await openPage(env.browser, env.server.url, { width: 390, height: 800 }, { deviceScaleFactor: 2 });
   try {
     for (const id of ROPE) {
       await showFigure(page, id);
@@ -299,7 +288,7 @@ test("at 390 px wide every RoPE figure fits and the page does not scroll sideway
 });
 
 test("why not add: moving both tokens changes the added score's position terms, never RoPE's score", async () => {
-  const { page, problems, context } = await openPage(browser, server.url);
+  const { page, problems, context } = await openPage(env.browser, env.server.url);
   try {
     await showFigure(page, "fig-rope-add");
     const drift = Number(await page.getAttribute("#fig-rope-add", "data-rope-drift"));
@@ -325,7 +314,7 @@ test("why not add: moving both tokens changes the added score's position terms, 
 });
 
 test("why only q and k: moving the sentence moves no output unless the values are rotated too", async () => {
-  const { page, problems, context } = await openPage(browser, server.url);
+  const { page, problems, context } = await openPage(env.browser, env.server.url);
   try {
     await showFigure(page, "fig-rope-values");
     for (const offset of ["10", "1", "150"]) {
@@ -343,7 +332,7 @@ test("why only q and k: moving the sentence moves no output unless the values ar
 });
 
 test("token cloud: without positions the copies of a word coincide; with positions every position is its own point", async () => {
-  const { page, problems, context } = await openPage(browser, `${server.url}?r.cloud=none&r.cn=64`);
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?r.cloud=none&r.cn=64`);
   try {
     await showFigure(page, "fig-rope-cloud");
     // "The brown dog chased the black dog": five distinct words.
@@ -367,7 +356,7 @@ test("token cloud: without positions the copies of a word coincide; with positio
 });
 
 test("every chapter-2 control is declared in some figure's data-controls", async () => {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(env.browser, env.server.url);
   try {
     const { controls, declared } = await page.evaluate(() => {
       const root = document.getElementById("rope");
@@ -387,7 +376,7 @@ test("every chapter-2 control is declared in some figure's data-controls", async
 });
 
 test("under prefers-reduced-motion nothing offers to animate; the step buttons remain", async () => {
-  const { page, problems, context } = await openPage(browser, server.url, { width: 1280, height: 900 }, { reducedMotion: "reduce" });
+  const { page, problems, context } = await openPage(env.browser, env.server.url, { width: 1280, height: 900 }, { reducedMotion: "reduce" });
   try {
     assert.equal(await page.locator("#rope button:has-text('Play')").count(), 0);
     assert.equal(await page.locator("#fig-rope-2d button:has-text('m + 1')").count(), 1);
@@ -399,7 +388,7 @@ test("under prefers-reduced-motion nothing offers to animate; the step buttons r
 });
 
 test("clock faces and wheels: arrow keys select a face and the readout names its pair", async () => {
-  const { page, problems, context } = await openPage(browser, `${server.url}?pos=37&r.pos=12`);
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?pos=37&r.pos=12`);
   try {
     for (const [id, first] of [
       ["fig-clocks", /^pair 0: angle = 37 × 1\.000 = 37\.000 rad \(319\.9° into turn 6\)/],

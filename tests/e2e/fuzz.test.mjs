@@ -1,0 +1,132 @@
+// Hostile links at volume: seeded random and malformed query strings over every chapter's keys
+// (read from src/params/*.rs, so a new chapter's keys are fuzzed too), each opened at a figure of
+// the page. Every case must end with the app mounted, no panic banner, no console or page error,
+// no CSP violation, nothing from the query rendered as HTML, and the notices collapsed to one line.
+//
+//   FUZZ_CASES (default 2000, `make fuzz` runs 20000) and FUZZ_SEED (default 1) choose the sample.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { openPage, shareBrowser } from "./harness.mjs";
+
+const CASES = Number(process.env.FUZZ_CASES ?? 2000);
+const SEED = Number(process.env.FUZZ_SEED ?? 1);
+const WORKERS = 2;
+const PARAMS = resolve(new URL("../../src/params", import.meta.url).pathname);
+
+const env = shareBrowser();
+
+/** Every chapter's URL keys: the `KEYS` arrays of src/params/*.rs, and `theme`. */
+async function chapterKeys() {
+  const keys = ["theme"];
+  for (const file of await readdir(PARAMS)) {
+    const text = await readFile(`${PARAMS}/${file}`, "utf8");
+    for (const m of text.matchAll(/pub const KEYS: \[&str; \d+\] = \[([^\]]*)\]/g)) {
+      keys.push(...[...m[1].matchAll(/"([^"]+)"/g)].map((k) => k[1]));
+    }
+  }
+  return keys;
+}
+
+/** mulberry32: a small seeded generator, so a failing case can be replayed. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const HTML = ['<img class="fuzz-html" src=x>', '<b class="fuzz-html">bold</b>', "<script>window.__fuzzed=1</script>"];
+const VALUES = [
+  "", "0", "-0", "1", "-1", "-5", "2", "3", "7", "64", "128", "1023", "1024", "1025", "4096", "65536",
+  "1e999", "-1e999", "1e-400", "1e308", "9".repeat(400), "NaN", "nan", "inf", "-inf", "Infinity",
+  "0.5", "1.5", "2.75", "0x10", " 3 ", "1,2", "1,2,3", "0,50,99", "6,2", "-1,-1", "1e9,1e9", "0-99",
+  "99-0", "5-", "light", "dark", "auto", "half", "interleaved", "paper", "fairseq", "both", "heatmap",
+  "waves", "on", "off", "ones", "random", "none", "sin", "rope", "٣", "😀", "\u202e", "\u0000",
+  "%", "%zz", "%E2%80", "%00", "%2", "a".repeat(1200), "the cat sat", "In the house a cat ate some cheese",
+  "word ".repeat(40), ...HTML,
+];
+const UNKNOWN = ["zzz", "r.zzz", "", "%ZZ", "n.n", "__proto__", "constructor"];
+
+function pick(r, list) {
+  return list[Math.floor(r() * list.length)];
+}
+
+/** One random query string (without "?"): raw garbage sometimes, mostly encoded key=value pairs. */
+function randomQuery(r, keys) {
+  const n = 1 + Math.floor(r() * 8);
+  const parts = [];
+  for (let i = 0; i < n; i++) {
+    const key = r() < 0.9 ? pick(r, keys) : pick(r, UNKNOWN);
+    let value = pick(r, VALUES);
+    if (r() < 0.15) value = String((r() - 0.5) * 10 ** Math.floor(r() * 12));
+    const raw = r() < 0.1;
+    parts.push(raw ? `${key}=${value}` : `${encodeURIComponent(key)}=${encodeURIComponent(value)}`);
+    if (r() < 0.1) parts.push(parts.at(-1)); // a repeated key
+  }
+  if (r() < 0.02) parts.push(`s=${"x".repeat(10_000)}`); // over the 8 KB cap
+  if (r() < 0.05) parts.push("&&=&=x&%");
+  return parts.join("&");
+}
+
+test(`${CASES} hostile links (seed ${SEED}): no panic, no error, nothing rendered as HTML`, async () => {
+  const keys = await chapterKeys();
+  assert.ok(keys.length > 30, `keys read from src/params: ${keys.length}`);
+  const r = rng(SEED);
+  const cases = Array.from({ length: CASES }, () => randomQuery(r, keys));
+  const probe = await openPage(env.browser, env.server.url);
+  const figures = await probe.page.$$eval("figure[id^=fig-]", (f) => f.map((x) => x.id));
+  await probe.context.close();
+  assert.ok(figures.length >= 18);
+
+  const failures = [];
+  let done = 0;
+  const worker = async (w) => {
+    const { page, problems, context } = await openPage(env.browser, env.server.url);
+    try {
+      for (let i = w; i < cases.length && failures.length < 5; i += WORKERS) {
+        const figure = figures[i % figures.length];
+        const url = `${env.server.url}?${cases[i]}#${figure}`;
+        problems.length = 0;
+        await page.goto(url);
+        const outcome = await page.evaluate(async (id) => {
+          const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+          const drawn = () => {
+            const fig = document.getElementById(id);
+            if (!fig) return false;
+            const at = [fig, ...fig.querySelectorAll("[data-drawn-at]")].map((e) => Number(e.dataset.drawnAt) || 0);
+            return Math.max(...at) > 0;
+          };
+          for (let k = 0; k < 120 && !(drawn() || document.getElementById("panic")); k++) await frame();
+          const list = document.querySelector(".notices ul");
+          return {
+            mounted: !document.getElementById("loading") && !!document.querySelector("#fig-heatmap"),
+            drawn: drawn(),
+            panic: document.getElementById("panic")?.textContent ?? null,
+            html: document.querySelectorAll(".fuzz-html").length + (window.__fuzzed ? 1 : 0),
+            noticesTall: list ? list.getBoundingClientRect().height > 80 && list.classList.contains("collapsed") : false,
+          };
+        }, figure);
+        done++;
+        const wrong = [];
+        if (!outcome.mounted) wrong.push("not mounted");
+        if (!outcome.drawn) wrong.push(`${figure} not drawn`);
+        if (outcome.panic) wrong.push(`panic: ${outcome.panic}`);
+        if (outcome.html) wrong.push("query text rendered as HTML");
+        if (outcome.noticesTall) wrong.push("collapsed notices taller than one line");
+        wrong.push(...problems);
+        if (wrong.length) failures.push(`case ${i}: ${url.slice(0, 300)}\n    ${wrong.join("\n    ")}`);
+      }
+    } finally {
+      await context.close();
+    }
+  };
+  await Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
+  console.log(`fuzz: ${done} links opened, ${failures.length} failed (seed ${SEED})`);
+  assert.deepEqual(failures, []);
+});
