@@ -818,6 +818,28 @@ fn one_line_errors_keep_the_detail() {
     assert!(err.contains("--positions"), "{err}");
 }
 
+/// A value, a file name or a config's string with a line break, an escape or a bidi control
+/// stays on the error's one line, escaped.
+#[test]
+fn errors_escape_control_characters() {
+    let out = pe(&[
+        "rope-freqs",
+        "--config",
+        "/nonexistent/a\nb\u{1b}[31m\u{202e}.json",
+    ]);
+    assert_one_line_error(
+        &out,
+        "a path",
+        &["/nonexistent/a\\nb\\u{1b}[31m\\u{202e}.json: "],
+    );
+    let out = pe_with_stdin(&["rope-freqs", "--config", "-"], r#"{"rope_type": "x\ny"}"#);
+    assert_one_line_error(&out, "a config string", &["'x\\ny'"]);
+    let out = pe(&["sinusoidal", "--positions", "\r", "--dim", "4"]);
+    assert_one_line_error(&out, "a value", &["'\\r'"]);
+    let out = pe(&["rope-permute", "--dim", "2", "--q", "1,\u{7}2"]);
+    assert_one_line_error(&out, "a list entry", &["“\\u{7}2”"]);
+}
+
 /// `lo..=hi` as the help prints it (exponent form for long numbers).
 fn range(lo: f64, hi: f64) -> String {
     let n = |v: f64| {

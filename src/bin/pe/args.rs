@@ -9,7 +9,7 @@ use pe_explorer::math::sinusoidal::{Layout, Spacing};
 
 /// `lo..=hi` of a real range.
 fn real(range: (f64, f64)) -> String {
-    crate::check::real_range(range)
+    super::check::real_range(range)
 }
 
 /// `lo..=hi` of an integer range.

@@ -1,10 +1,12 @@
 //! One function per subcommand: check the flags (`check`), compute with `pe_explorer::math`,
 //! return the JSON object. Matrices become lists of rows.
 
+use std::io::Read;
+
 use serde_json::{Value, json};
 
-use crate::args::{Command, MethodArg};
-use crate::check::{self, Checked};
+use super::args::{Command, MethodArg};
+use super::check::{self, Checked};
 use pe_explorer::math::learned::LearnedTable;
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 use pe_explorer::math::{alibi, attention, limits, naive, rope, similarity};
@@ -40,8 +42,8 @@ fn rope_vector(flag: &str, text: &str, dim: usize) -> Checked<Vec<f64>> {
     Ok(v)
 }
 
-/// Runs one subcommand.
-pub fn execute(command: Command) -> Checked<Value> {
+/// Runs one subcommand; `stdin` is what `--config -` reads.
+pub fn execute(command: Command, stdin: &mut dyn Read) -> Checked<Value> {
     match command {
         Command::Sinusoidal {
             positions,
@@ -56,7 +58,7 @@ pub fn execute(command: Command) -> Checked<Value> {
             layout: layout.into(),
             spacing: spacing.into(),
         })),
-        Command::RopeFreqs(args) => crate::rope_freqs::run(args),
+        Command::RopeFreqs(args) => super::rope_freqs::run(args, stdin),
         Command::RopeApply {
             dim,
             base,

@@ -3,18 +3,10 @@
 //! Prints one JSON object to stdout. Bad input prints one line to stderr and exits with status 2;
 //! it never panics. Floats are printed in full (shortest round-trip form). Native only: on wasm32
 //! (which `cargo clippy --target wasm32-unknown-unknown --all-targets` also builds) this is an
-//! empty program, since clap and serde_json are native dependencies.
+//! empty program, since clap is a native dependency. The CLI itself is `cli` (and its children).
 
 #[cfg(not(target_arch = "wasm32"))]
-mod args;
-#[cfg(not(target_arch = "wasm32"))]
-mod check;
-#[cfg(not(target_arch = "wasm32"))]
 mod cli;
-#[cfg(not(target_arch = "wasm32"))]
-mod commands;
-#[cfg(not(target_arch = "wasm32"))]
-mod rope_freqs;
 
 fn main() {
     #[cfg(not(target_arch = "wasm32"))]

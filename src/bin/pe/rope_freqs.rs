@@ -5,21 +5,21 @@ use std::io::Read;
 
 use serde_json::{Map, Value, json};
 
-use crate::args::RopeFreqsArgs;
-use crate::check::{self, Checked};
+use super::args::RopeFreqsArgs;
+use super::check::{self, Checked};
 use pe_explorer::math::limits;
 use pe_explorer::math::rope_config::{self, MAX_CONFIG_BYTES, ModelRope};
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 
-/// Runs `pe rope-freqs`.
-pub fn run(args: RopeFreqsArgs) -> Checked<Value> {
+/// Runs `pe rope-freqs`; `stdin` is what `--config -` reads.
+pub fn run(args: RopeFreqsArgs, stdin: &mut dyn Read) -> Checked<Value> {
     let seq_len = args
         .seq_len
         .map(|n| check::int("seq-len", n, limits::CONTEXT))
         .transpose()?;
     match &args.config {
         Some(path) => {
-            let (name, text) = read_config(path)?;
+            let (name, text) = read_config(path, stdin)?;
             let mut model = rope_config::parse_config(&text).map_err(|e| format!("{name}: {e}"))?;
             if let Some(n) = seq_len {
                 model.scaling.seq_len = n;
@@ -30,14 +30,16 @@ pub fn run(args: RopeFreqsArgs) -> Checked<Value> {
     }
 }
 
-/// The text of `--config` (`-` = stdin) and the name messages give it; at most
+/// The text of `--config` (`-` = `stdin`) and the name messages give it; at most
 /// [`MAX_CONFIG_BYTES`] bytes of UTF-8.
-fn read_config(path: &str) -> Checked<(String, String)> {
+fn read_config(path: &str, stdin: &mut dyn Read) -> Checked<(String, String)> {
     let name = if path == "-" { "stdin" } else { path }.to_string();
-    let source: Box<dyn Read> = if path == "-" {
-        Box::new(std::io::stdin().lock())
+    let mut file;
+    let source: &mut dyn Read = if path == "-" {
+        stdin
     } else {
-        Box::new(std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?)
+        file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        &mut file
     };
     let mut bytes = Vec::new();
     source
