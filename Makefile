@@ -1,6 +1,7 @@
 # Positional Encoding Explorer — build, serve and test on a fresh Debian machine.
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8080
 #   make test    install what is missing, run every test tier
+#   make fuzz    20,000 hostile links against the built page (the e2e tier runs 2,000)
 #   make bench   criterion kernels (native), then the browser benchmark (input → repainted per
 #                figure and control, against PE-Lab's algorithm; bundle size; budgets), then the
 #                animation benchmark (600 frames: display rate, flat wasm memory and JS heap)
@@ -19,7 +20,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: serve test bench build tools lint unit wasm-test e2e screenshots clean
+.PHONY: serve test bench build tools lint unit wasm-test e2e fuzz screenshots clean
 
 serve: tools
 	trunk serve --release
@@ -90,6 +91,10 @@ wasm-test: tools
 
 e2e: build
 	CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/e2e/
+
+# Hostile links at volume: 20,000 seeded random and malformed queries (the e2e tier runs 2,000).
+fuzz: build
+	CHROMIUM=$(CHROMIUM) FUZZ_CASES=20000 node --test tests/e2e/fuzz.test.mjs
 
 # Screenshots for the README (1280 px and 390 px wide, light and dark).
 screenshots: build

@@ -30,7 +30,7 @@ const fn fig(id: &'static str, title: &'static str) -> Figure {
 }
 
 /// The chapters, in reading order.
-pub const CHAPTERS: [Chapter; 2] = [
+pub const CHAPTERS: [Chapter; 3] = [
     Chapter {
         id: "sinusoids",
         number: 1,
@@ -61,6 +61,18 @@ pub const CHAPTERS: [Chapter; 2] = [
             fig("fig-rope-layouts", "Interleaved or half-split"),
             fig("fig-rope-values", "Why only q and k"),
             fig("fig-rope-cloud", "The token cloud"),
+        ],
+    },
+    Chapter {
+        id: "context",
+        number: 3,
+        title: "Stretching the context",
+        figures: &[
+            fig("fig-ctx-turns", "Pairs that never turn"),
+            fig("fig-ctx-wavelengths", "Wavelength per pair"),
+            fig("fig-ctx-scores", "Scores far away"),
+            fig("fig-ctx-attention", "The attention factor"),
+            fig("fig-ctx-dynamic", "Dynamic NTK"),
         ],
     },
 ];

@@ -123,6 +123,69 @@ pub fn IntSlider(
     }
 }
 
+/// A length (a context in positions, 16 … 2²⁴) whose slider moves in powers of two — the
+/// lengths models are trained at — with a number box for any exact length.
+#[component]
+pub fn LengthSlider(
+    /// Visible label, also used in notices.
+    label: &'static str,
+    /// Element id (unique on the page).
+    id: &'static str,
+    /// Smallest and largest length.
+    range: (usize, usize),
+    /// The value.
+    value: RwSignal<usize>,
+) -> impl IntoView {
+    let notices = expect_context::<Notices>();
+    let exponent = |v: usize| (v.max(1) as f64).log2();
+    let (lo, hi) = (exponent(range.0).ceil(), exponent(range.1).floor());
+    let on_range = move |ev| {
+        if let Ok(e) = event_target_value(&ev).parse::<f64>() {
+            let v = 2f64.powf(e.clamp(lo, hi)).round() as usize;
+            value.set(v.clamp(range.0, range.1));
+        }
+    };
+    let on_number = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        let (v, notice) = params::parse_usize(label, &text, range, value.get_untracked());
+        if let Some(n) = notice {
+            notices.push(n);
+        }
+        value.set(v);
+        show_in_box(&ev, &v.to_string());
+    };
+    let number_id = format!("{id}-value");
+    let (slider, number) = (NodeRef::<Input>::new(), NodeRef::<Input>::new());
+    show_value(slider, move || exponent(value.get()).round().to_string());
+    show_value(number, move || value.get().to_string());
+    view! {
+        <div class="control">
+            <label for=id>{label}</label>
+            <input
+                node_ref=slider
+                type="range"
+                id=id
+                min=lo.to_string()
+                max=hi.to_string()
+                step="1"
+                aria-valuetext=move || format!("{} positions", value.get())
+                on:input=on_range
+            />
+            <input
+                node_ref=number
+                type="number"
+                class="exact"
+                id=number_id
+                aria-label=format!("{label}, exact value")
+                min=range.0.to_string()
+                max=range.1.to_string()
+                step="1"
+                on:change=on_number
+            />
+        </div>
+    }
+}
+
 /// A slider over `min..=max` in steps of `step` for a real quantity (an angle, a coordinate),
 /// with a number box for exact values.
 #[component]

@@ -21,6 +21,7 @@ pub mod url;
 use leptos::prelude::*;
 
 use crate::params::ThemeChoice;
+use chapters::context::Context;
 use chapters::rope::Rope;
 use chapters::sinusoids::Sinusoids;
 use contents::Contents;
@@ -66,11 +67,13 @@ pub fn provide_app_state() -> AppState {
     let order = state.order.view();
     let naive = state.naive.view();
     let rope = state.rope.view();
+    let context = state.context.view();
     let link = url::sync_to_url(Memo::new(move |_| {
         let mut pairs = order.get().to_query();
         pairs.extend(naive.get().to_query());
         pairs.extend(view.get().to_query());
         pairs.extend(rope.get().to_query());
+        pairs.extend(context.get().to_query());
         pairs.extend(theme.choice.get().to_query());
         pairs
     }));
@@ -90,6 +93,7 @@ pub fn App() -> impl IntoView {
             <div class="chapters">
                 <Sinusoids />
                 <Rope />
+                <Context />
             </div>
         </div>
         <footer class="footer">

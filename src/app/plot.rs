@@ -4,7 +4,7 @@
 use super::backend;
 
 use super::canvas::{self, Surface};
-use crate::chart::lines::{self, LinePlotLayout, LinePlotSpec};
+use crate::chart::lines::{self, Extras, LinePlotLayout, LinePlotSpec};
 use crate::chart::plane::{self, PlaneLayout, PlaneSpec};
 
 /// Sizes the surface (CSS height from `height(width)`) and draws `spec` on it. `None` while the canvas
@@ -17,6 +17,20 @@ pub fn paint_lines(
     canvas::fit(surface, height)?;
     let root = backend::area(&surface.el)?;
     let layout = lines::draw(&root, spec).ok()?;
+    root.present().ok()?;
+    Some(layout)
+}
+
+/// [`paint_lines`] with bands, reference lines or logarithmic axes.
+pub fn paint_lines_with(
+    surface: &Surface,
+    height: impl Fn(f64) -> f64,
+    spec: &LinePlotSpec,
+    extras: &Extras,
+) -> Option<LinePlotLayout> {
+    canvas::fit(surface, height)?;
+    let root = backend::area(&surface.el)?;
+    let layout = lines::draw_with(&root, spec, extras).ok()?;
     root.present().ok()?;
     Some(layout)
 }

@@ -61,6 +61,57 @@ pub struct LinePlotSpec<'a> {
     pub theme: Theme,
 }
 
+/// A shaded band between two lines over the same x values (`lower` and `upper` in x order).
+#[derive(Clone, Debug)]
+pub struct Fill {
+    /// Legend text (empty: not in the legend).
+    pub label: String,
+    /// Colour (drawn translucent).
+    pub color: RGBColor,
+    /// The band's lower edge.
+    pub lower: Vec<(f64, f64)>,
+    /// The band's upper edge.
+    pub upper: Vec<(f64, f64)>,
+}
+
+/// What some plots add to a [`LinePlotSpec`]: shaded bands, labelled horizontal reference lines
+/// and logarithmic axes.
+#[derive(Clone, Debug, Default)]
+pub struct Extras {
+    /// Bands, drawn under the lines.
+    pub fills: Vec<Fill>,
+    /// Horizontal reference lines at these y values, with their labels (dashed).
+    pub hlines: Vec<(f64, String)>,
+    /// The x values are `log₁₀` of the quantity: ticks read as the quantity (10, 100, 1k…).
+    pub x_log: bool,
+    /// The same for y.
+    pub y_log: bool,
+}
+
+/// A tick label on a logarithmic axis: the tick `v` is `log₁₀` of the value shown (`1k` for 3,
+/// `0.01` for −2, `3.16` for 0.5).
+pub fn power_label(v: &f64) -> String {
+    let x = 10f64.powf(*v);
+    if (v - v.round()).abs() < 1e-9 {
+        let k = v.round() as i32;
+        return match k {
+            3..=5 => format!("{}k", 10i64.pow(k as u32 - 3)),
+            6..=8 => format!("{}M", 10i64.pow(k as u32 - 6)),
+            0..=2 => format!("{}", 10i64.pow(k as u32)),
+            _ => format!("1e{k}"),
+        };
+    }
+    // Three significant digits, with k and M for thousands and millions (316k, 31.6k, 3.16k).
+    let (scaled, suffix) = if x >= 1e6 {
+        (x / 1e6, "M")
+    } else if x >= 1e3 {
+        (x / 1e3, "k")
+    } else {
+        (x, "")
+    };
+    format!("{}{suffix}", crate::params::format_significant(scaled, 3))
+}
+
 /// Where the plot went, to map pointer positions back to data.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinePlotLayout {
@@ -111,6 +162,15 @@ pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &LinePlotSpec,
 ) -> Result<LinePlotLayout, DrawingAreaErrorKind<DB::ErrorType>> {
+    draw_with(root, spec, &Extras::default())
+}
+
+/// [`draw`] with bands, reference lines and logarithmic axes.
+pub fn draw_with<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &LinePlotSpec,
+    extras: &Extras,
+) -> Result<LinePlotLayout, DrawingAreaErrorKind<DB::ErrorType>> {
     let t = &spec.theme;
     root.fill(&t.background)?;
     let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
@@ -135,9 +195,45 @@ pub fn draw<DB: DrawingBackend>(
         .y_desc(spec.y_desc)
         .x_labels(8)
         .y_labels(6)
-        .x_label_formatter(&tick_label)
-        .y_label_formatter(&tick_label)
+        .x_label_formatter(if extras.x_log {
+            &power_label
+        } else {
+            &tick_label
+        })
+        .y_label_formatter(if extras.y_log {
+            &power_label
+        } else {
+            &tick_label
+        })
         .draw()?;
+
+    for f in &extras.fills {
+        let outline: Vec<(f64, f64)> = f
+            .lower
+            .iter()
+            .chain(f.upper.iter().rev())
+            .copied()
+            .collect();
+        chart.draw_series(std::iter::once(Polygon::new(
+            outline,
+            f.color.mix(0.22).filled(),
+        )))?;
+    }
+    for (y, label) in &extras.hlines {
+        let style = ShapeStyle::from(t.axis.mix(0.8)).stroke_width(t.px(1.0));
+        let (x0, x1) = (x_range.start, x_range.end);
+        let dashes = plotters::element::DashedPathElement::new(
+            vec![(x0, *y), (x1, *y)],
+            t.px(5.0),
+            t.px(4.0),
+            style,
+        );
+        chart.draw_series(std::iter::once(dashes))?;
+        let nudge = (t.px(4.0) as i32, -(t.px(14.0) as i32));
+        chart.draw_series(std::iter::once(
+            EmptyElement::at((x0, *y)) + Text::new(label.clone(), nudge, font(11.0)),
+        ))?;
+    }
 
     let stroke = t.px(2.0);
     for s in &spec.series {
@@ -168,7 +264,24 @@ pub fn draw<DB: DrawingBackend>(
     }
 
     // Series without a label (a second line of the same quantity) stay out of the legend.
-    let named: Vec<&Series> = spec.series.iter().filter(|s| !s.label.is_empty()).collect();
+    let bands: Vec<Series> = extras
+        .fills
+        .iter()
+        .filter(|f| !f.label.is_empty())
+        .map(|f| Series {
+            label: f.label.clone(),
+            color: f.color,
+            points: Vec::new(),
+            dots: false,
+            line: false,
+        })
+        .collect();
+    let named: Vec<&Series> = spec
+        .series
+        .iter()
+        .chain(&bands)
+        .filter(|s| !s.label.is_empty())
+        .collect();
     if !named.is_empty() {
         draw_legend(&chart.plotting_area().strip_coord_spec(), &named, t)?;
     }
@@ -219,10 +332,19 @@ fn draw_legend<DB: DrawingBackend>(
     for (k, s) in series.iter().enumerate() {
         let y = y0 + pad + line_h * k as i32 + line_h / 2;
         let x = x0 + pad;
-        plot.draw(&PathElement::new(
-            vec![(x, y), (x + swatch, y)],
-            ShapeStyle::from(s.color).stroke_width(t.px(2.0)),
-        ))?;
+        if s.line || s.dots {
+            plot.draw(&PathElement::new(
+                vec![(x, y), (x + swatch, y)],
+                ShapeStyle::from(s.color).stroke_width(t.px(2.0)),
+            ))?;
+        } else {
+            // A band: a translucent swatch.
+            let half = px(5.0);
+            plot.draw(&Rectangle::new(
+                [(x, y - half), (x + swatch, y + half)],
+                s.color.mix(0.35).filled(),
+            ))?;
+        }
         plot.draw(&Text::new(
             s.label.clone(),
             (x + swatch + gap, y),
@@ -298,6 +420,46 @@ mod tests {
         assert_eq!(l.data_x(99.0), None);
         assert_eq!(l.pixel(5.0, 0.0), (200.0, 120.0));
         assert_eq!(l.pixel(10.0, 1.0), (300.0, 20.0));
+    }
+
+    #[test]
+    fn power_labels_read_as_the_quantity() {
+        assert_eq!(power_label(&0.0), "1");
+        assert_eq!(power_label(&2.0), "100");
+        assert_eq!(power_label(&3.0), "1k");
+        assert_eq!(power_label(&5.0), "100k");
+        assert_eq!(power_label(&6.0), "1M");
+        assert_eq!(power_label(&-2.0), "1e-2");
+        assert_eq!(power_label(&0.5), "3.16");
+        assert_eq!(power_label(&5.5), "316k");
+        assert_eq!(power_label(&4.5), "31.6k");
+        assert_eq!(power_label(&-1.5), "0.0316");
+    }
+
+    #[test]
+    fn extras_draw_bands_reference_lines_and_log_ticks() {
+        let s = spec();
+        let extras = Extras {
+            fills: vec![Fill {
+                label: "unseen".into(),
+                color: series_color(2),
+                lower: vec![(0.0, -0.5), (10.0, -0.5)],
+                upper: vec![(0.0, 0.5), (10.0, 0.5)],
+            }],
+            hlines: vec![(0.25, "L₀ = 4096".into())],
+            x_log: true,
+            y_log: false,
+        };
+        let out = svg::render(640, 400, |root| {
+            draw_with(root, &s, &extras)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        })
+        .unwrap();
+        for text in ["unseen", "L₀ = 4096", "10k"] {
+            assert!(out.contains(text), "missing {text}");
+        }
+        assert!(out.contains("<polygon"), "the band");
     }
 
     #[test]

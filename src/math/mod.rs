@@ -16,6 +16,7 @@ pub mod phase;
 pub mod plane;
 pub mod rope;
 pub mod rope_config;
+pub mod rope_extension;
 pub mod rope_presets;
 pub mod rope_scaling;
 pub mod rope_scores;

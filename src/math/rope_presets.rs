@@ -218,6 +218,11 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
+/// The preset with id `id`.
+pub fn find(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id == id)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

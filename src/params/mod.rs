@@ -4,6 +4,7 @@
 //! panic: every malformed or out-of-range value falls back to a default or is clamped, and a
 //! [`Notice`] says what happened so the page can show it.
 
+pub mod context;
 pub mod rope;
 pub mod sinusoids;
 
@@ -26,6 +27,17 @@ pub const MAX_SENTENCE_CHARS: usize = 200;
 /// `text` as a notice quotes it: at most [`QUOTE_CHARS`] characters, then "…"; control characters
 /// (line breaks, bidi overrides…) shown as "�".
 pub fn quote(text: &str) -> String {
+    quote_cut(text, QUOTE_CHARS)
+}
+
+/// A whole message that may hold a reader's text (a config's error, say): one line of at most
+/// 240 characters, cut like [`quote`].
+pub fn quote_line(text: &str) -> String {
+    quote_cut(text, 240)
+}
+
+/// `text` cut to `max` characters (then "…"), control and bidi characters shown as "�".
+fn quote_cut(text: &str, max: usize) -> String {
     let visible = |c: char| {
         if c.is_control()
             || ('\u{202a}'..='\u{202e}').contains(&c)
@@ -36,8 +48,8 @@ pub fn quote(text: &str) -> String {
             c
         }
     };
-    let mut out: String = text.chars().take(QUOTE_CHARS).map(visible).collect();
-    if text.chars().nth(QUOTE_CHARS).is_some() {
+    let mut out: String = text.chars().take(max).map(visible).collect();
+    if text.chars().nth(max).is_some() {
         out.push('…');
     }
     out
@@ -333,13 +345,19 @@ mod tests {
 
     #[test]
     fn chapter_keys_never_collide() {
-        let mut all: Vec<&str> = sinusoids::KEYS.iter().chain(&rope::KEYS).copied().collect();
+        let mut all: Vec<&str> = sinusoids::KEYS
+            .iter()
+            .chain(&rope::KEYS)
+            .chain(&context::KEYS)
+            .copied()
+            .collect();
         all.push("theme");
         let count = all.len();
         all.sort_unstable();
         all.dedup();
         assert_eq!(all.len(), count, "a key is read by two chapters");
         assert!(sinusoids::KEYS.iter().all(|k| !k.starts_with(rope::PREFIX)));
+        assert!(context::KEYS.iter().all(|k| k.starts_with(context::PREFIX)));
     }
 
     #[test]

@@ -1,4 +1,5 @@
 //! The explainer's chapters, in reading order. A chapter is prose, controls and figures.
 
+pub mod context;
 pub mod rope;
 pub mod sinusoids;

@@ -3,6 +3,7 @@
 
 pub mod attention;
 pub mod clocks;
+pub mod context;
 pub mod heatmap;
 pub mod naive;
 pub mod rope;

@@ -3,13 +3,16 @@
 //! Parsing and clamping live in [`crate::params`] (pure, tested natively); this module only holds
 //! the results in signals and collects the notices the page shows.
 
+pub mod context;
 pub mod rope;
 
 use leptos::prelude::*;
 
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
+use crate::params::context::ContextView;
 use crate::params::rope::RopeView;
 use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Span, TableView};
+use context::ContextState;
 use rope::RopeState;
 
 /// Messages about inputs that were clamped or refused, shown in the notice bar until dismissed.
@@ -215,6 +218,8 @@ pub struct AppState {
     pub naive: NaiveState,
     /// Chapter 2, RoPE.
     pub rope: RopeState,
+    /// Chapter 3, context extension.
+    pub context: ContextState,
     /// Notices for the reader.
     pub notices: Notices,
 }
@@ -229,6 +234,8 @@ impl AppState {
         notices.extend(more);
         let (rope, more) = RopeView::from_query(pairs);
         notices.extend(more);
+        let (context, more) = ContextView::from_query(pairs);
+        notices.extend(more);
         AppState {
             sinusoidal: SinusoidalState::new(view),
             order: OrderState {
@@ -240,6 +247,7 @@ impl AppState {
                 eps: RwSignal::new(naive.eps),
             },
             rope: RopeState::new(rope),
+            context: ContextState::new(context),
             notices: Notices(RwSignal::new(notices.into_iter().map(|n| n.0).collect())),
         }
     }

@@ -1,0 +1,229 @@
+//! Chapter 3, "Stretching the context": why a RoPE model trained on L₀ tokens fails beyond them,
+//! and how position interpolation, NTK-aware scaling, dynamic NTK, YaRN, Llama 3 and LongRoPE
+//! rescale its frequencies — on real model configurations, or the reader's own.
+
+use leptos::prelude::*;
+
+use crate::app::controls::{Choice, FloatSlider, IntSlider, LengthSlider, LogSlider};
+use crate::app::figures::context::attention::AttentionFactor;
+use crate::app::figures::context::dynamic::DynamicNtk;
+use crate::app::figures::context::scores::ScoresByDistance;
+use crate::app::figures::context::turns::Turns;
+use crate::app::figures::context::wavelengths::Wavelengths;
+use crate::app::figures::context::{length_text, method_name};
+use crate::app::state::AppState;
+use crate::app::state::context::ContextState;
+use crate::math::limits;
+use crate::math::rope_config::{MAX_CONFIG_BYTES, parse_config};
+use crate::math::rope_presets::{PRESETS, find};
+use crate::math::rope_scaling::RopeType;
+use crate::params::context::{HEAD_DIM, LENGTH, MSCALE};
+use crate::params::format_significant;
+
+/// The chapter.
+#[component]
+pub fn Context() -> impl IntoView {
+    let s = expect_context::<AppState>().context;
+    let slow = move || {
+        let (l0, plain) = (s.original.get(), s.plain());
+        plain.with(|p| {
+            p.iter()
+                .filter(|t| l0 as f64 * **t < std::f64::consts::TAU)
+                .count()
+        })
+    };
+    view! {
+        <section class="chapter" id="context" aria-labelledby="context-title">
+            <h2 id="context-title">"3 · Stretching the context"</h2>
+            <p>
+                "A model trained on sequences of L₀ tokens has only ever seen rotations by angles "
+                "m·θ" <sub>"i"</sub> " with m < L₀. Feed it a longer text and the fast pairs "
+                "turn through angles they have seen many times, but the slow pairs — those that "
+                "did not complete one turn within L₀ — move to angles they never saw, and "
+                "quality collapses beyond L₀ (Chen et al. 2023 measure this for LLaMA). With "
+                "the settings below, " {slow} " of " {move || s.dim.get() / 2}
+                " pairs turn less than once within L₀ = " {move || length_text(s.original.get())} "."
+            </p>
+            <p>
+                "Every fix rescales the frequencies θ" <sub>"i"</sub> " → θ′" <sub>"i"</sub>
+                " so that positions up to a target T produce angles close to those of training. "
+                "The methods differ in which pairs they slow down and by how much. The numbers "
+                "here are those of Hugging Face transformers' modeling_rope_utils, for real "
+                "model configurations — or paste your own."
+            </p>
+            <div class="figure-grid">
+                <ContextControls state=s />
+                <div class="figure-stack">
+                    <Turns />
+                    <p class="bridge">
+                        "Where does each method put its slow-down? Compare the wavelengths pair "
+                        "by pair (tick more methods to overlay them):"
+                    </p>
+                    <Wavelengths />
+                    <p class="bridge">
+                        "What the model computes from them: the score of a query and a key as "
+                        "their distance grows, out to the target length."
+                    </p>
+                    <ScoresByDistance />
+                    <p class="bridge">
+                        "YaRN and LongRoPE also rescale the scores themselves:"
+                    </p>
+                    <AttentionFactor />
+                    <p class="bridge">
+                        "Dynamic NTK does not fix one target: it recomputes the base for the "
+                        "length of the sequence at hand."
+                    </p>
+                    <DynamicNtk />
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// The chapter's controls: a model preset, the paste box, the method and its parameters.
+#[component]
+fn ContextControls(
+    /// The chapter's state.
+    state: ContextState,
+) -> impl IntoView {
+    let s = state;
+    let methods: Vec<(RopeType, &'static str)> = RopeType::ALL
+        .into_iter()
+        .map(|t| (t, method_name(t)))
+        .collect();
+    let on_preset = move |ev: leptos::ev::Event| {
+        let id = event_target_value(&ev);
+        if let Some(p) = find(&id) {
+            if let Err(e) = s.apply_preset(p) {
+                s.read
+                    .set(vec![format!("The preset could not be read: {e}")]);
+            }
+        } else {
+            s.model.set(None);
+        }
+    };
+    let preset = move || s.model.get().and_then(find);
+    view! {
+        <div class="controls" role="group" aria-label="Context extension controls">
+            <div class="control">
+                <label for="ctl-c-model">"model"</label>
+                <select id="ctl-c-model" on:change=on_preset prop:value=move || s.model.get().unwrap_or_default()>
+                    <option value="">"— your own settings —"</option>
+                    {PRESETS
+                        .iter()
+                        .map(|p| view! { <option value=p.id>{p.name}</option> })
+                        .collect_view()}
+                </select>
+            </div>
+            {move || {
+                preset()
+                    .map(|p| {
+                        view! {
+                            <p class="hint preset-note">
+                                {p.note} " "
+                                {p
+                                    .source
+                                    .starts_with("https://")
+                                    .then(|| {
+                                        view! {
+                                            <a href=p.source rel="noopener noreferrer" target="_blank">
+                                                "source ↗"
+                                            </a>
+                                        }
+                                    })}
+                            </p>
+                        }
+                    })
+            }}
+            <PasteConfig state=s />
+            <Choice legend="method (rope_type)" name="c-type" options=methods value=s.rope_type />
+            <FloatSlider label="factor s" id="ctl-c-s" min=limits::FACTOR.0 max=limits::FACTOR.1 step=0.25 value=s.factor />
+            <LengthSlider label="trained context L₀" id="ctl-c-L" range=LENGTH value=s.original />
+            <LengthSlider label="target length T" id="ctl-c-T" range=LENGTH value=s.target />
+            <IntSlider label="head_dim (rotary part)" id="ctl-c-d" min=HEAD_DIM.0 max=HEAD_DIM.1 step=2 value=s.dim />
+            <LogSlider label="base (rope_theta)" id="ctl-c-base" min=limits::BASE.0 max=limits::BASE.1 value=s.base />
+            <fieldset class="control-group" class:inactive=move || s.rope_type.get() != RopeType::Yarn>
+                <legend>"YaRN"</legend>
+                <LogSlider label="beta_fast" id="ctl-c-bf" min=limits::RAMP.0 max=limits::RAMP.1 value=s.beta_fast />
+                <LogSlider label="beta_slow" id="ctl-c-bs" min=limits::RAMP.0 max=limits::RAMP.1 value=s.beta_slow />
+                <FloatSlider label="mscale (0 = not set)" id="ctl-c-ms" min=MSCALE.0 max=MSCALE.1 step=0.001 value=s.mscale />
+                <FloatSlider label="mscale_all_dim (0 = not set)" id="ctl-c-msa" min=MSCALE.0 max=MSCALE.1 step=0.001 value=s.mscale_all_dim />
+            </fieldset>
+            <fieldset class="control-group" class:inactive=move || s.rope_type.get() != RopeType::Llama3>
+                <legend>"Llama 3"</legend>
+                <LogSlider label="low_freq_factor" id="ctl-c-lo" min=limits::RAMP.0 max=limits::RAMP.1 value=s.low_freq />
+                <LogSlider label="high_freq_factor" id="ctl-c-hi" min=limits::RAMP.0 max=limits::RAMP.1 value=s.high_freq />
+            </fieldset>
+            {move || {
+                (s.attention_factor.get() > 0.0)
+                    .then(|| {
+                        view! {
+                            <p class="hint">
+                                {format!(
+                                    "attention_factor = {} (from the config; YaRN and LongRoPE use it instead of their formula)",
+                                    format_significant(s.attention_factor.get(), 6),
+                                )}
+                                " "
+                                <button type="button" class="button small" on:click=move |_| s.attention_factor.set(0.0)>
+                                    "Clear"
+                                </button>
+                            </p>
+                        }
+                    })
+            }}
+        </div>
+    }
+}
+
+/// "Paste your config": a whole `config.json` or its scaling object sets every control and says
+/// what it read; text that is not a valid config changes nothing and says why, in one line.
+#[component]
+fn PasteConfig(
+    /// The chapter's state.
+    state: ContextState,
+) -> impl IntoView {
+    let s = state;
+    let text = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let on_read = move |_| {
+        let t = text.get_untracked();
+        if t.len() > MAX_CONFIG_BYTES {
+            error.set(Some(format!(
+                "The text is {} KB; a config is read up to {} KB.",
+                t.len().div_ceil(1024),
+                MAX_CONFIG_BYTES / 1024
+            )));
+            return;
+        }
+        match parse_config(&t) {
+            Ok(m) => {
+                error.set(None);
+                s.apply(&m, None);
+            }
+            Err(e) => error.set(Some(crate::params::quote_line(&e))),
+        }
+    };
+    view! {
+        <details class="paste">
+            <summary>"Paste your config.json"</summary>
+            <label for="ctl-c-config" class="hint">
+                "A model's config.json, or just its rope_scaling / rope_parameters object."
+            </label>
+            <textarea
+                id="ctl-c-config"
+                rows="6"
+                spellcheck="false"
+                maxlength=MAX_CONFIG_BYTES.to_string()
+                prop:value=move || text.get()
+                on:input=move |ev| text.set(event_target_value(&ev))
+            ></textarea>
+            <button type="button" class="button" id="ctl-c-read" on:click=on_read>
+                "Read config"
+            </button>
+            <p class="paste-error" role="alert">{move || error.get()}</p>
+            <ul class="paste-read" aria-label="What the config set">
+                {move || s.read.get().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+            </ul>
+        </details>
+    }
+}

@@ -1,0 +1,201 @@
+//! The attention factor: YaRN and LongRoPE multiply the cos and sin tables by a factor that
+//! grows with s (transformers' `attention_scaling`), which sharpens the softmax over the longer
+//! context. Its curve over s for each formula, the current value marked, and the formula with
+//! live numbers.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use super::{XCursor, method_name};
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::plot::paint_lines;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::lines::{LinePlotSpec, Series, series_color};
+use crate::math::limits;
+use crate::math::rope_scaling::{RopeType, yarn_get_mscale, yarn_mscale};
+use crate::params::format_significant;
+
+/// Points of each curve over s.
+const POINTS: usize = 253;
+
+fn height(width: f64) -> f64 {
+    (width * 0.36).clamp(220.0, 300.0)
+}
+
+/// s of point `k`.
+fn s_at(k: usize) -> f64 {
+    let (lo, hi) = limits::FACTOR;
+    lo + (hi - lo) * k as f64 / (POINTS - 1) as f64
+}
+
+/// LongRoPE's default factor `√(1 + ln s / ln L₀)` (1 for `s ≤ 1` or `L₀ ≤ 1`).
+fn longrope(s: f64, l0: usize) -> f64 {
+    if s <= 1.0 || l0 <= 1 {
+        1.0
+    } else {
+        (1.0 + s.ln() / (l0 as f64).ln()).sqrt()
+    }
+}
+
+/// The figure.
+#[component]
+pub fn AttentionFactor() -> impl IntoView {
+    let s = expect_context::<AppState>().context;
+    let theme = expect_context::<PageTheme>().chart();
+    let scaled = s.scaled();
+    let deepseek = move || {
+        let (m, a) = (s.mscale.get(), s.mscale_all_dim.get());
+        (m > 0.0 && a > 0.0).then_some((m, a))
+    };
+    let cursor = XCursor::new();
+    let count = || POINTS;
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let stats = draw_effect(canvas_ref, move |surface| {
+        let t = theme.get();
+        let (factor, l0) = (s.factor.get(), s.original.get());
+        let curve = |f: &dyn Fn(f64) -> f64| (0..POINTS).map(|k| (s_at(k), f(s_at(k)))).collect();
+        let mut series = vec![
+            Series {
+                label: "YaRN: 0.1·ln s + 1".into(),
+                color: series_color(4),
+                points: curve(&yarn_mscale),
+                dots: false,
+                line: true,
+            },
+            Series {
+                label: "LongRoPE: √(1 + ln s / ln L₀)".into(),
+                color: series_color(6),
+                points: curve(&|x| longrope(x, l0)),
+                dots: false,
+                line: true,
+            },
+        ];
+        if let Some((m, a)) = deepseek() {
+            series.push(Series {
+                label: "YaRN, DeepSeek's mscale ratio".into(),
+                color: series_color(2),
+                points: curve(&|x| yarn_get_mscale(x, m) / yarn_get_mscale(x, a)),
+                dots: false,
+                line: true,
+            });
+        }
+        let top = series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .fold(1.0_f64, f64::max);
+        let bottom = series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .fold(1.0_f64, f64::min);
+        let at = cursor.get(POINTS).map_or(factor, s_at);
+        let spec = LinePlotSpec {
+            title: "Attention factor against the scale factor s",
+            x_desc: "scale factor s",
+            y_desc: "attention factor",
+            x_range: limits::FACTOR.0..limits::FACTOR.1,
+            y_range: (bottom - 0.05)..(top + 0.08),
+            series,
+            marker: Some((at, format!("s = {}", format_significant(at, 3)))),
+            theme: t,
+        };
+        cursor.layout.set_value(paint_lines(surface, height, &spec));
+    });
+    let index = |x: f64| {
+        let (lo, hi) = limits::FACTOR;
+        (x - lo) / (hi - lo) * (POINTS - 1) as f64
+    };
+    let current = move || {
+        let t = s.rope_type.get();
+        let f = scaled.with(|(_, a)| *a);
+        let explicit = s.attention_factor.get() > 0.0;
+        let why = match t {
+            RopeType::Yarn | RopeType::Longrope if explicit => "the config's own attention_factor",
+            RopeType::Yarn if deepseek().is_some() => {
+                "YaRN with DeepSeek's mscale and mscale_all_dim"
+            }
+            RopeType::Yarn => "YaRN's default",
+            RopeType::Longrope => "LongRoPE's default",
+            _ => "this method has none",
+        };
+        format!(
+            "{}: attention factor {} ({why}); scores are multiplied by its square, {}.",
+            method_name(t),
+            format_significant(f, 6),
+            format_significant(f * f, 6)
+        )
+    };
+    let readout = move || match cursor.get(POINTS) {
+        None => current(),
+        Some(k) => {
+            let x = s_at(k);
+            let mut parts = vec![
+                format!("s = {}", format_significant(x, 4)),
+                format!("YaRN {}", format_significant(yarn_mscale(x), 5)),
+                format!(
+                    "LongRoPE {}",
+                    format_significant(longrope(x, s.original.get()), 5)
+                ),
+            ];
+            if let Some((m, a)) = deepseek() {
+                parts.push(format!(
+                    "DeepSeek {}",
+                    format_significant(yarn_get_mscale(x, m) / yarn_get_mscale(x, a), 5)
+                ));
+            }
+            parts.join(" · ")
+        }
+    };
+    let describe = move || {
+        format!(
+            "Curves of the attention factor over s from 1 to 64 for YaRN and LongRoPE{}. {}",
+            if deepseek().is_some() {
+                " and DeepSeek's mscale ratio"
+            } else {
+                ""
+            },
+            current()
+        )
+    };
+    let live = move || format_significant(s.factor.get(), 4);
+    let yarn_value = move || format_significant(yarn_mscale(s.factor.get()), 5);
+    view! {
+        <figure
+            class="figure"
+            id="fig-ctx-attention"
+            data-controls="ctl-c-s ctl-c-L ctl-c-ms ctl-c-msa ctl-c-model"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <FigureLink id="fig-ctx-attention" />
+            <math display="block">
+                <mrow>
+                    <mi>"mscale"</mi><mo>"("</mo><mn>{live}</mn><mo>")"</mo>
+                    <mo>"="</mo>
+                    <mn>"0.1"</mn><mo>"·"</mo><mi>"ln"</mi><mo>"("</mo><mn>{live}</mn><mo>")"</mo>
+                    <mo>"+"</mo><mn>"1"</mn>
+                    <mo>"="</mo><mn>{yarn_value}</mn>
+                </mrow>
+            </math>
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout_id="fig-ctx-attention-readout"
+                label=describe
+                on_move=cursor.on_move(canvas_ref, count, index)
+                on_leave=move || {}
+                on_key=cursor.on_key(count)
+            />
+            <p class="readout" id="fig-ctx-attention-readout" aria-live="polite">{readout}</p>
+            <p class="readout">{current}</p>
+            <figcaption>
+                "A longer context spreads attention over more keys and flattens the softmax. "
+                "YaRN (Peng et al. 2023) counters it by multiplying q and k by the same factor, "
+                "0.1·ln s + 1 (1 for s ≤ 1), which multiplies every score by its square; the paper "
+                "presents it as an empirical fit. DeepSeek-V2 uses the ratio of two such "
+                "factors, 0.1·mscale·ln s + 1 over 0.1·mscale_all_dim·ln s + 1 (equal values "
+                "give 1). LongRoPE's default is √(1 + ln s / ln L₀). A config's own "
+                "attention_factor overrides each. The other methods leave scores unscaled."
+            </figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,160 @@
+//! Dynamic NTK: the base follows the current sequence length. Below the trained context it is
+//! the model's own; beyond it grows as `base·(s·L/L₀ − (s − 1))^(d/(d−2))` (transformers
+//! `_compute_dynamic_ntk_parameters`), so the slowest pair's wavelength grows with it.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use super::{XCursor, length_text};
+use crate::app::controls::IntSlider;
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::plot::paint_lines_with;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::lines::{Extras, LinePlotSpec, Series, series_color};
+use crate::math::rope;
+use crate::math::rope_extension::dynamic_base;
+use crate::params::context::LENGTH;
+use crate::params::format_significant;
+
+/// Points of the curve.
+const POINTS: usize = 241;
+
+fn height(width: f64) -> f64 {
+    (width * 0.36).clamp(220.0, 300.0)
+}
+
+/// The lengths of the curve: log-spaced from 16 to `end`.
+fn length_at(k: usize, end: usize) -> usize {
+    let (lo, hi) = ((LENGTH.0 as f64).ln(), (end.max(LENGTH.0 + 1) as f64).ln());
+    (lo + (hi - lo) * k as f64 / (POINTS - 1) as f64)
+        .exp()
+        .round() as usize
+}
+
+/// The figure.
+#[component]
+pub fn DynamicNtk() -> impl IntoView {
+    let s = expect_context::<AppState>().context;
+    let theme = expect_context::<PageTheme>().chart();
+    // The axis runs to twice the larger of the target and the current length.
+    let end = move || (2 * s.target.get().max(s.len.get())).min(LENGTH.1);
+    let base_at = move |len: usize| {
+        dynamic_base(
+            s.base.get(),
+            s.dim.get(),
+            s.factor.get(),
+            s.original.get(),
+            len,
+        )
+    };
+    let cursor = XCursor::new();
+    let count = || POINTS;
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let stats = draw_effect(canvas_ref, move |surface| {
+        let t = theme.get();
+        let (len, l0, e) = (s.len.get(), s.original.get(), end());
+        let points: Vec<(f64, f64)> = (0..POINTS)
+            .map(|k| {
+                let n = length_at(k, e);
+                ((n as f64).log10(), base_at(n).log10())
+            })
+            .collect();
+        let (lo, hi) = points
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                (lo.min(p.1), hi.max(p.1))
+            });
+        let at = cursor.get(POINTS).map_or(len, |k| length_at(k, e));
+        let spec = LinePlotSpec {
+            title: "Dynamic NTK: the base at each current length",
+            x_desc: "current sequence length L (log scale)",
+            y_desc: "base (log scale)",
+            x_range: (LENGTH.0 as f64).log10()..(e as f64).log10(),
+            y_range: (lo - 0.1)..(hi + 0.25).max(lo + 0.5),
+            series: vec![Series {
+                label: "base′(L)".into(),
+                color: series_color(3),
+                points,
+                dots: false,
+                line: true,
+            }],
+            marker: Some(((at as f64).log10(), format!("L = {}", length_text(at)))),
+            theme: t,
+        };
+        let extras = Extras {
+            x_log: true,
+            y_log: true,
+            hlines: vec![(
+                s.base.get().log10(),
+                format!("trained base, up to L₀ = {}", length_text(l0)),
+            )],
+            ..Extras::default()
+        };
+        cursor
+            .layout
+            .set_value(paint_lines_with(surface, height, &spec, &extras));
+    });
+    let index = move |x: f64| {
+        let (lo, hi) = ((LENGTH.0 as f64).log10(), (end() as f64).log10());
+        (x - lo) / (hi - lo).max(1e-9) * (POINTS - 1) as f64
+    };
+    let numbers = move |len: usize| {
+        let b = base_at(len);
+        let slowest = rope::inv_freq(s.dim.get(), b)
+            .last()
+            .map_or(f64::INFINITY, |t| std::f64::consts::TAU / t);
+        format!(
+            "at L = {}: base {} · slowest pair's wavelength {} positions",
+            length_text(len),
+            format_significant(b, 5),
+            format_significant(slowest, 4)
+        )
+    };
+    let readout = move || match cursor.get(POINTS) {
+        Some(k) => numbers(length_at(k, end())),
+        None => numbers(s.len.get()),
+    };
+    let describe = move || {
+        format!(
+            "A curve of dynamic NTK's base over the current length on log axes: flat at {} up to \
+             L₀ = {}, then rising. {}",
+            format_significant(s.base.get(), 5),
+            length_text(s.original.get()),
+            numbers(s.len.get())
+        )
+    };
+    view! {
+        <figure
+            class="figure"
+            id="fig-ctx-dynamic"
+            data-controls="ctl-c-len ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base ctl-c-model"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <FigureLink id="fig-ctx-dynamic" />
+            <div class="figure-tools">
+                <IntSlider label="current length L" id="ctl-c-len" min=LENGTH.0 max=Signal::derive(move || 2 * s.target.get().max(LENGTH.0)) value=s.len step=16 />
+            </div>
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout_id="fig-ctx-dynamic-readout"
+                label=describe
+                on_move=cursor.on_move(canvas_ref, count, index)
+                on_leave=move || {}
+                on_key=cursor.on_key(count)
+            />
+            <p class="readout" id="fig-ctx-dynamic-readout" aria-live="polite">{readout}</p>
+            <figcaption>
+                "Dynamic NTK (transformers' \"dynamic\") recomputes the frequencies for the "
+                "sequence at hand: with L = max(current length, L₀) the base becomes "
+                "base·(s·L/L₀ − (s − 1))" <sup>"d/(d−2)"</sup>
+                ". Up to L₀ nothing changes, so short inputs see the trained model exactly; past "
+                "it the base, and with it every wavelength but the first pair's, grows with the "
+                "length. The cost: a token's rotation depends on the length of the whole "
+                "sequence, so keys cached after rotation (as Hugging Face's cache holds them) "
+                "were turned with the frequencies of a shorter length than the current one."
+            </figcaption>
+        </figure>
+    }
+}

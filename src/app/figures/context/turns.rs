@@ -1,0 +1,165 @@
+//! The problem: over the trained context L₀ each pair turns `L₀·θ_i/2π` times. The slow pairs
+//! turn less than once, so they only ever saw part of the circle; positions beyond L₀ take them
+//! to angles training never showed. A scaling method slows them down so that the target length
+//! stays (nearly) within what was seen.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use super::{XCursor, length_text, method_name};
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::plot::paint_lines_with;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::lines::{Extras, Fill, LinePlotSpec, Series, series_color};
+use crate::math::rope_extension::{PairReach, reach};
+use crate::params::format_significant;
+
+fn height(width: f64) -> f64 {
+    (width * 0.42).clamp(250.0, 360.0)
+}
+
+/// The figure.
+#[component]
+pub fn Turns() -> impl IntoView {
+    let s = expect_context::<AppState>().context;
+    let theme = expect_context::<PageTheme>().chart();
+    let (view, plain, scaled) = (s.view(), s.plain(), s.scaled());
+    let pairs = Memo::new(move |_| {
+        let (l0, target) = view.with(|v| (v.original, v.target));
+        plain.with(|p| scaled.with(|(f, _)| reach(p, f, l0, target)))
+    });
+    let count = move || pairs.with(Vec::len);
+    let cursor = XCursor::new();
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let stats = draw_effect(canvas_ref, move |surface| {
+        let t = theme.get();
+        let method = method_name(s.rope_type.get());
+        let at = cursor.get(count());
+        pairs.with(|r| {
+            let xs = |f: &dyn Fn(&PairReach) -> f64| {
+                r.iter()
+                    .enumerate()
+                    .map(|(i, p)| (i as f64, f(p)))
+                    .collect::<Vec<_>>()
+            };
+            let zero = xs(&|_| 0.0);
+            let seen = xs(&|p| p.seen);
+            let extras = Extras {
+                fills: vec![
+                    Fill {
+                        label: "seen in training (m < L₀)".into(),
+                        color: series_color(2),
+                        lower: zero,
+                        upper: seen.clone(),
+                    },
+                    Fill {
+                        label: "first reached beyond L₀ (plain RoPE)".into(),
+                        color: series_color(4),
+                        lower: seen,
+                        upper: xs(&|p| p.plain),
+                    },
+                ],
+                ..Extras::default()
+            };
+            let spec = LinePlotSpec {
+                title: "Share of the circle each pair reaches",
+                x_desc: "pair i (fast → slow)",
+                y_desc: "share of a full turn",
+                x_range: 0.0..(r.len().max(2) - 1) as f64,
+                y_range: 0.0..1.08,
+                series: vec![Series {
+                    label: format!("reached by T after {method}"),
+                    color: series_color(0),
+                    points: xs(&|p| p.scaled),
+                    dots: r.len() <= 64,
+                    line: true,
+                }],
+                marker: at.map(|i| (i as f64, format!("pair {i}"))),
+                theme: t,
+            };
+            let drawn = paint_lines_with(surface, height, &spec, &extras);
+            cursor.layout.set_value(drawn);
+        });
+    });
+    let summary = move || {
+        let (l0, target) = view.with(|v| (v.original, v.target));
+        let method = method_name(s.rope_type.get());
+        pairs.with(|r| {
+            let slow = r.iter().filter(|p| p.turns < 1.0).count();
+            // Half a degree: a sliver below that is rounding of the interpolation, not new angles.
+            let past = |share: f64| share * 360.0 > 0.5;
+            let plain_new = r.iter().filter(|p| past(p.unseen_plain())).count();
+            let scaled_new = r.iter().filter(|p| past(p.unseen_scaled())).count();
+            format!(
+                "{slow} of {} pairs turn less than once within L₀ = {}. Up to T = {}, plain RoPE \
+                 takes {plain_new} pairs more than half a degree past every angle training \
+                 showed them; after {method}, {scaled_new}.",
+                r.len(),
+                length_text(l0),
+                length_text(target),
+            )
+        })
+    };
+    let readout = move || {
+        let Some(i) = cursor.get(count()) else {
+            return "Point at a pair (or focus the plot and use the arrow keys) for its numbers."
+                .to_string();
+        };
+        let theta = plain.with(|p| p.get(i).copied()).unwrap_or(0.0);
+        pairs.with(|r| {
+            r.get(i).map_or(String::new(), |p| {
+                format!(
+                    "pair {i}: θ = {} rad per position, wavelength {} positions, {} turns within \
+                     L₀ · seen 0–{:.1}° · plain RoPE reaches {:.1}° by T ({:.1}° never seen) · \
+                     after scaling {:.1}° ({:.1}° never seen)",
+                    format_significant(theta, 4),
+                    format_significant(std::f64::consts::TAU / theta, 4),
+                    format_significant(p.turns, 4),
+                    p.seen * 360.0,
+                    p.plain * 360.0,
+                    p.unseen_plain() * 360.0,
+                    p.scaled * 360.0,
+                    p.unseen_scaled() * 360.0,
+                )
+            })
+        })
+    };
+    let describe = move || {
+        format!(
+            "Bands over the pairs: the share of a full turn each pair's angle covers within the \
+             trained context, and what positions up to the target add. {}",
+            summary()
+        )
+    };
+    view! {
+        <figure
+            class="figure"
+            id="fig-ctx-turns"
+            data-controls="ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base c-type ctl-c-model"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <FigureLink id="fig-ctx-turns" />
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout_id="fig-ctx-turns-readout"
+                label=describe
+                on_move=cursor.on_move(canvas_ref, count, |x| x)
+                on_leave=move || {}
+                on_key=cursor.on_key(count)
+            />
+            <p class="readout" id="fig-ctx-turns-readout" aria-live="polite">{readout}</p>
+            <p class="readout">{summary}</p>
+            <figcaption>
+                "Pair i turns by θ" <sub>"i"</sub> " per position, so at the trained positions "
+                "0 … L₀ − 1 its angle covers (L₀ − 1)·θ" <sub>"i"</sub> "/2π of a turn (green, "
+                "capped at one full turn). A pair that turned at least once saw every angle; a "
+                "slower one only an arc. Positions up to T − 1 push the slow pairs past that arc (red): "
+                "angles the model never saw in training. The blue line is what the chosen "
+                "method's frequencies θ′" <sub>"i"</sub> " reach by T; where it stays inside the "
+                "green, the pair is interpolated (slowed) enough."
+            </figcaption>
+        </figure>
+    }
+}

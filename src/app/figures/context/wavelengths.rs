@@ -1,0 +1,398 @@
+//! Wavelength per pair, before and after scaling, on a log scale, with the trained context and
+//! the chosen method's thresholds drawn; below it, how much each method slows each pair
+//! (θ_i/θ′_i, from 1 = untouched to s = fully interpolated). Several methods can be overlaid.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use super::{XCursor, length_text, method_name};
+use crate::app::figure::{DrawStats, FigureLink, InteractiveCanvas, draw_effect_into};
+use crate::app::plot::paint_lines_with;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::lines::{Extras, LinePlotSpec, Series, series_color};
+use crate::math::rope_extension::wavelengths;
+use crate::math::rope_scaling::{RopeType, yarn_correction_range};
+use crate::params::format_significant;
+
+fn height(width: f64) -> f64 {
+    (width * 0.4).clamp(240.0, 340.0)
+}
+
+fn scale_height(width: f64) -> f64 {
+    (width * 0.3).clamp(200.0, 260.0)
+}
+
+/// One method's curve: its type, wavelengths and per-pair slow-down.
+#[derive(Clone, Debug, PartialEq)]
+struct Curve {
+    rope_type: RopeType,
+    wavelength: Vec<f64>,
+    scale: Vec<f64>,
+}
+
+/// The colour of a method: fixed per method, so overlays keep their colours.
+fn color_of(t: RopeType) -> plotters::style::RGBColor {
+    let k = RopeType::ALL.iter().position(|&x| x == t).unwrap_or(0);
+    series_color(k)
+}
+
+/// The figure.
+#[component]
+pub fn Wavelengths() -> impl IntoView {
+    let s = expect_context::<AppState>().context;
+    let theme = expect_context::<PageTheme>().chart();
+    let view = s.view();
+    let plain = s.plain();
+    let curves = Memo::new(move |_| {
+        view.with(|v| {
+            s.lists.with(|lists| {
+                let mut methods = vec![v.rope_type];
+                methods.extend(v.compare.iter().filter(|&&t| t != v.rope_type));
+                methods
+                    .into_iter()
+                    .filter(|&t| t != RopeType::Default)
+                    .map(|t| {
+                        let c = v.scaling(t, v.target, lists.as_ref());
+                        Curve {
+                            rope_type: t,
+                            wavelength: wavelengths(&c.compute().0),
+                            scale: c.scale_per_pair(),
+                        }
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    let count = move || plain.with(Vec::len);
+    let cursor = XCursor::new();
+    let scale_cursor = XCursor::new();
+    let (top_ref, bottom_ref) = (NodeRef::<Canvas>::new(), NodeRef::<Canvas>::new());
+    let stats = DrawStats::new();
+    // Pointer or keys on either panel select the same pair.
+    Effect::new(move |_| {
+        if let Some(i) = scale_cursor.at.get() {
+            cursor.at.set(Some(i));
+        }
+    });
+    let points = |ys: &[f64], f: fn(f64) -> f64| {
+        ys.iter()
+            .enumerate()
+            .map(|(i, &y)| (i as f64, f(y)))
+            .collect::<Vec<_>>()
+    };
+    draw_effect_into(top_ref, stats, move |surface| {
+        let t = theme.get();
+        let at = cursor.get(count());
+        let (l0, target, rope_type, bf, bs, lo, hi) = view.with(|v| {
+            (
+                v.original,
+                v.target,
+                v.rope_type,
+                v.beta_fast,
+                v.beta_slow,
+                v.low_freq,
+                v.high_freq,
+            )
+        });
+        let before = plain.with(|p| wavelengths(p));
+        let dots = before.len() <= 64;
+        let mut series = vec![Series {
+            label: "plain RoPE (trained)".into(),
+            color: t.axis,
+            points: points(&before, f64::log10),
+            dots,
+            line: true,
+        }];
+        curves.with(|cs| {
+            series.extend(cs.iter().map(|c| Series {
+                label: method_name(c.rope_type).into(),
+                color: color_of(c.rope_type),
+                points: points(&c.wavelength, f64::log10),
+                dots,
+                line: true,
+            }))
+        });
+        let top = series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .chain([(target as f64).log10()])
+            .fold(1.0_f64, f64::max);
+        let mut hlines = vec![
+            ((l0 as f64).log10(), format!("L₀ = {}", length_text(l0))),
+            (
+                (target as f64).log10(),
+                format!("T = {}", length_text(target)),
+            ),
+        ];
+        match rope_type {
+            RopeType::Yarn => {
+                hlines.push((
+                    (l0 as f64 / bf).log10(),
+                    format!("L₀/β_fast ({} turns)", format_significant(bf, 3)),
+                ));
+                hlines.push((
+                    (l0 as f64 / bs).log10(),
+                    format!("L₀/β_slow ({} turns)", format_significant(bs, 3)),
+                ));
+            }
+            RopeType::Llama3 => {
+                hlines.push(((l0 as f64 / lo).log10(), "L₀/low_freq_factor".into()));
+                hlines.push(((l0 as f64 / hi).log10(), "L₀/high_freq_factor".into()));
+            }
+            _ => {}
+        }
+        // Lines at the same height (β_slow = 1 puts L₀/β_slow on L₀) share one label.
+        let mut merged: Vec<(f64, String)> = Vec::new();
+        for (y, label) in hlines {
+            match merged.iter_mut().find(|(m, _)| (*m - y).abs() < 1e-9) {
+                Some((_, text)) => *text = format!("{text} = {label}"),
+                None => merged.push((y, label)),
+            }
+        }
+        let hlines = merged;
+        let spec = LinePlotSpec {
+            title: "Wavelength 2π/θ of each pair, before and after",
+            x_desc: "pair i (fast → slow)",
+            y_desc: "wavelength (positions, log scale)",
+            x_range: 0.0..(before.len().max(2) - 1) as f64,
+            y_range: (0.5_f64.min(series[0].points[0].1 - 0.1))..(top + 0.3),
+            series,
+            marker: at.map(|i| (i as f64, format!("pair {i}"))),
+            theme: t,
+        };
+        let extras = Extras {
+            hlines,
+            y_log: true,
+            ..Extras::default()
+        };
+        cursor
+            .layout
+            .set_value(paint_lines_with(surface, height, &spec, &extras));
+    });
+    draw_effect_into(bottom_ref, stats, move |surface| {
+        let t = theme.get();
+        let at = cursor.get(count());
+        let factor = s.factor.get();
+        let n = count();
+        curves.with(|cs| {
+            let series: Vec<Series> = cs
+                .iter()
+                .map(|c| Series {
+                    label: method_name(c.rope_type).into(),
+                    color: color_of(c.rope_type),
+                    points: points(&c.scale, |y| y),
+                    dots: n <= 64,
+                    line: true,
+                })
+                .collect();
+            let top = series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.1))
+                .fold(factor, f64::max);
+            let spec = LinePlotSpec {
+                title: "How much each pair is slowed: θᵢ / θ′ᵢ",
+                x_desc: "pair i (fast → slow)",
+                y_desc: "slow-down",
+                x_range: 0.0..(n.max(2) - 1) as f64,
+                y_range: 0.0..(top * 1.08).max(1.2),
+                series,
+                marker: at.map(|i| (i as f64, format!("pair {i}"))),
+                theme: t,
+            };
+            let extras = Extras {
+                hlines: vec![
+                    (1.0, "1 = untouched".into()),
+                    (factor, format!("s = {}", format_significant(factor, 3))),
+                ],
+                ..Extras::default()
+            };
+            scale_cursor
+                .layout
+                .set_value(paint_lines_with(surface, scale_height, &spec, &extras));
+        });
+    });
+    let readout = move || {
+        let Some(i) = cursor.get(count()) else {
+            return "Point at a pair (or focus a plot and use the arrow keys) for its wavelengths."
+                .to_string();
+        };
+        let before = plain.with(|p| p.get(i).map(|t| std::f64::consts::TAU / t));
+        let Some(before) = before else {
+            return String::new();
+        };
+        let l0 = s.original.get();
+        let mut parts = vec![format!(
+            "pair {i}: wavelength {} positions ({} turns within L₀)",
+            format_significant(before, 4),
+            format_significant(l0 as f64 / before, 4)
+        )];
+        curves.with(|cs| {
+            for c in cs {
+                if let (Some(w), Some(k)) = (c.wavelength.get(i), c.scale.get(i)) {
+                    parts.push(format!(
+                        "{} {} (×{})",
+                        method_name(c.rope_type),
+                        format_significant(*w, 4),
+                        format_significant(*k, 4)
+                    ));
+                }
+            }
+        });
+        parts.join(" · ")
+    };
+    let bands = move || {
+        let v = view.get();
+        let last = (v.dim / 2).saturating_sub(1);
+        match v.rope_type {
+            RopeType::Yarn => {
+                let c = v.scaling(RopeType::Yarn, v.target, None);
+                let (low, high) = yarn_correction_range(&c);
+                let (low, high) = (low as usize, high as usize);
+                let kept = format!(
+                    "YaRN keeps pairs 0 … {} (at least β_fast = {} turns within L₀)",
+                    low.min(last),
+                    format_significant(v.beta_fast, 3)
+                );
+                let divided = if high <= last {
+                    format!(
+                        ", divides pairs {high} … {last} by s (at most β_slow = {} turns)",
+                        format_significant(v.beta_slow, 3)
+                    )
+                } else {
+                    format!(
+                        "; no pair is divided fully by s (the β_slow = {} end would be pair {high})",
+                        format_significant(v.beta_slow, 3)
+                    )
+                };
+                format!(
+                    "{kept}{divided}, and ramps linearly over the pairs in between (the ends \
+                     floored and ceiled to whole pairs, as transformers' truncate does)."
+                )
+            }
+            RopeType::Llama3 => format!(
+                "Llama 3 keeps pairs whose wavelength is shorter than L₀/high_freq_factor = {} \
+                 positions, divides those longer than L₀/low_freq_factor = {} by s, and blends \
+                 smoothly in between.",
+                format_significant(v.original as f64 / v.high_freq, 4),
+                format_significant(v.original as f64 / v.low_freq, 4)
+            ),
+            RopeType::Linear => "Linear interpolation divides every frequency by s: every \
+                                 wavelength grows s times, the fast pairs' too."
+                .into(),
+            RopeType::Ntk if v.dim > 2 => "NTK-aware scaling raises the base to base·s^(d/(d−2)): \
+                              pair i is slowed s^(2i/(d−2)) times, so the fastest pair is \
+                              untouched and the slowest slowed exactly s times."
+                .into(),
+            RopeType::Ntk | RopeType::Dynamic if v.dim <= 2 => "With a single pair (head_dim 2) \
+                NTK-aware scaling changes nothing: θ₀ = base⁰ = 1 for every base."
+                .into(),
+            RopeType::Dynamic => "Dynamic NTK is NTK-aware scaling whose base grows with the \
+                                  current length L (here the target T): base·(s·L/L₀ − (s − 1))\
+                                  ^(d/(d−2)); at L ≤ L₀ nothing changes."
+                .into(),
+            RopeType::Longrope => {
+                let source = s.lists.with(|l| match l {
+                    Some((short, _)) if short.len() == v.dim / 2 => "the model's own lists",
+                    _ => "synthetic lists: short all 1, long rising from 1 to s",
+                });
+                format!(
+                    "LongRoPE divides each pair's frequency by its own factor from a list \
+                     (long_factor when the sequence is longer than L₀, else short_factor; here \
+                     {source})."
+                )
+            }
+            RopeType::Ntk | RopeType::Default => "Plain RoPE: nothing is rescaled.".into(),
+        }
+    };
+    let toggles = move || {
+        RopeType::ALL
+            .into_iter()
+            .filter(|&t| t != RopeType::Default)
+            .map(|t| {
+                let id = format!("ctl-c-cmp-{}", t.as_str());
+                let chosen = move || s.rope_type.get() == t;
+                let checked = move || chosen() || s.compare.with(|c| c.contains(&t));
+                let on_change = move |_| {
+                    s.compare.update(|c| {
+                        if let Some(k) = c.iter().position(|&x| x == t) {
+                            c.remove(k);
+                        } else {
+                            c.push(t);
+                        }
+                    })
+                };
+                let label_for = id.clone();
+                view! {
+                    <label class="check" for=label_for>
+                        <input type="checkbox" id=id prop:checked=checked prop:disabled=chosen on:change=on_change />
+                        {method_name(t)}
+                    </label>
+                }
+            })
+            .collect_view()
+    };
+    let describe = move || {
+        format!(
+            "Two line plots over the pairs: each pair's wavelength on a log scale for plain RoPE \
+             and {} method(s), with the trained context L₀ and the target T drawn; and each \
+             method's slow-down θ/θ′. {}",
+            curves.with(Vec::len),
+            bands()
+        )
+    };
+    let describe_scale =
+        move || "How much each method slows each pair, from 1 (untouched) to s.".to_string();
+    view! {
+        <figure
+            class="figure"
+            id="fig-ctx-wavelengths"
+            data-controls=move || {
+                // The chosen method's own overlay box is disabled (it is always drawn).
+                let chosen = s.rope_type.get();
+                let boxes = RopeType::ALL
+                    .into_iter()
+                    .filter(|&t| t != RopeType::Default && t != chosen)
+                    .map(|t| format!(" ctl-c-cmp-{}", t.as_str()))
+                    .collect::<String>();
+                format!("ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base ctl-c-bf ctl-c-bs ctl-c-lo ctl-c-hi{boxes} c-type ctl-c-model")
+            }
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <FigureLink id="fig-ctx-wavelengths" />
+            <fieldset class="figure-tools checks">
+                <legend>"overlay"</legend>
+                {toggles}
+            </fieldset>
+            <InteractiveCanvas
+                node_ref=top_ref
+                readout_id="fig-ctx-wavelengths-readout"
+                label=describe
+                on_move=cursor.on_move(top_ref, count, |x| x)
+                on_leave=move || {}
+                on_key=cursor.on_key(count)
+            />
+            <InteractiveCanvas
+                node_ref=bottom_ref
+                readout_id="fig-ctx-wavelengths-readout"
+                label=describe_scale
+                on_move=scale_cursor.on_move(bottom_ref, count, |x| x)
+                on_leave=move || {}
+                on_key=scale_cursor.on_key(count)
+            />
+            <p class="readout" id="fig-ctx-wavelengths-readout" aria-live="polite">{readout}</p>
+            <p class="readout">{bands}</p>
+            <figcaption>
+                "Each pair's wavelength λ" <sub>"i"</sub> " = 2π/θ" <sub>"i"</sub>
+                " is the number of positions it needs for one full turn. Pairs whose wavelength "
+                "is longer than the trained context L₀ never completed a turn in training. "
+                "Position interpolation stretches every wavelength s times; NTK-aware scaling, "
+                "YaRN and Llama 3 leave the fast pairs (short wavelengths, which saw every angle "
+                "many times) alone and stretch the slow ones. The lower plot shows each method's "
+                "slow-down θ" <sub>"i"</sub> "/θ′" <sub>"i"</sub> ". Frequencies as Hugging Face "
+                "transformers computes them (modeling_rope_utils), at the target length T."
+            </figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,430 @@
+//! Chapter 3, "Stretching the context": its URL keys (prefix `c.`) and the view they parse into.
+//!
+//! The view holds one scalar per control. A LongRoPE model's factor lists are too long for a
+//! link: a preset or a pasted config brings them along in the page's state, and a link (or a
+//! head_dim the lists do not fit) falls back to [`synthetic_long_factors`], which says so.
+
+use super::{Notice, format_number, parse_f64, parse_usize, quote};
+use crate::math::limits;
+use crate::math::rope_presets::PRESETS;
+use crate::math::rope_scaling::{RopeScaling, RopeType};
+
+/// The chapter's key prefix.
+pub const PREFIX: &str = "c.";
+
+/// Every key the chapter reads, prefix included.
+pub const KEYS: [&str; 16] = [
+    "c.model", "c.type", "c.d", "c.base", "c.s", "c.L", "c.T", "c.len", "c.bf", "c.bs", "c.lo",
+    "c.hi", "c.ms", "c.msa", "c.af", "c.cmp",
+];
+
+/// head_dim (the rotary part): even, 2 … 1024.
+pub const HEAD_DIM: (usize, usize) = (2, limits::DIM.1);
+
+/// Lengths the chapter's figures go to (trained context, target, current length). The score
+/// curve sums in closed form, so 2²⁴ positions cost what 100 do.
+pub const LENGTH: (usize, usize) = (16, limits::CONTEXT.1);
+
+/// mscale and mscale_all_dim (DeepSeek's YaRN): 0 means "not set".
+pub const MSCALE: (f64, f64) = (0.0, 2.0);
+
+/// A config's explicit attention factor: 0 (not set) or a positive value within limits.
+pub const ATTENTION_FACTOR: (f64, f64) = (0.0, limits::ATTENTION_FACTOR.1);
+
+/// The chapter's controls.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContextView {
+    /// The preset the controls came from (its id), if any.
+    pub model: Option<&'static str>,
+    /// The scaling method.
+    pub rope_type: RopeType,
+    /// Rotary dimension (the coordinates that turn; head_dim for full rotation).
+    pub dim: usize,
+    /// `rope_theta`.
+    pub base: f64,
+    /// Scale factor `s`.
+    pub factor: f64,
+    /// Trained context `L₀`.
+    pub original: usize,
+    /// The length the model should read, `T`.
+    pub target: usize,
+    /// Current sequence length (dynamic NTK's figure).
+    pub len: usize,
+    /// YaRN `beta_fast`.
+    pub beta_fast: f64,
+    /// YaRN `beta_slow`.
+    pub beta_slow: f64,
+    /// Llama 3 `low_freq_factor`.
+    pub low_freq: f64,
+    /// Llama 3 `high_freq_factor`.
+    pub high_freq: f64,
+    /// DeepSeek's `mscale` (0 = not set).
+    pub mscale: f64,
+    /// DeepSeek's `mscale_all_dim` (0 = not set).
+    pub mscale_all_dim: f64,
+    /// A config's explicit `attention_factor` (YaRN, LongRoPE; 0 = not set).
+    pub attention_factor: f64,
+    /// Methods overlaid in the wavelength figure, besides the chosen one.
+    pub compare: Vec<RopeType>,
+}
+
+impl Default for ContextView {
+    /// Llama 2's RoPE (θ = 10000, head_dim 128, 4096 trained positions) stretched 4× with YaRN.
+    fn default() -> Self {
+        ContextView {
+            model: None,
+            rope_type: RopeType::Yarn,
+            dim: 128,
+            base: 10_000.0,
+            factor: 4.0,
+            original: 4096,
+            target: 16_384,
+            len: 8192,
+            beta_fast: 32.0,
+            beta_slow: 1.0,
+            low_freq: 1.0,
+            high_freq: 4.0,
+            mscale: 0.0,
+            mscale_all_dim: 0.0,
+            attention_factor: 0.0,
+            compare: vec![RopeType::Linear, RopeType::Ntk],
+        }
+    }
+}
+
+/// LongRoPE's lists when no model supplies them: `short_i = 1`, `long_i = s^(i/(P−1))` for the
+/// `P = dim/2` pairs — a smooth ramp from "untouched" for the fastest pair to "interpolated by s"
+/// for the slowest. Synthetic: LongRoPE searches its lists per model (Ding et al. 2024); these
+/// only show the mechanism.
+pub fn synthetic_long_factors(dim: usize, factor: f64) -> (Vec<f64>, Vec<f64>) {
+    let p = (dim / 2).max(1);
+    let long = (0..p)
+        .map(|i| {
+            if p == 1 {
+                factor
+            } else {
+                factor.powf(i as f64 / (p - 1) as f64)
+            }
+        })
+        .collect();
+    (vec![1.0; p], long)
+}
+
+/// An even number in `range` (odd rounds down, with a notice).
+fn parse_even(what: &str, text: &str, fallback: usize) -> (usize, Option<Notice>) {
+    let (v, notice) = parse_usize(what, text, HEAD_DIM, fallback);
+    if v % 2 == 1 {
+        let even = if v > HEAD_DIM.0 { v - 1 } else { v + 1 };
+        (
+            even,
+            notice.or_else(|| {
+                Some(Notice(format!(
+                    "{what} = {v} is odd (coordinates turn in pairs); using {even}."
+                )))
+            }),
+        )
+    } else {
+        (v, notice)
+    }
+}
+
+/// Methods from a comma list (`linear,ntk`): unknown names are dropped with a notice.
+fn parse_methods(text: &str) -> (Vec<RopeType>, Option<Notice>) {
+    let mut out = Vec::new();
+    let mut bad = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match RopeType::parse(part) {
+            Some(t) if !out.contains(&t) => out.push(t),
+            Some(_) => {}
+            None => bad.push(part),
+        }
+    }
+    let notice = (!bad.is_empty()).then(|| {
+        Notice(format!(
+            "c.cmp: “{}” is not a method ({}); left out.",
+            quote(&bad.join(",")),
+            RopeType::ALL.map(RopeType::as_str).join(", ")
+        ))
+    });
+    (out, notice)
+}
+
+impl ContextView {
+    /// Reads the view from query pairs (keys without `c.` are other chapters'). Bad values clamp
+    /// or fall back, with a notice.
+    pub fn from_query(pairs: &[(String, String)]) -> (ContextView, Vec<Notice>) {
+        let mut v = ContextView::default();
+        let mut notices = Vec::new();
+        for (k, text) in pairs {
+            let Some(key) = k.strip_prefix(PREFIX) else {
+                continue;
+            };
+            let f = |what: &str, range: (f64, f64), old: f64| parse_f64(what, text, range, old);
+            let n = |what: &str, old: usize| parse_usize(what, text, LENGTH, old);
+            let notice = match key {
+                "model" => match PRESETS.iter().find(|p| p.id == text) {
+                    Some(p) => {
+                        v.model = Some(p.id);
+                        None
+                    }
+                    None => Some(Notice(format!(
+                        "c.model = “{}” is not one of the presets; ignored.",
+                        quote(text)
+                    ))),
+                },
+                "type" => match RopeType::parse(text) {
+                    Some(t) => {
+                        v.rope_type = t;
+                        None
+                    }
+                    None => Some(Notice(format!(
+                        "c.type = “{}” is not one of {}; using yarn.",
+                        quote(text),
+                        RopeType::ALL.map(RopeType::as_str).join(", ")
+                    ))),
+                },
+                "d" => set(parse_even("c.d (head_dim)", text, v.dim), &mut v.dim),
+                "base" => set(f("c.base", limits::BASE, v.base), &mut v.base),
+                "s" => set(f("c.s (factor)", limits::FACTOR, v.factor), &mut v.factor),
+                "L" => set(n("c.L (trained context)", v.original), &mut v.original),
+                "T" => set(n("c.T (target length)", v.target), &mut v.target),
+                "len" => set(n("c.len (current length)", v.len), &mut v.len),
+                "bf" => set(f("c.bf", limits::RAMP, v.beta_fast), &mut v.beta_fast),
+                "bs" => set(f("c.bs", limits::RAMP, v.beta_slow), &mut v.beta_slow),
+                "lo" => set(f("c.lo", limits::RAMP, v.low_freq), &mut v.low_freq),
+                "hi" => set(f("c.hi", limits::RAMP, v.high_freq), &mut v.high_freq),
+                "ms" => set(f("c.ms (mscale)", MSCALE, v.mscale), &mut v.mscale),
+                "msa" => set(
+                    f("c.msa (mscale_all_dim)", MSCALE, v.mscale_all_dim),
+                    &mut v.mscale_all_dim,
+                ),
+                "af" => set(
+                    f(
+                        "c.af (attention_factor)",
+                        ATTENTION_FACTOR,
+                        v.attention_factor,
+                    ),
+                    &mut v.attention_factor,
+                ),
+                "cmp" => {
+                    let (list, notice) = parse_methods(text);
+                    v.compare = list;
+                    notice
+                }
+                _ => None,
+            };
+            notices.extend(notice);
+        }
+        (v, notices)
+    }
+
+    /// The query pairs of this view, omitting defaults.
+    pub fn to_query(&self) -> Vec<(&'static str, String)> {
+        let d = ContextView::default();
+        let mut out = Vec::new();
+        let mut push = |key: &'static str, differs: bool, value: String| {
+            if differs {
+                out.push((key, value));
+            }
+        };
+        push(
+            "c.model",
+            self.model.is_some(),
+            self.model.unwrap_or_default().to_string(),
+        );
+        push(
+            "c.type",
+            self.rope_type != d.rope_type,
+            self.rope_type.as_str().into(),
+        );
+        push("c.d", self.dim != d.dim, self.dim.to_string());
+        push("c.base", self.base != d.base, format_number(self.base));
+        push("c.s", self.factor != d.factor, format_number(self.factor));
+        push(
+            "c.L",
+            self.original != d.original,
+            self.original.to_string(),
+        );
+        push("c.T", self.target != d.target, self.target.to_string());
+        push("c.len", self.len != d.len, self.len.to_string());
+        push(
+            "c.bf",
+            self.beta_fast != d.beta_fast,
+            format_number(self.beta_fast),
+        );
+        push(
+            "c.bs",
+            self.beta_slow != d.beta_slow,
+            format_number(self.beta_slow),
+        );
+        push(
+            "c.lo",
+            self.low_freq != d.low_freq,
+            format_number(self.low_freq),
+        );
+        push(
+            "c.hi",
+            self.high_freq != d.high_freq,
+            format_number(self.high_freq),
+        );
+        push("c.ms", self.mscale != d.mscale, format_number(self.mscale));
+        push(
+            "c.msa",
+            self.mscale_all_dim != d.mscale_all_dim,
+            format_number(self.mscale_all_dim),
+        );
+        push(
+            "c.af",
+            self.attention_factor != d.attention_factor,
+            format_number(self.attention_factor),
+        );
+        push(
+            "c.cmp",
+            self.compare != d.compare,
+            self.compare
+                .iter()
+                .map(|t| t.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
+        );
+        out
+    }
+
+    /// The scaling `rope_type` computes for this view at current length `seq_len`, with
+    /// LongRoPE's `lists` (short, long) when they fit `dim/2`, else the synthetic ones.
+    pub fn scaling(
+        &self,
+        rope_type: RopeType,
+        seq_len: usize,
+        lists: Option<&(Vec<f64>, Vec<f64>)>,
+    ) -> RopeScaling {
+        let fits = lists.filter(|(s, l)| s.len() == self.dim / 2 && l.len() == self.dim / 2);
+        let (short_factor, long_factor) = match fits {
+            Some((s, l)) => (s.clone(), l.clone()),
+            None if rope_type == RopeType::Longrope => {
+                synthetic_long_factors(self.dim, self.factor)
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        let set = |v: f64| (v > 0.0).then_some(v);
+        RopeScaling {
+            rope_type,
+            dim: self.dim,
+            base: self.base,
+            factor: self.factor,
+            original_max: self.original,
+            seq_len,
+            beta_fast: self.beta_fast,
+            beta_slow: self.beta_slow,
+            low_freq_factor: self.low_freq,
+            high_freq_factor: self.high_freq,
+            attention_factor: set(self.attention_factor),
+            mscale: set(self.mscale),
+            mscale_all_dim: set(self.mscale_all_dim),
+            short_factor,
+            long_factor,
+            ..RopeScaling::default()
+        }
+    }
+}
+
+/// Stores a parsed value and passes its notice on.
+fn set<T>((value, notice): (T, Option<Notice>), slot: &mut T) -> Option<Notice> {
+    *slot = value;
+    notice
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{build_query, parse_query};
+
+    #[test]
+    fn empty_query_gives_defaults_and_round_trips() {
+        let (v, notices) = ContextView::from_query(&parse_query(""));
+        assert_eq!(v, ContextView::default());
+        assert!(notices.is_empty());
+        assert!(v.to_query().is_empty());
+        let changed = ContextView {
+            model: Some("llama3.1-8b"),
+            rope_type: RopeType::Llama3,
+            dim: 96,
+            base: 500_000.0,
+            factor: 8.0,
+            original: 8192,
+            target: 131_072,
+            len: 20_000,
+            beta_fast: 16.0,
+            beta_slow: 2.0,
+            low_freq: 1.5,
+            high_freq: 3.0,
+            mscale: 0.707,
+            mscale_all_dim: 1.0,
+            attention_factor: 1.25,
+            compare: vec![RopeType::Longrope, RopeType::Default],
+        };
+        let pairs = changed.to_query();
+        assert_eq!(pairs.len(), KEYS.len());
+        for (k, _) in &pairs {
+            assert!(KEYS.contains(k), "{k}");
+        }
+        let (back, notices) = ContextView::from_query(&parse_query(&build_query(&pairs)));
+        assert_eq!(back, changed);
+        assert!(notices.is_empty(), "{notices:?}");
+    }
+
+    #[test]
+    fn bad_values_clamp_or_fall_back_with_notices() {
+        let (v, notices) = ContextView::from_query(&parse_query(
+            "c.type=su&c.d=7&c.s=100&c.L=0&c.T=1e99&c.bf=NaN&c.cmp=linear,bogus,linear&c.model=gpt5&c.ms=-1",
+        ));
+        let d = ContextView::default();
+        assert_eq!(v.rope_type, d.rope_type);
+        assert_eq!(v.dim, 6);
+        assert_eq!(v.factor, limits::FACTOR.1);
+        assert_eq!(v.original, LENGTH.0);
+        assert_eq!(v.target, LENGTH.1);
+        assert_eq!(v.beta_fast, d.beta_fast);
+        assert_eq!(v.compare, vec![RopeType::Linear]);
+        assert_eq!(v.model, None);
+        assert_eq!(v.mscale, 0.0);
+        assert_eq!(notices.len(), 9, "{notices:?}");
+    }
+
+    #[test]
+    fn synthetic_lists_fit_and_match_the_synthetic_preset() {
+        let (short, long) = synthetic_long_factors(96, 32.0);
+        assert_eq!((short.len(), long.len()), (48, 48));
+        assert_eq!(long[0], 1.0);
+        assert!((long[47] - 32.0).abs() < 1e-12);
+        let preset = PRESETS
+            .iter()
+            .find(|p| p.id == "longrope-synthetic")
+            .expect("the synthetic LongRoPE preset");
+        let m = crate::math::rope_config::parse_config(preset.config).unwrap();
+        for (a, b) in m.scaling.long_factor.iter().zip(&long) {
+            // The preset prints its lists to four decimals.
+            assert!((a - b).abs() < 1e-4 * b, "{a} vs {b}");
+        }
+        assert_eq!(synthetic_long_factors(2, 8.0).1, vec![8.0]);
+    }
+
+    #[test]
+    fn scaling_uses_lists_only_when_they_fit() {
+        let v = ContextView {
+            rope_type: RopeType::Longrope,
+            ..ContextView::default()
+        };
+        let lists = (vec![1.0; 10], vec![2.0; 10]);
+        let s = v.scaling(RopeType::Longrope, 100_000, Some(&lists));
+        assert_eq!(
+            s.long_factor.len(),
+            64,
+            "10 entries do not fit head_dim 128: synthetic"
+        );
+        let fit = (vec![1.0; 64], vec![2.0; 64]);
+        let s = v.scaling(RopeType::Longrope, 100_000, Some(&fit));
+        assert_eq!(s.long_factor, vec![2.0; 64]);
+        assert!(v.scaling(RopeType::Yarn, 1, None).long_factor.is_empty());
+    }
+}

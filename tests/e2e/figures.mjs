@@ -1,0 +1,157 @@
+// What the browser tests of the chapters share about figures: page-side helpers (a figure's last
+// redraw time, its canvases' colours and pixel hash), waiting for a redraw, and changing any
+// control the way a reader would and checking that its figure repaints.
+import assert from "node:assert/strict";
+import { showFigure } from "./harness.mjs";
+
+/**
+ * Page-side helpers on `window`: the figure's last redraw time (its own data-drawn-at, or — for a
+ * figure without one — the newest data-drawn-at inside it), and per-canvas pixel statistics.
+ */
+export async function installHelpers(page) {
+  await page.evaluate(() => {
+    window.drawnAtOf = (id) => {
+      const fig = document.getElementById(id);
+      if (!fig) return NaN;
+      const own = Number.parseFloat(fig.dataset.drawnAt ?? "");
+      if (Number.isFinite(own)) return own;
+      const inner = [...fig.querySelectorAll("[data-drawn-at]")].map((e) => Number.parseFloat(e.dataset.drawnAt));
+      return inner.length ? Math.max(...inner) : NaN;
+    };
+    // A figure's canvas and the layers painted over it (cells, marks) are one picture: each
+    // figure canvas is summarised together with the `canvas.layer` siblings in its wrapper.
+    window.canvasStatsOf = (id) =>
+      [...document.querySelectorAll(`#${id} canvas:not(.layer)`)].map((c) => {
+        const out = { width: c.width, height: c.height, cssWidth: c.getBoundingClientRect().width, colours: 0, hash: 0 };
+        if (c.width === 0 || c.height === 0) return out;
+        const colours = new Set();
+        let hash = 2166136261;
+        for (const layer of [c, ...c.parentElement.querySelectorAll("canvas.layer")]) {
+          if (layer.width === 0 || layer.height === 0) continue;
+          const data = layer.getContext("2d").getImageData(0, 0, layer.width, layer.height).data;
+          for (let i = 0; i < data.length; i += 4) {
+            const v = ((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]) >>> 0;
+            colours.add(v);
+            hash = Math.imul(hash ^ v, 16777619) >>> 0;
+          }
+        }
+        out.colours = colours.size;
+        out.hash = hash;
+        return out;
+      });
+  });
+}
+
+export const drawnAt = (page, id) => page.evaluate((id) => window.drawnAtOf(id), id);
+export const canvasStats = (page, id) => page.evaluate((id) => window.canvasStatsOf(id), id);
+export const hashes = async (page, id) => (await canvasStats(page, id)).map((s) => s.hash).join(":");
+
+/** Waits for the next frame (so every effect of the last input has run and painted). */
+export const nextFrame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+
+/** Waits until figure `id` redraws after `since`; false on timeout. */
+export async function waitRedraw(page, id, since, timeout = 3000) {
+  try {
+    await page.waitForFunction(([id, since]) => window.drawnAtOf(id) > since, [id, since], { timeout });
+    await nextFrame(page);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Fills a text or number box and commits it with Enter (fires `change`). */
+export async function commit(page, selector, text) {
+  await page.fill(selector, text);
+  await page.press(selector, "Enter");
+}
+
+/**
+ * Changes one control (an element id or a radio-group name) the way a reader would and returns a
+ * description of what was done. Throws (fails the test) when the control does not exist.
+ */
+export async function changeControl(page, token) {
+  const info = await page.evaluate((token) => {
+    const el = document.getElementById(token);
+    if (el) {
+      return { kind: el.type === "radio" ? "radio" : el.type, name: el.name, value: el.value, min: el.min, max: el.max, checked: el.checked };
+    }
+    const radios = document.querySelectorAll(`input[type=radio][name="${CSS.escape(token)}"]`);
+    return radios.length ? { kind: "radio", name: token } : null;
+  }, token);
+  assert.ok(info, `control "${token}" does not exist (no element with that id, no radio group of that name)`);
+  const sel = `#${token}`;
+  switch (info.kind) {
+    case "range": {
+      // PageUp/PageDown move a range by a tenth of its span: a change every figure must show
+      // (one arrow step of d_model can move a curve by less than a pixel).
+      const atMax = Number(info.value) >= Number(info.max) - 1e-9;
+      const key = atMax ? "PageDown" : "PageUp";
+      await page.focus(sel);
+      await page.keyboard.press(key);
+      await page.waitForFunction(([s, v]) => document.querySelector(s).value !== v, [sel, info.value], { timeout: 2000 });
+      return `${key} on ${sel} (was ${info.value})`;
+    }
+    case "number": {
+      const v = Number(info.value);
+      const next = info.max !== "" && v + 7 > Number(info.max) ? v - 7 : v + 7;
+      await commit(page, sel, String(next));
+      await page.waitForFunction(([s, v]) => document.querySelector(s).value === v, [sel, String(next)], { timeout: 2000 });
+      return `typed ${next} into ${sel} (was ${v})`;
+    }
+    case "text": {
+      const choices = {
+        "ctl-sentence": ["dog bites man", "man bites dog"],
+        "ctl-dims": ["0,2,8", "3,5"],
+        "ctl-r-s1": ["a mouse ate the cheese today", "The mouse ate some cheese"],
+        "ctl-r-s2": ["we ate cheese", "In the house a cat ate some cheese"],
+        "ctl-r-w1": ["cheese", "ate"],
+        "ctl-r-w2": ["ate", "cheese"],
+      }[token];
+      assert.ok(choices, `no test value for text box ${sel}`);
+      const next = info.value === choices[0] ? choices[1] : choices[0];
+      await commit(page, sel, next);
+      return `typed "${next}" into ${sel} (was "${info.value}")`;
+    }
+    case "select-one": {
+      const options = await page.$$eval(`${sel} option`, (o) => o.map((x) => x.value));
+      const next = options.find((v) => v !== info.value);
+      assert.ok(next !== undefined, `${sel} has no other option`);
+      await page.selectOption(sel, next);
+      return `chose option ${next} of ${sel} (was ${info.value})`;
+    }
+    case "checkbox": {
+      await page.click(sel);
+      await page.waitForFunction(([s, c]) => document.querySelector(s).checked !== c, [sel, info.checked], { timeout: 2000 });
+      return `clicked ${sel} (was ${info.checked ? "on" : "off"})`;
+    }
+    case "radio": {
+      const option = page.locator(`input[type=radio][name="${info.name}"]:not(:checked)`).first();
+      await option.click();
+      return `clicked an unchecked radio of group "${info.name}"`;
+    }
+    default:
+      throw new Error(`control "${token}" is an input of type ${info.kind}, which this test does not know how to change`);
+  }
+}
+
+/** Asserts that changing `token` redraws figure `figId` with different pixels. */
+export async function assertControlRepaints(page, token, figId) {
+  await showFigure(page, figId);
+  await nextFrame(page);
+  const beforeAt = await drawnAt(page, figId);
+  const beforeHash = await hashes(page, figId);
+  const did = await changeControl(page, token);
+  // Focusing a control can scroll its figure out of view (the sticky panel is far from the naive
+  // figure, say); off-screen figures repaint when they come back. Look at the figure again.
+  await page.locator(`#${figId}`).scrollIntoViewIfNeeded();
+  const redrew = await waitRedraw(page, figId, beforeAt);
+  const afterHash = await hashes(page, figId);
+  assert.ok(
+    redrew,
+    `#${figId} did not redraw (data-drawn-at stayed ${beforeAt}) within 3 s after: ${did}; ` +
+      `canvas pixels ${afterHash === beforeHash ? "unchanged" : "changed"}`,
+  );
+  assert.notEqual(afterHash, beforeHash, `#${figId} redrew but its canvas pixels are unchanged after: ${did}`);
+}
+
