@@ -76,7 +76,7 @@ if (!["", "app", "pelab"].includes(ONLY) || !(EVENTS > 0) || !(WARMUP >= 0)) {
 // positions, the token cloud at 256 positions); PE-Lab has only chapter 1's n and d.
 const SIZES = [
   { key: "defaults", n: 100, d: 128, budget: 8, aim: 4, app: "" },
-  { key: "largest", n: 1024, d: 1024, budget: 16, aim: 12, app: "&r.n=4096&r.d=256&r.cn=256" },
+  { key: "largest", n: 1024, d: 1024, budget: 16, aim: 12, app: "&r.n=4096&r.d=256&r.cn=256&c.d=512&c.T=131072" },
 ];
 const BUNDLE_BUDGET_KB = 260; // gzip, 1 KB = 1000 bytes (the whole book so far)
 const BUNDLE_AIM_KB = 150;

@@ -68,7 +68,7 @@ pub const COLLISION_SEARCH: (usize, usize) = (0, 10_000_000);
 /// Phi-3's run from 1 to about 65).
 pub const EXT_FACTOR: (f64, f64) = (1e-3, 1e3);
 
-/// YaRN's `mscale` and `mscale_all_dim` (DeepSeek uses 0.707 and 1); non-negative keeps
+/// YaRN's `mscale` and `mscale_all_dim` (DeepSeek-V2 uses 0.707 and 0.707, V3 1 and 1); non-negative keeps
 /// `get_mscale = 0.1·m·ln(s) + 1` at least 1.
 pub const MSCALE: (f64, f64) = (0.0, 10.0);
 

@@ -834,20 +834,28 @@ impl Reader {
         Ok(())
     }
 
-    /// GPT-J's `rotate_every_two`: `model_type` gptj, or GPT-J's keys `rotary_dim` with
-    /// `n_embd`/`n_head`.
+    /// Adjacent pairs (coordinates `2i, 2i+1`): GPT-J's `rotate_every_two` (`model_type` gptj, or
+    /// GPT-J's keys `rotary_dim` with `n_embd`/`n_head`), and DeepSeek-V2/V3, whose q/k rope
+    /// parts are stored interleaved (DeepSeek's `modeling_deepseek.py` de-interleaves them before
+    /// `rotate_half`; V3's `rope_interleave`, default true, can turn that off).
     fn interleaved(&mut self) -> bool {
         let top = &self.top;
-        let gptj = top.get("model_type").and_then(Value::as_str) == Some("gptj")
+        let model_type = top.get("model_type").and_then(Value::as_str);
+        let gptj = model_type == Some("gptj")
             || (top.contains_key("rotary_dim")
                 && top.contains_key("n_embd")
                 && top.contains_key("n_head"));
+        let deepseek = matches!(model_type, Some("deepseek_v2" | "deepseek_v3"))
+            && top.get("rope_interleave").and_then(Value::as_bool) != Some(false);
         self.read.push(if gptj {
             "pairing = interleaved (GPT-J's rotate_every_two: coordinates 2i, 2i+1)".to_string()
+        } else if deepseek {
+            "pairing = interleaved (coordinates 2i, 2i+1: DeepSeek stores its q/k rope parts interleaved)"
+                .to_string()
         } else {
             "pairing = half-split (rotate_half: coordinates i, i + d/2)".to_string()
         });
-        gptj
+        gptj || deepseek
     }
 }
 

@@ -38,7 +38,7 @@ pub const PRESETS: &[Preset] = &[
         id: "llama3.1-8b",
         name: "Llama 3.1 8B",
         source: "https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json",
-        note: "Llama 3 scaling: wavelengths longer than the original 8192-token context are stretched 8×, short ones kept, the band between blended, for a 131072-token context.",
+        note: "Llama 3 scaling: wavelengths longer than the original 8192-token context are stretched 8×, short ones kept, the band between blended, for a 131072-token context. Llama 3.1 was then trained on contexts up to 128K, so it also saw angles beyond its 8K arc.",
         config: r#"{
   "model_type": "llama",
   "hidden_size": 4096,
@@ -60,7 +60,7 @@ pub const PRESETS: &[Preset] = &[
         id: "mistral-7b-v0.1",
         name: "Mistral 7B v0.1",
         source: "https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json",
-        note: "Plain RoPE with θ = 10000; max_position_embeddings says 32768, but each layer attends within a 4096-token sliding window.",
+        note: "Plain RoPE with θ = 10000; max_position_embeddings says 32768 (used as L₀ here), but each layer attends within a 4096-token sliding window, and Mistral gives v0.1 an 8k training context.",
         config: r#"{
   "model_type": "mistral",
   "hidden_size": 4096,
@@ -166,7 +166,7 @@ pub const PRESETS: &[Preset] = &[
         id: "deepseek-v2",
         name: "DeepSeek-V2",
         source: "https://huggingface.co/deepseek-ai/DeepSeek-V2/blob/main/config.json",
-        note: "YaRN factor 40 on the 64-wide RoPE part of each head (qk_rope_head_dim); mscale = mscale_all_dim, so transformers' YaRN attention factor is exactly 1.",
+        note: "YaRN factor 40 on the 64-wide RoPE part of each head (qk_rope_head_dim, stored interleaved); mscale = mscale_all_dim, so the rotary tables' factor is 1, while DeepSeek's attention multiplies its softmax scale by get_mscale(40, 0.707)² ≈ 1.59 (outside modeling_rope_utils).",
         config: r#"{
   "model_type": "deepseek_v2",
   "hidden_size": 5120,
@@ -259,8 +259,8 @@ mod tests {
         // 4096/16 = 256, rotary_dim 64, interleaved.
         ("gpt-j-6b", RopeType::Default, 1e4, 256, 64, 1.0, 2048, 2048, true, 1.0),
         ("gemma-7b", RopeType::Default, 1e4, 256, 256, 1.0, 8192, 8192, false, 1.0),
-        // qk_rope_head_dim 64; get_mscale(40, 0.707)/get_mscale(40, 0.707) = 1.
-        ("deepseek-v2", RopeType::Yarn, 1e4, 64, 64, 40.0, 4096, 163_840, false, 1.0),
+        // qk_rope_head_dim 64, stored interleaved; get_mscale(40, 0.707)/get_mscale(40, 0.707) = 1.
+        ("deepseek-v2", RopeType::Yarn, 1e4, 64, 64, 40.0, 4096, 163_840, true, 1.0),
         // 3072/32 = 96; factor 131072/4096 = 32; sqrt(1 + ln 32/ln 4096) = sqrt(17/12).
         ("longrope-synthetic", RopeType::Longrope, 1e4, 96, 96, 32.0, 4096, 131_072, false, 1.190_238_071_423_808_3),
     ];

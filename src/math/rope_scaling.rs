@@ -499,7 +499,7 @@ mod tests {
         c.mscale = Some(0.707);
         c.mscale_all_dim = Some(0.707);
         assert_eq!(c.compute().1, 1.0);
-        // DeepSeek-V3: mscale 1, mscale_all_dim 0.707: (0.1·ln 40 + 1)/(0.0707·ln 40 + 1)
+        // mscale 1 with mscale_all_dim 0.707 (a made-up pair): (0.1·ln 40 + 1)/(0.0707·ln 40 + 1)
         // = 1.3688879/1.2608040 = 1.0857264 (by hand).
         c.mscale = Some(1.0);
         assert!(

@@ -13,9 +13,9 @@ use crate::math::rope_scaling::{RopeScaling, RopeType};
 pub const PREFIX: &str = "c.";
 
 /// Every key the chapter reads, prefix included.
-pub const KEYS: [&str; 16] = [
+pub const KEYS: [&str; 17] = [
     "c.model", "c.type", "c.d", "c.base", "c.s", "c.L", "c.T", "c.len", "c.bf", "c.bs", "c.lo",
-    "c.hi", "c.ms", "c.msa", "c.af", "c.cmp",
+    "c.hi", "c.ms", "c.msa", "c.af", "c.trunc", "c.cmp",
 ];
 
 /// head_dim (the rotary part): even, 2 … 1024.
@@ -64,6 +64,8 @@ pub struct ContextView {
     pub mscale_all_dim: f64,
     /// A config's explicit `attention_factor` (YaRN, LongRoPE; 0 = not set).
     pub attention_factor: f64,
+    /// YaRN's `truncate`: floor and ceil the ramp's ends (transformers' default, true).
+    pub truncate: bool,
     /// Methods overlaid in the wavelength figure, besides the chosen one.
     pub compare: Vec<RopeType>,
 }
@@ -87,6 +89,7 @@ impl Default for ContextView {
             mscale: 0.0,
             mscale_all_dim: 0.0,
             attention_factor: 0.0,
+            truncate: true,
             compare: vec![RopeType::Linear, RopeType::Ntk],
         }
     }
@@ -206,6 +209,20 @@ impl ContextView {
                     ),
                     &mut v.attention_factor,
                 ),
+                "trunc" => match text.as_str() {
+                    "true" => {
+                        v.truncate = true;
+                        None
+                    }
+                    "false" => {
+                        v.truncate = false;
+                        None
+                    }
+                    _ => Some(Notice(format!(
+                        "c.trunc = “{}” is not true or false; using true.",
+                        quote(text)
+                    ))),
+                },
                 "cmp" => {
                     let (list, notice) = parse_methods(text);
                     v.compare = list;
@@ -279,6 +296,11 @@ impl ContextView {
             format_number(self.attention_factor),
         );
         push(
+            "c.trunc",
+            self.truncate != d.truncate,
+            self.truncate.to_string(),
+        );
+        push(
             "c.cmp",
             self.compare != d.compare,
             self.compare
@@ -319,11 +341,11 @@ impl ContextView {
             low_freq_factor: self.low_freq,
             high_freq_factor: self.high_freq,
             attention_factor: set(self.attention_factor),
+            truncate: self.truncate,
             mscale: set(self.mscale),
             mscale_all_dim: set(self.mscale_all_dim),
             short_factor,
             long_factor,
-            ..RopeScaling::default()
         }
     }
 }
@@ -361,6 +383,7 @@ mod tests {
             mscale: 0.707,
             mscale_all_dim: 1.0,
             attention_factor: 1.25,
+            truncate: false,
             compare: vec![RopeType::Longrope, RopeType::Default],
         };
         let pairs = changed.to_query();
@@ -389,6 +412,9 @@ mod tests {
         assert_eq!(v.model, None);
         assert_eq!(v.mscale, 0.0);
         assert_eq!(notices.len(), 9, "{notices:?}");
+        let (v, notices) = ContextView::from_query(&parse_query("c.trunc=maybe"));
+        assert!(v.truncate);
+        assert_eq!(notices.len(), 1);
     }
 
     #[test]

@@ -227,6 +227,25 @@ test("readouts agree with the formulas: a pair's turns, a score at a distance, t
   }
 });
 
+test("the YaRN and turns texts hold in corner settings: an inverted ramp, a target inside L₀", async () => {
+  // β_fast < β_slow: transformers' ramp runs the other way (divides the fast end).
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?c.type=yarn&c.bf=1&c.bs=32#fig-ctx-wavelengths`);
+  try {
+    await showFigure(page, "fig-ctx-wavelengths");
+    const bands = await page.textContent("#fig-ctx-wavelengths .readout:not([id])");
+    assert.match(bands, /inverted/, bands);
+    assert.match(bands, /divides pairs 0 … /, bands);
+    // T < L₀: no pair reaches a new angle, with or without scaling.
+    await page.goto(`${env.server.url}?c.type=yarn&c.T=1024#fig-ctx-turns`);
+    await showFigure(page, "fig-ctx-turns");
+    const summary = await page.textContent("#fig-ctx-turns .readout:not([id])");
+    assert.match(summary, /plain RoPE takes 0 pairs/, summary);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test("at 390 px wide the chapter fits and the page does not scroll sideways", async () => {
   const { page, problems, context } = await openPage(env.browser, `${env.server.url}#context`, { width: 390, height: 800 });
   try {

@@ -28,7 +28,7 @@ pub fn Context() -> impl IntoView {
         let (l0, plain) = (s.original.get(), s.plain());
         plain.with(|p| {
             p.iter()
-                .filter(|t| l0 as f64 * **t < std::f64::consts::TAU)
+                .filter(|t| l0.saturating_sub(1) as f64 * **t < std::f64::consts::TAU)
                 .count()
         })
     };
@@ -37,19 +37,22 @@ pub fn Context() -> impl IntoView {
             <h2 id="context-title">"3 · Stretching the context"</h2>
             <p>
                 "A model trained on sequences of L₀ tokens has only ever seen rotations by angles "
-                "m·θ" <sub>"i"</sub> " with m < L₀. Feed it a longer text and the fast pairs "
-                "turn through angles they have seen many times, but the slow pairs — those that "
-                "did not complete one turn within L₀ — move to angles they never saw, and "
-                "quality collapses beyond L₀ (Chen et al. 2023 measure this for LLaMA). With "
-                "the settings below, " {slow} " of " {move || s.dim.get() / 2}
-                " pairs turn less than once within L₀ = " {move || length_text(s.original.get())} "."
+                "m·θ" <sub>"i"</sub> " with m < L₀. Feed it a longer text and its quality "
+                "collapses beyond L₀ (Chen et al. 2023 measure this for LLaMA). A common "
+                "explanation (bloc97; Peng et al. 2023) is that the fast pairs only revisit "
+                "angles seen many times, while the slow pairs — those that did not complete one "
+                "turn within L₀ — reach angles never seen in training. With the settings below, "
+                {slow} " of " {move || s.dim.get() / 2} " pairs turn less than once over the "
+                "positions 0 … L₀ − 1 (L₀ = " {move || length_text(s.original.get())} ")."
             </p>
             <p>
                 "Every fix rescales the frequencies θ" <sub>"i"</sub> " → θ′" <sub>"i"</sub>
-                " so that positions up to a target T produce angles close to those of training. "
-                "The methods differ in which pairs they slow down and by how much. The numbers "
-                "here are those of Hugging Face transformers' modeling_rope_utils, for real "
-                "model configurations — or paste your own."
+                " to bring the angles at positions up to a target T closer to those of training; "
+                "some rely on further long-context training to cover the rest. The methods differ "
+                "in which pairs they slow down and by how much. The numbers are those of Hugging "
+                "Face transformers 5 (modeling_rope_utils) for every method but NTK-aware, which "
+                "transformers has no fixed-factor type for (here it is bloc97's base change), "
+                "for real model configurations — or paste your own."
             </p>
             <div class="figure-grid">
                 <ContextControls state=s />
@@ -146,6 +149,10 @@ fn ContextControls(
                 <legend>"YaRN"</legend>
                 <LogSlider label="beta_fast" id="ctl-c-bf" min=limits::RAMP.0 max=limits::RAMP.1 value=s.beta_fast />
                 <LogSlider label="beta_slow" id="ctl-c-bs" min=limits::RAMP.0 max=limits::RAMP.1 value=s.beta_slow />
+                <label class="check" for="ctl-c-trunc">
+                    <input type="checkbox" id="ctl-c-trunc" prop:checked=move || s.truncate.get() on:change=move |_| s.truncate.update(|t| *t = !*t) />
+                    "truncate (round the ramp's ends to whole pairs)"
+                </label>
                 <FloatSlider label="mscale (0 = not set)" id="ctl-c-ms" min=MSCALE.0 max=MSCALE.1 step=0.001 value=s.mscale />
                 <FloatSlider label="mscale_all_dim (0 = not set)" id="ctl-c-msa" min=MSCALE.0 max=MSCALE.1 step=0.001 value=s.mscale_all_dim />
             </fieldset>

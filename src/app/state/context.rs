@@ -42,6 +42,8 @@ pub struct ContextState {
     pub mscale_all_dim: RwSignal<f64>,
     /// A config's explicit attention factor (0 = not set).
     pub attention_factor: RwSignal<f64>,
+    /// YaRN's `truncate`.
+    pub truncate: RwSignal<bool>,
     /// Methods overlaid in the wavelength figure.
     pub compare: RwSignal<Vec<RopeType>>,
     /// LongRoPE's (short, long) lists from a preset or a pasted config (not in the URL).
@@ -71,6 +73,7 @@ impl ContextState {
         let mscale = RwSignal::new(v.mscale);
         let mscale_all_dim = RwSignal::new(v.mscale_all_dim);
         let attention_factor = RwSignal::new(v.attention_factor);
+        let truncate = RwSignal::new(v.truncate);
         let compare = RwSignal::new(v.compare);
         // A link that names a LongRoPE preset brings its lists back.
         let lists = RwSignal::new(
@@ -95,6 +98,7 @@ impl ContextState {
             mscale: mscale.get(),
             mscale_all_dim: mscale_all_dim.get(),
             attention_factor: attention_factor.get(),
+            truncate: truncate.get(),
             compare: compare.get(),
         });
         let plain = Memo::new(move |_| rope::inv_freq(dim.get(), base.get()));
@@ -117,6 +121,7 @@ impl ContextState {
             mscale,
             mscale_all_dim,
             attention_factor,
+            truncate,
             compare,
             lists,
             read: RwSignal::new(Vec::new()),
@@ -174,6 +179,7 @@ impl ContextState {
         self.mscale.set(c.mscale.unwrap_or(0.0));
         self.mscale_all_dim.set(c.mscale_all_dim.unwrap_or(0.0));
         self.attention_factor.set(c.attention_factor.unwrap_or(0.0));
+        self.truncate.set(c.truncate);
         self.lists.set(longrope_lists(m));
         // The lines may quote the pasted text (an unknown key): each one line, at most 20.
         let read = m

@@ -119,10 +119,19 @@ pub fn AttentionFactor() -> impl IntoView {
             _ => "this method has none",
         };
         format!(
-            "{}: attention factor {} ({why}); scores are multiplied by its square, {}.",
+            "{}: attention factor {} ({why}); the rotary part of each score is multiplied by its \
+             square, {}.{}",
             method_name(t),
             format_significant(f, 6),
-            format_significant(f * f, 6)
+            format_significant(f * f, 6),
+            match (t, deepseek()) {
+                (RopeType::Yarn, Some((_, a))) => format!(
+                    " DeepSeek's attention also multiplies its softmax scale by get_mscale(s, \
+                     mscale_all_dim)² = {}.",
+                    format_significant(yarn_get_mscale(s.factor.get(), a).powi(2), 5)
+                ),
+                _ => String::new(),
+            }
         )
     };
     let readout = move || match cursor.get(POINTS) {
@@ -163,14 +172,14 @@ pub fn AttentionFactor() -> impl IntoView {
         <figure
             class="figure"
             id="fig-ctx-attention"
-            data-controls="ctl-c-s ctl-c-L ctl-c-ms ctl-c-msa ctl-c-model"
+            data-controls="ctl-c-s ctl-c-L ctl-c-ms ctl-c-msa"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >
             <FigureLink id="fig-ctx-attention" />
             <math display="block">
                 <mrow>
-                    <mi>"mscale"</mi><mo>"("</mo><mn>{live}</mn><mo>")"</mo>
+                    <mi>"get_mscale"</mi><mo>"("</mo><mn>{live}</mn><mo>")"</mo>
                     <mo>"="</mo>
                     <mn>"0.1"</mn><mo>"·"</mo><mi>"ln"</mi><mo>"("</mo><mn>{live}</mn><mo>")"</mo>
                     <mo>"+"</mo><mn>"1"</mn>
@@ -188,13 +197,17 @@ pub fn AttentionFactor() -> impl IntoView {
             <p class="readout" id="fig-ctx-attention-readout" aria-live="polite">{readout}</p>
             <p class="readout">{current}</p>
             <figcaption>
-                "A longer context spreads attention over more keys and flattens the softmax. "
-                "YaRN (Peng et al. 2023) counters it by multiplying q and k by the same factor, "
-                "0.1·ln s + 1 (1 for s ≤ 1), which multiplies every score by its square; the paper "
-                "presents it as an empirical fit. DeepSeek-V2 uses the ratio of two such "
-                "factors, 0.1·mscale·ln s + 1 over 0.1·mscale_all_dim·ln s + 1 (equal values "
-                "give 1). LongRoPE's default is √(1 + ln s / ln L₀). A config's own "
-                "attention_factor overrides each. The other methods leave scores unscaled."
+                "One hypothesis is that a longer context spreads attention over more keys and "
+                "flattens the softmax. YaRN (Peng et al. 2023) observes that a temperature lowers "
+                "perplexity uniformly over the extended window and multiplies q and k by "
+                "0.1·ln s + 1 (fitted on LLaMA; 1 for s ≤ 1), which multiplies the rotary part of "
+                "every score by its square. DeepSeek splits that temperature: the rotary tables "
+                "carry get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) (1 when the two are "
+                "equal), and its attention multiplies the softmax scale by get_mscale(s, "
+                "mscale_all_dim)², outside modeling_rope_utils; this figure shows the tables' "
+                "factor. transformers' LongRoPE default (from Phi-3) is √(1 + ln s / ln L₀). A "
+                "config's own attention_factor overrides each. The other methods leave scores "
+                "unscaled."
             </figcaption>
         </figure>
     }

@@ -128,13 +128,13 @@ pub fn DynamicNtk() -> impl IntoView {
         <figure
             class="figure"
             id="fig-ctx-dynamic"
-            data-controls="ctl-c-len ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base ctl-c-model"
+            data-controls="ctl-c-len ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >
             <FigureLink id="fig-ctx-dynamic" />
             <div class="figure-tools">
-                <IntSlider label="current length L" id="ctl-c-len" min=LENGTH.0 max=Signal::derive(move || 2 * s.target.get().max(LENGTH.0)) value=s.len step=16 />
+                <IntSlider label="current length L" id="ctl-c-len" min=LENGTH.0 max=Signal::derive(move || (2 * s.target.get()).clamp(LENGTH.0, LENGTH.1)) value=s.len step=16 />
             </div>
             <InteractiveCanvas
                 node_ref=canvas_ref

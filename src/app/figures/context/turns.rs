@@ -57,7 +57,8 @@ pub fn Turns() -> impl IntoView {
                         label: "first reached beyond L₀ (plain RoPE)".into(),
                         color: series_color(4),
                         lower: seen,
-                        upper: xs(&|p| p.plain),
+                        // Nothing new when T ≤ L₀ (plain stays inside the seen arc).
+                        upper: xs(&|p| p.plain.max(p.seen)),
                     },
                 ],
                 ..Extras::default()
@@ -86,13 +87,14 @@ pub fn Turns() -> impl IntoView {
         let (l0, target) = view.with(|v| (v.original, v.target));
         let method = method_name(s.rope_type.get());
         pairs.with(|r| {
-            let slow = r.iter().filter(|p| p.turns < 1.0).count();
+            let slow = r.iter().filter(|p| p.seen < 1.0).count();
             // Half a degree: a sliver below that is rounding of the interpolation, not new angles.
             let past = |share: f64| share * 360.0 > 0.5;
             let plain_new = r.iter().filter(|p| past(p.unseen_plain())).count();
             let scaled_new = r.iter().filter(|p| past(p.unseen_scaled())).count();
             format!(
-                "{slow} of {} pairs turn less than once within L₀ = {}. Up to T = {}, plain RoPE \
+                "{slow} of {} pairs turn less than once over the trained positions 0 … L₀ − 1 \
+                 (L₀ = {}). Up to T = {}, plain RoPE \
                  takes {plain_new} pairs more than half a degree past every angle training \
                  showed them; after {method}, {scaled_new}.",
                 r.len(),
@@ -136,7 +138,7 @@ pub fn Turns() -> impl IntoView {
         <figure
             class="figure"
             id="fig-ctx-turns"
-            data-controls="ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base c-type ctl-c-model"
+            data-controls="ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base c-type"
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
         >
@@ -155,7 +157,7 @@ pub fn Turns() -> impl IntoView {
                 "Pair i turns by θ" <sub>"i"</sub> " per position, so at the trained positions "
                 "0 … L₀ − 1 its angle covers (L₀ − 1)·θ" <sub>"i"</sub> "/2π of a turn (green, "
                 "capped at one full turn). A pair that turned at least once saw every angle; a "
-                "slower one only an arc. Positions up to T − 1 push the slow pairs past that arc (red): "
+                "slower one only an arc. When T > L₀, positions up to T − 1 push the slow pairs past that arc (red): "
                 "angles the model never saw in training. The blue line is what the chosen "
                 "method's frequencies θ′" <sub>"i"</sub> " reach by T; where it stays inside the "
                 "green, the pair is interpolated (slowed) enough."

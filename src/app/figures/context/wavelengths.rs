@@ -12,7 +12,8 @@ use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::lines::{Extras, LinePlotSpec, Series, series_color};
 use crate::math::rope_extension::wavelengths;
-use crate::math::rope_scaling::{RopeType, yarn_correction_range};
+use crate::math::rope_scaling::RopeType;
+use crate::params::context::ContextView;
 use crate::params::format_significant;
 
 fn height(width: f64) -> f64 {
@@ -35,6 +36,80 @@ struct Curve {
 fn color_of(t: RopeType) -> plotters::style::RGBColor {
     let k = RopeType::ALL.iter().position(|&x| x == t).unwrap_or(0);
     series_color(k)
+}
+
+/// The pairs where `flags` holds, as ranges: "0 … 20", "3, 5 … 9", or "none".
+fn ranges(flags: impl Iterator<Item = bool>) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut start = None;
+    let mut last = 0;
+    for (i, f) in flags.enumerate() {
+        match (f, start) {
+            (true, None) => start = Some(i),
+            (false, Some(a)) => {
+                out.push(span(a, i - 1));
+                start = None;
+            }
+            _ => {}
+        }
+        last = i;
+    }
+    if let Some(a) = start {
+        out.push(span(a, last));
+    }
+    if out.is_empty() {
+        "none".into()
+    } else {
+        out.join(", ")
+    }
+}
+
+fn span(a: usize, b: usize) -> String {
+    if a == b {
+        a.to_string()
+    } else {
+        format!("{a} … {b}")
+    }
+}
+
+/// What YaRN does to these pairs, read off its computed slow-downs (so it holds for every
+/// setting, inverted ramps and clamped ends included).
+fn yarn_text(v: &ContextView) -> String {
+    let c = v.scaling(RopeType::Yarn, v.target, None);
+    let s = v.factor;
+    if s <= 1.0 {
+        return "With s = 1 YaRN changes no frequency.".into();
+    }
+    let scale = c.scale_per_pair();
+    let kept = |k: f64| (k - 1.0).abs() < 1e-9;
+    let divided = |k: f64| (k - s).abs() < 1e-9 * s;
+    let first = |f: &dyn Fn(f64) -> bool| scale.iter().position(|&k| f(k));
+    let inverted = matches!((first(&kept), first(&divided)), (Some(a), Some(b)) if b < a);
+    let rounding = if v.truncate {
+        "floored and ceiled to whole pairs (truncate)"
+    } else {
+        "not rounded (truncate = false)"
+    };
+    let mut text = format!(
+        "YaRN keeps pairs {} as they are, divides pairs {} by s, and ramps pairs {} between.",
+        ranges(scale.iter().map(|&k| kept(k))),
+        ranges(scale.iter().map(|&k| divided(k))),
+        ranges(scale.iter().map(|&k| !kept(k) && !divided(k))),
+    );
+    if inverted {
+        text.push_str(
+            " The ramp is inverted: with β_fast ≤ β_slow, or its ends clamped to the pairs there \
+             are, transformers divides the fast end and keeps the slow one.",
+        );
+    } else {
+        text.push_str(&format!(
+            " The ramp's ends are the pairs that turn β_fast = {} and β_slow = {} times within \
+             L₀, {rounding}, and clamped to the pairs there are.",
+            format_significant(v.beta_fast, 3),
+            format_significant(v.beta_slow, 3)
+        ));
+    }
+    text
 }
 
 /// The figure.
@@ -243,38 +318,19 @@ pub fn Wavelengths() -> impl IntoView {
     };
     let bands = move || {
         let v = view.get();
-        let last = (v.dim / 2).saturating_sub(1);
         match v.rope_type {
-            RopeType::Yarn => {
-                let c = v.scaling(RopeType::Yarn, v.target, None);
-                let (low, high) = yarn_correction_range(&c);
-                let (low, high) = (low as usize, high as usize);
-                let kept = format!(
-                    "YaRN keeps pairs 0 … {} (at least β_fast = {} turns within L₀)",
-                    low.min(last),
-                    format_significant(v.beta_fast, 3)
-                );
-                let divided = if high <= last {
-                    format!(
-                        ", divides pairs {high} … {last} by s (at most β_slow = {} turns)",
-                        format_significant(v.beta_slow, 3)
-                    )
-                } else {
-                    format!(
-                        "; no pair is divided fully by s (the β_slow = {} end would be pair {high})",
-                        format_significant(v.beta_slow, 3)
-                    )
-                };
-                format!(
-                    "{kept}{divided}, and ramps linearly over the pairs in between (the ends \
-                     floored and ceiled to whole pairs, as transformers' truncate does)."
-                )
-            }
-            RopeType::Llama3 => format!(
+            RopeType::Yarn => yarn_text(&v),
+            RopeType::Llama3 if v.high_freq > v.low_freq => format!(
                 "Llama 3 keeps pairs whose wavelength is shorter than L₀/high_freq_factor = {} \
                  positions, divides those longer than L₀/low_freq_factor = {} by s, and blends \
                  smoothly in between.",
                 format_significant(v.original as f64 / v.high_freq, 4),
+                format_significant(v.original as f64 / v.low_freq, 4)
+            ),
+            RopeType::Llama3 => format!(
+                "With high_freq_factor ≤ low_freq_factor Llama 3 has no blend band: pairs whose \
+                 wavelength is longer than L₀/low_freq_factor = {} positions are divided by s, \
+                 the rest kept.",
                 format_significant(v.original as f64 / v.low_freq, 4)
             ),
             RopeType::Linear => "Linear interpolation divides every frequency by s: every \
@@ -355,7 +411,7 @@ pub fn Wavelengths() -> impl IntoView {
                     .filter(|&t| t != RopeType::Default && t != chosen)
                     .map(|t| format!(" ctl-c-cmp-{}", t.as_str()))
                     .collect::<String>();
-                format!("ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base ctl-c-bf ctl-c-bs ctl-c-lo ctl-c-hi{boxes} c-type ctl-c-model")
+                format!("ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base ctl-c-bf ctl-c-bs ctl-c-trunc ctl-c-lo ctl-c-hi{boxes} c-type ctl-c-model")
             }
             data-draw-ms=stats.ms_text()
             data-drawn-at=stats.at_text()
@@ -387,11 +443,15 @@ pub fn Wavelengths() -> impl IntoView {
                 "Each pair's wavelength λ" <sub>"i"</sub> " = 2π/θ" <sub>"i"</sub>
                 " is the number of positions it needs for one full turn. Pairs whose wavelength "
                 "is longer than the trained context L₀ never completed a turn in training. "
-                "Position interpolation stretches every wavelength s times; NTK-aware scaling, "
-                "YaRN and Llama 3 leave the fast pairs (short wavelengths, which saw every angle "
-                "many times) alone and stretch the slow ones. The lower plot shows each method's "
+                "Position interpolation stretches every wavelength s times; NTK-aware scaling "
+                "slows every pair but the first, more toward the slow end; YaRN and Llama 3 (with "
+                "β_fast > β_slow, high_freq_factor > low_freq_factor) leave the fast pairs (short "
+                "wavelengths, which saw every angle many times) alone and stretch the slow ones. "
+                "The lower plot shows each method's "
                 "slow-down θ" <sub>"i"</sub> "/θ′" <sub>"i"</sub> ". Frequencies as Hugging Face "
-                "transformers computes them (modeling_rope_utils), at the target length T."
+                "transformers computes them (modeling_rope_utils), at the target length T; "
+                "NTK-aware, which transformers has no fixed-factor type for, is bloc97's base "
+                "change base·s" <sup>"d/(d−2)"</sup> "."
             </figcaption>
         </figure>
     }
