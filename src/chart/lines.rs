@@ -86,6 +86,22 @@ pub struct Extras {
     pub x_log: bool,
     /// The same for y.
     pub y_log: bool,
+    /// Where the legend goes (top right unless the data needs that corner).
+    pub legend: Corner,
+}
+
+/// A corner of the plotting area.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Corner {
+    /// Top right (the default).
+    #[default]
+    TopRight,
+    /// Top left.
+    TopLeft,
+    /// Bottom left.
+    BottomLeft,
+    /// Bottom right.
+    BottomRight,
 }
 
 /// A tick label on a logarithmic axis: the tick `v` is `log₁₀` of the value shown (`1k` for 3,
@@ -283,7 +299,12 @@ pub fn draw_with<DB: DrawingBackend>(
         .filter(|s| !s.label.is_empty())
         .collect();
     if !named.is_empty() {
-        draw_legend(&chart.plotting_area().strip_coord_spec(), &named, t)?;
+        draw_legend(
+            &chart.plotting_area().strip_coord_spec(),
+            &named,
+            t,
+            extras.legend,
+        )?;
     }
 
     let (x, y) = chart.plotting_area().get_pixel_range();
@@ -307,6 +328,7 @@ fn draw_legend<DB: DrawingBackend>(
     plot: &DrawingArea<DB, Shift>,
     series: &[&Series],
     t: &Theme,
+    corner: Corner,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let style = ("sans-serif", t.font(12.0))
         .into_font()
@@ -324,8 +346,16 @@ fn draw_legend<DB: DrawingBackend>(
     let line_h = text_h as i32 + px(2.0);
     let w = pad + swatch + gap + text_w as i32 + pad;
     let h = 2 * pad + line_h * series.len() as i32;
-    let (plot_w, _) = plot.dim_in_pixel();
-    let (x0, y0) = (plot_w as i32 - w - px(10.0), px(10.0));
+    let (plot_w, plot_h) = plot.dim_in_pixel();
+    let (plot_w, plot_h) = (plot_w as i32, plot_h as i32);
+    let (left, top) = (px(10.0), px(10.0));
+    let (right, bottom) = (plot_w - w - px(10.0), plot_h - h - px(10.0));
+    let (x0, y0) = match corner {
+        Corner::TopRight => (right, top),
+        Corner::TopLeft => (left, top),
+        Corner::BottomLeft => (left, bottom),
+        Corner::BottomRight => (right, bottom),
+    };
     let frame = [(x0, y0), (x0 + w, y0 + h)];
     plot.draw(&Rectangle::new(frame, t.background.mix(0.9).filled()))?;
     plot.draw(&Rectangle::new(frame, t.axis.mix(0.5)))?;
@@ -449,6 +479,7 @@ mod tests {
             hlines: vec![(0.25, "L₀ = 4096".into())],
             x_log: true,
             y_log: false,
+            legend: Corner::BottomLeft,
         };
         let out = svg::render(640, 400, |root| {
             draw_with(root, &s, &extras)

@@ -43,6 +43,14 @@ try {
       await page.waitForTimeout(200);
       await page.screenshot({ path: `${out}/rope.png` });
       console.log(`${out}/rope.png`);
+      // Chapter 3's first figures, beside its controls.
+      await page.evaluate(() => {
+        const top = document.getElementById("fig-ctx-turns").getBoundingClientRect().top;
+        window.scrollBy(0, top - 20);
+      });
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: `${out}/context.png` });
+      console.log(`${out}/context.png`);
     }
     if (problems.length) console.error(name, problems);
     console.log(`${out}/${name}.png`);

@@ -11,7 +11,7 @@ use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{Extras, Fill, LinePlotSpec, Series, series_color};
+use crate::chart::lines::{Corner, Extras, Fill, LinePlotSpec, Series, series_color};
 use crate::math::rope_extension::{PairReach, reach};
 use crate::params::format_significant;
 
@@ -61,6 +61,7 @@ pub fn Turns() -> impl IntoView {
                         upper: xs(&|p| p.plain.max(p.seen)),
                     },
                 ],
+                legend: Corner::BottomLeft,
                 ..Extras::default()
             };
             let spec = LinePlotSpec {

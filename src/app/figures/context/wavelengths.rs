@@ -10,7 +10,7 @@ use crate::app::figure::{DrawStats, FigureLink, InteractiveCanvas, draw_effect_i
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{Extras, LinePlotSpec, Series, series_color};
+use crate::chart::lines::{Corner, Extras, LinePlotSpec, Series, series_color};
 use crate::math::rope_extension::wavelengths;
 use crate::math::rope_scaling::RopeType;
 use crate::params::context::ContextView;
@@ -239,6 +239,7 @@ pub fn Wavelengths() -> impl IntoView {
         let extras = Extras {
             hlines,
             y_log: true,
+            legend: Corner::BottomRight,
             ..Extras::default()
         };
         cursor
@@ -280,6 +281,7 @@ pub fn Wavelengths() -> impl IntoView {
                     (1.0, "1 = untouched".into()),
                     (factor, format!("s = {}", format_significant(factor, 3))),
                 ],
+                legend: Corner::BottomRight,
                 ..Extras::default()
             };
             scale_cursor
