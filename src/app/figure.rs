@@ -235,6 +235,7 @@ pub fn FigureLink(
         });
     };
     view! {
+        <EmbedCode id=id title=title />
         <a
             class="figure-link"
             href=format!("#{id}")
@@ -251,5 +252,81 @@ pub fn FigureLink(
                 }}
             </span>
         </a>
+    }
+}
+
+/// HTML-escapes text for an attribute value or element content.
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The height an iframe of figure `id` needs: the figure, or its chapter's control panel when
+/// that is taller (the embed shows them side by side on a wide page), plus the caption line.
+fn embed_height(id: &str) -> i32 {
+    let doc = document();
+    let height = |el: Option<web_sys::Element>| {
+        el.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            .map_or(0, |e| e.offset_height())
+    };
+    let figure = doc.get_element_by_id(id);
+    let panel = figure
+        .as_ref()
+        .and_then(|f| f.closest(".figure-grid").ok().flatten())
+        .and_then(|g| g.query_selector(".controls").ok().flatten());
+    height(figure).max(height(panel)) + 72
+}
+
+/// The "embed" corner button: puts an iframe snippet of this figure in the current state on the
+/// clipboard and shows it, with a title, lazy loading, full width, the measured height, no
+/// border, and after it a plain link for readers without frames (RSS, no JavaScript).
+#[component]
+fn EmbedCode(
+    /// The figure's element id.
+    id: &'static str,
+    /// Its title in the contents.
+    title: &'static str,
+) -> impl IntoView {
+    let link = expect_context::<super::url::ShareLink>();
+    let snippet = RwSignal::new(None::<String>);
+    let copied = RwSignal::new(false);
+    let on_click = move |_| {
+        if snippet.get_untracked().is_some() {
+            snippet.set(None);
+            return;
+        }
+        let title = escape_html(&format!("{title} — Positional Encoding Explorer"));
+        let text = format!(
+            "<iframe src=\"{}\" title=\"{title}\" loading=\"lazy\" width=\"100%\" height=\"{}\" style=\"border:0\"></iframe>\n<p><a href=\"{}\">{title}: open the live figure</a></p>",
+            escape_html(&link.embed_href(id)),
+            embed_height(id),
+            escape_html(&link.href_without_embed(id)),
+        );
+        snippet.set(Some(text.clone()));
+        leptos::task::spawn_local(async move {
+            copied.set(super::copy_text(&text).await);
+        });
+    };
+    let box_id = format!("{id}-embed");
+    view! {
+        <button
+            type="button"
+            class="figure-embed"
+            aria-expanded=move || snippet.with(Option::is_some).to_string()
+            aria-controls=box_id.clone()
+            title="Embed this figure in a web page"
+            on:click=on_click
+        >
+            <span aria-hidden="true">"</>"</span>
+            <span class="visually-hidden">{format!("Embed the figure “{title}”")}</span>
+        </button>
+        <div class="embed-code" id=box_id hidden=move || snippet.with(Option::is_none)>
+            <label for=format!("{id}-embed-text")>
+                {move || if copied.get() { "Embed code (copied):" } else { "Embed code:" }}
+            </label>
+            <textarea id=format!("{id}-embed-text") readonly rows="4" spellcheck="false" prop:value=move || snippet.get().unwrap_or_default()></textarea>
+        </div>
     }
 }

@@ -9,6 +9,7 @@ pub mod canvas;
 pub mod chapters;
 pub mod contents;
 pub mod controls;
+pub mod embed;
 pub mod figure;
 pub mod figures;
 pub mod matrix;
@@ -48,9 +49,17 @@ pub fn mount() {
 }
 
 /// Reads the URL, provides state and theme to everything below, and keeps the URL in step.
-pub fn provide_app_state() -> AppState {
+/// Returns the state and the figure `?embed=` asks for, if any.
+pub fn provide_app_state() -> (AppState, Option<&'static str>) {
     let (pairs, cut) = url::read_query();
     let state = AppState::from_query(&pairs);
+    let embedded = match embed::requested(&pairs) {
+        Ok(id) => id,
+        Err(notice) => {
+            state.notices.push(crate::params::Notice(notice));
+            None
+        }
+    };
     if let Some(n) = cut {
         // First: it explains why later settings of the link were not read.
         state.notices.0.update(|list| list.insert(0, n.0));
@@ -75,16 +84,29 @@ pub fn provide_app_state() -> AppState {
         pairs.extend(rope.get().to_query());
         pairs.extend(context.get().to_query());
         pairs.extend(theme.choice.get().to_query());
+        if let Some(id) = embedded {
+            pairs.push((embed::KEY, id.to_string()));
+        }
         pairs
     }));
     provide_context(link);
-    state
+    (state, embedded)
 }
 
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
-    provide_app_state();
+    let (_, embedded) = provide_app_state();
+    if let Some(id) = embedded {
+        if let Some(root) = document().document_element() {
+            let _ = root.class_list().add_1("embedded");
+        }
+        return view! {
+            <NoticeBar />
+            <embed::Embed id=id />
+        }
+        .into_any();
+    }
     view! {
         <Header />
         <NoticeBar />
@@ -104,6 +126,7 @@ pub fn App() -> impl IntoView {
             </p>
         </footer>
     }
+    .into_any()
 }
 
 /// Puts `text` on the clipboard; `false` if the browser has no clipboard here (an insecure

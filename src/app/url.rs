@@ -39,6 +39,44 @@ impl ShareLink {
         )
     }
 
+    /// The page's address with the current query minus `embed`, scrolled to `#id`: the full
+    /// explainer at that figure, in the same state.
+    pub fn href_without_embed(self, id: &str) -> String {
+        let location = window().location();
+        let pairs: Vec<(&str, String)> = self.0.with(|pairs| {
+            pairs
+                .iter()
+                .filter(|(k, _)| *k != crate::app::embed::KEY)
+                .cloned()
+                .collect()
+        });
+        format!(
+            "{}{}{}#{id}",
+            location.origin().unwrap_or_default(),
+            location.pathname().unwrap_or_default(),
+            build_query(&pairs)
+        )
+    }
+
+    /// The address that embeds figure `id` in the current state (read untracked).
+    pub fn embed_href(self, id: &'static str) -> String {
+        let location = window().location();
+        let mut pairs: Vec<(&str, String)> = self.0.with_untracked(|pairs| {
+            pairs
+                .iter()
+                .filter(|(k, _)| *k != crate::app::embed::KEY)
+                .cloned()
+                .collect()
+        });
+        pairs.push((crate::app::embed::KEY, id.to_string()));
+        format!(
+            "{}{}{}",
+            location.origin().unwrap_or_default(),
+            location.pathname().unwrap_or_default(),
+            build_query(&pairs)
+        )
+    }
+
     /// Makes `#id` the address bar's fragment (without scrolling or a history entry), so the next
     /// [`ShareLink::href`] points at that element.
     pub fn set_fragment(self, id: &str) {

@@ -51,7 +51,7 @@ const VALUES = [
   "%", "%zz", "%E2%80", "%00", "%2", "a".repeat(1200), "the cat sat", "In the house a cat ate some cheese",
   "word ".repeat(40), ...HTML,
 ];
-const UNKNOWN = ["zzz", "r.zzz", "", "%ZZ", "n.n", "__proto__", "constructor"];
+const UNKNOWN = ["zzz", "r.zzz", "", "%ZZ", "n.n", "__proto__", "constructor", "embed"];
 
 function pick(r, list) {
   return list[Math.floor(r() * list.length)];

@@ -57,7 +57,7 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 9
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
   await page.goto(url);
-  await page.waitForSelector("#fig-heatmap canvas");
+  await page.waitForSelector("#fig-heatmap canvas, .embed figure");
   await page.waitForFunction(() => !document.getElementById("loading"));
   return { page, problems, context };
 }

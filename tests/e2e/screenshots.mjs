@@ -1,7 +1,9 @@
 // Screenshots of the built app for the README and for looking at: 1280 px and 390 px wide, light
 // and dark. Usage: node tests/e2e/screenshots.mjs OUTPUT_DIR
 import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
 import { serveDist, launch, openPage, showFigure } from "./harness.mjs";
+import { serveStatic } from "./serve.mjs";
 
 const out = process.argv[2] ?? "docs";
 await mkdir(out, { recursive: true });
@@ -55,6 +57,31 @@ try {
     if (problems.length) console.error(name, problems);
     console.log(`${out}/${name}.png`);
     await context.close();
+  }
+  // An embedded figure in a sample blog post (tests/e2e/host), on another origin, at 1280 and
+  // 390 px: the snippet of the figure's "</>" button, the frame grown to the reported height.
+  const host = await serveStatic(
+    { "/": resolve(new URL("./host", import.meta.url).pathname) },
+    { "content-security-policy": "default-src 'self'; frame-src *; style-src 'self' 'unsafe-inline'" },
+  );
+  try {
+    for (const width of [1280, 390]) {
+      // Tall enough that the whole frame is on screen (figures draw when they come into view).
+      const context = await browser.newContext({ viewport: { width, height: 2400 }, deviceScaleFactor: width < 500 ? 2 : 1 });
+      const page = await context.newPage();
+      await page.goto(`${host.url}/`);
+      await page.evaluate((src) => {
+        document.getElementById("slot").innerHTML =
+          `<iframe src="${src}" title="Pairs that never turn — Positional Encoding Explorer" loading="lazy" width="100%" height="600" style="border:0"></iframe>`;
+      }, `${server.url}?embed=fig-ctx-turns`);
+      await page.waitForFunction(() => Number(document.querySelector("iframe").dataset.reportedHeight) > 0, null, { timeout: 15000 });
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: `${out}/embed-${width}.png`, fullPage: true });
+      console.log(`${out}/embed-${width}.png`);
+      await context.close();
+    }
+  } finally {
+    await host.close();
   }
 } finally {
   await browser.close();

@@ -55,7 +55,7 @@ pub fn Context() -> impl IntoView {
                 "for real model configurations — or paste your own."
             </p>
             <div class="figure-grid">
-                <ContextControls state=s />
+                <ContextControls />
                 <div class="figure-stack">
                     <Turns />
                     <p class="bridge">
@@ -85,11 +85,8 @@ pub fn Context() -> impl IntoView {
 
 /// The chapter's controls: a model preset, the paste box, the method and its parameters.
 #[component]
-fn ContextControls(
-    /// The chapter's state.
-    state: ContextState,
-) -> impl IntoView {
-    let s = state;
+pub fn ContextControls() -> impl IntoView {
+    let s = expect_context::<AppState>().context;
     let methods: Vec<(RopeType, &'static str)> = RopeType::ALL
         .into_iter()
         .map(|t| (t, method_name(t)))

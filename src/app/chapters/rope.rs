@@ -24,20 +24,6 @@ use crate::params::rope::{HEAD_DIM, POSITIONS};
 #[component]
 pub fn Rope() -> impl IntoView {
     let s = expect_context::<AppState>().rope;
-    let max_pos = Signal::derive(move || s.positions.get().saturating_sub(1));
-    let rotary_dim = s.rotary_dim();
-    // The rotary_dim slider edits a plain number; "all coordinates" is stored as `None` so that
-    // it follows head_dim.
-    let rot = RwSignal::new(rotary_dim.get_untracked());
-    Effect::new(move |_| rot.set(rotary_dim.get()));
-    Effect::new(move |_| {
-        let r = rot.get();
-        let d = s.dim.get_untracked();
-        let next = (r < d).then_some(r);
-        if s.rotary.get_untracked() != next {
-            s.rotary.set(next);
-        }
-    });
     let inv_freq = s.rotary_inv_freq();
     let slowest = move || {
         inv_freq.with(|f| {
@@ -85,19 +71,7 @@ pub fn Rope() -> impl IntoView {
                 {slowest} " positions for one turn."
             </p>
             <div class="figure-grid">
-                <div class="controls" role="group" aria-label="RoPE controls">
-                    <IntSlider label="head_dim" id="ctl-r-d" min=HEAD_DIM.0 max=HEAD_DIM.1 step=2 value=s.dim />
-                    <LogSlider label="base (rope_theta)" id="ctl-r-base" min=limits::BASE.0 max=limits::BASE.1 value=s.base />
-                    <IntSlider label="positions (rows)" id="ctl-r-n" min=POSITIONS.0 max=POSITIONS.1 value=s.positions />
-                    <IntSlider label="current position m" id="ctl-r-pos" min=0usize max=max_pos value=s.pos />
-                    <IntSlider label="rotary_dim (coordinates that turn)" id="ctl-r-rot" min=2usize max=Signal::derive(move || s.dim.get()) step=2 value=rot />
-                    <Choice
-                        legend="layout"
-                        name="r-layout"
-                        options=vec![(Layout::Interleaved, "interleaved"), (Layout::Half, "half-split")]
-                        value=s.layout
-                    />
-                </div>
+                <RopeControls />
                 <div class="figure-stack">
                     <FrequencyWheels />
                     <p class="bridge">
@@ -135,5 +109,40 @@ pub fn Rope() -> impl IntoView {
             </p>
             <TokenCloud />
         </section>
+    }
+}
+
+/// The RoPE chapter's controls (its panel; an embedded figure shows it too).
+#[component]
+pub fn RopeControls() -> impl IntoView {
+    let s = expect_context::<AppState>().rope;
+    let max_pos = Signal::derive(move || s.positions.get().saturating_sub(1));
+    let rotary_dim = s.rotary_dim();
+    // The rotary_dim slider edits a plain number; "all coordinates" is stored as `None` so that
+    // it follows head_dim.
+    let rot = RwSignal::new(rotary_dim.get_untracked());
+    Effect::new(move |_| rot.set(rotary_dim.get()));
+    Effect::new(move |_| {
+        let r = rot.get();
+        let d = s.dim.get_untracked();
+        let next = (r < d).then_some(r);
+        if s.rotary.get_untracked() != next {
+            s.rotary.set(next);
+        }
+    });
+    view! {
+        <div class="controls" role="group" aria-label="RoPE controls">
+            <IntSlider label="head_dim" id="ctl-r-d" min=HEAD_DIM.0 max=HEAD_DIM.1 step=2 value=s.dim />
+            <LogSlider label="base (rope_theta)" id="ctl-r-base" min=limits::BASE.0 max=limits::BASE.1 value=s.base />
+            <IntSlider label="positions (rows)" id="ctl-r-n" min=POSITIONS.0 max=POSITIONS.1 value=s.positions />
+            <IntSlider label="current position m" id="ctl-r-pos" min=0usize max=max_pos value=s.pos />
+            <IntSlider label="rotary_dim (coordinates that turn)" id="ctl-r-rot" min=2usize max=Signal::derive(move || s.dim.get()) step=2 value=rot />
+            <Choice
+                legend="layout"
+                name="r-layout"
+                options=vec![(Layout::Interleaved, "interleaved"), (Layout::Half, "half-split")]
+                value=s.layout
+            />
+        </div>
     }
 }

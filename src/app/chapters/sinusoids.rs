@@ -55,7 +55,6 @@ fn Equation(func: &'static str, cos: bool) -> impl IntoView {
 #[component]
 pub fn Sinusoids() -> impl IntoView {
     let s = expect_context::<AppState>().sinusoidal;
-    let max_pos = Signal::derive(move || s.positions.get().saturating_sub(1));
     let params = s.params();
     // Wavelength 2π/ω of the slowest pair, in positions.
     let slowest = move || {
@@ -163,40 +162,7 @@ pub fn Sinusoids() -> impl IntoView {
                 {move || explain::spacing_text(&params.get())}
             </p>
             <div class="figure-grid">
-                <div class="controls" role="group" aria-label="Sinusoidal encoding controls">
-                    <IntSlider
-                        label="positions (rows)"
-                        id="ctl-n"
-                        min=limits::POSITIONS.0
-                        max=limits::POSITIONS.1
-                        value=s.positions
-                    />
-                    <IntSlider label="d_model" id="ctl-d" min=limits::DIM.0 max=limits::DIM.1 value=s.dim />
-                    <LogSlider label="base" id="ctl-base" min=limits::BASE.0 max=limits::BASE.1 value=s.base />
-                    <IntSlider label="highlighted position" id="ctl-pos" min=0usize max=max_pos value=s.pos />
-                    <Choice
-                        legend="layout"
-                        name="layout"
-                        options=vec![(Layout::Interleaved, "interleaved"), (Layout::Half, "half-split")]
-                        value=s.layout
-                    />
-                    <Choice
-                        legend="spacing"
-                        name="spacing"
-                        options=vec![(Spacing::Paper, "paper"), (Spacing::Fairseq, "tensor2tensor")]
-                        value=s.spacing
-                    />
-                    <Choice
-                        legend="show the table as"
-                        name="show"
-                        options=vec![
-                            (TableView::Both, "both"),
-                            (TableView::Heatmap, "heatmap"),
-                            (TableView::Waves, "waves"),
-                        ]
-                        value=s.show
-                    />
-                </div>
+                <SinusoidalControls />
                 <div class="figure-stack">
                     // Hidden figures are off screen for the drawing code too: they skip redraws.
                     <div class="slot" hidden=move || !s.show.get().heatmap()>
@@ -257,5 +223,48 @@ pub fn Sinusoids() -> impl IntoView {
                 </div>
             </div>
         </section>
+    }
+}
+
+/// The sinusoidal encoding's controls (the chapter's panel; an embedded figure shows it too).
+#[component]
+pub fn SinusoidalControls() -> impl IntoView {
+    let s = expect_context::<AppState>().sinusoidal;
+    let max_pos = Signal::derive(move || s.positions.get().saturating_sub(1));
+    view! {
+        <div class="controls" role="group" aria-label="Sinusoidal encoding controls">
+            <IntSlider
+                label="positions (rows)"
+                id="ctl-n"
+                min=limits::POSITIONS.0
+                max=limits::POSITIONS.1
+                value=s.positions
+            />
+            <IntSlider label="d_model" id="ctl-d" min=limits::DIM.0 max=limits::DIM.1 value=s.dim />
+            <LogSlider label="base" id="ctl-base" min=limits::BASE.0 max=limits::BASE.1 value=s.base />
+            <IntSlider label="highlighted position" id="ctl-pos" min=0usize max=max_pos value=s.pos />
+            <Choice
+                legend="layout"
+                name="layout"
+                options=vec![(Layout::Interleaved, "interleaved"), (Layout::Half, "half-split")]
+                value=s.layout
+            />
+            <Choice
+                legend="spacing"
+                name="spacing"
+                options=vec![(Spacing::Paper, "paper"), (Spacing::Fairseq, "tensor2tensor")]
+                value=s.spacing
+            />
+            <Choice
+                legend="show the table as"
+                name="show"
+                options=vec![
+                    (TableView::Both, "both"),
+                    (TableView::Heatmap, "heatmap"),
+                    (TableView::Waves, "waves"),
+                ]
+                value=s.show
+            />
+        </div>
     }
 }

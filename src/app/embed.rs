@@ -1,0 +1,177 @@
+//! Embed mode: `?embed=<figure-id>` (plus that figure's state keys and `theme=`) renders one
+//! figure of the book with the controls it reads, a one-line caption and a link that opens the
+//! full explainer at that figure in the same state. No header, no contents, no other figure is
+//! mounted, so none is computed. Inside an iframe the page reports its height to the host
+//! whenever it changes, with the message Observable's embeds use:
+//! `{context: "iframe.resize", src: location.href, height}`.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+
+use crate::app::chapters::context::ContextControls;
+use crate::app::chapters::rope::RopeControls;
+use crate::app::chapters::sinusoids::SinusoidalControls;
+use crate::app::figures;
+use crate::app::url::ShareLink;
+use crate::book::{self, Chapter, Figure};
+
+/// The query key naming the embedded figure.
+pub const KEY: &str = "embed";
+
+/// The figure `?embed=` names, if it is one of the book's (an unknown id shows the whole book,
+/// with a notice).
+pub fn requested(pairs: &[(String, String)]) -> Result<Option<&'static str>, String> {
+    match pairs.iter().rev().find(|(k, _)| k == KEY) {
+        None => Ok(None),
+        Some((_, v)) => match book::find_figure(v) {
+            Some((_, f)) => Ok(Some(f.id)),
+            None => Err(format!(
+                "embed = “{}” is not a figure of this explainer; showing the whole book.",
+                crate::params::quote(v)
+            )),
+        },
+    }
+}
+
+/// The figure with element id `id`, and whether it reads its chapter's control panel (the
+/// others carry their own controls). Every id of [`book::CHAPTERS`] has an arm; a browser test
+/// embeds each one.
+fn figure(id: &str) -> Option<(AnyView, bool)> {
+    use figures::context::{attention, dynamic, scores, turns, wavelengths};
+    use figures::rope::{add, cloud, dims, efficient, layouts, sentences, values, vector, wheels};
+    Some(match id {
+        "fig-attention" => (
+            view! { <figures::attention::OrderBlindness /> }.into_any(),
+            false,
+        ),
+        "fig-naive" => (view! { <figures::naive::NaiveFixes /> }.into_any(), false),
+        "fig-heatmap" => (
+            view! { <figures::heatmap::SinusoidalHeatmap /> }.into_any(),
+            true,
+        ),
+        "fig-waves" => (
+            view! { <figures::waves::SinusoidalWaves /> }.into_any(),
+            true,
+        ),
+        "fig-clocks" => (
+            view! { <figures::clocks::SinusoidalClocks /> }.into_any(),
+            true,
+        ),
+        "fig-similarity" => (
+            view! { <figures::similarity::SinusoidalSimilarity /> }.into_any(),
+            true,
+        ),
+        "fig-shift" => (view! { <figures::shift::RelativeShift /> }.into_any(), true),
+        "fig-token" => (view! { <figures::token::AddToToken /> }.into_any(), true),
+        "fig-rope-add" => (view! { <add::WhyNotAdd /> }.into_any(), false),
+        "fig-rope-2d" => (view! { <vector::RotatingVector /> }.into_any(), false),
+        "fig-rope-sentences" => (view! { <sentences::SameAngle /> }.into_any(), false),
+        "fig-rope-wheels" => (view! { <wheels::FrequencyWheels /> }.into_any(), true),
+        "fig-rope-efficient" => (view! { <efficient::EfficientForm /> }.into_any(), true),
+        "fig-rope-scores" => (
+            view! { <rope_scores::ScoresOverPositions /> }.into_any(),
+            true,
+        ),
+        "fig-rope-dims" => (view! { <dims::BeforeAfter /> }.into_any(), true),
+        "fig-rope-layouts" => (view! { <layouts::Layouts /> }.into_any(), true),
+        "fig-rope-values" => (view! { <values::WhyOnlyQk /> }.into_any(), false),
+        "fig-rope-cloud" => (view! { <cloud::TokenCloud /> }.into_any(), false),
+        "fig-ctx-turns" => (view! { <turns::Turns /> }.into_any(), true),
+        "fig-ctx-wavelengths" => (view! { <wavelengths::Wavelengths /> }.into_any(), true),
+        "fig-ctx-scores" => (view! { <scores::ScoresByDistance /> }.into_any(), true),
+        "fig-ctx-attention" => (view! { <attention::AttentionFactor /> }.into_any(), true),
+        "fig-ctx-dynamic" => (view! { <dynamic::DynamicNtk /> }.into_any(), true),
+        _ => return None,
+    })
+}
+
+use figures::rope::scores as rope_scores;
+
+/// The control panel of chapter `id`.
+fn panel(chapter: &str) -> AnyView {
+    match chapter {
+        "sinusoids" => view! { <SinusoidalControls /> }.into_any(),
+        "rope" => view! { <RopeControls /> }.into_any(),
+        _ => view! { <ContextControls /> }.into_any(),
+    }
+}
+
+/// The embedded figure: its controls, itself, a caption line with the link to the full page.
+#[component]
+pub fn Embed(
+    /// The figure's element id (one of the book's).
+    id: &'static str,
+) -> impl IntoView {
+    let link = expect_context::<ShareLink>();
+    let Some((chapter, fig)) = book::find_figure(id) else {
+        return ().into_any();
+    };
+    let Some((body, uses_panel)) = figure(id) else {
+        return ().into_any();
+    };
+    report_height();
+    let full = move || link.href_without_embed(id);
+    view! {
+        <div class="embed" data-embed=id>
+            // The figure first, then the controls it reads (in reading and focus order).
+            <div class="embed-body">
+                <div class="figure-stack">{body}</div>
+                {uses_panel.then(|| panel(chapter.id))}
+            </div>
+            <p class="embed-caption">
+                {caption(chapter, fig)} " "
+                <a href=full target="_blank" rel="noopener">"Open in the full explainer ↗"</a>
+            </p>
+        </div>
+    }
+    .into_any()
+}
+
+/// "Chapter 3 · Stretching the context — Pairs that never turn".
+fn caption(chapter: &Chapter, fig: &Figure) -> String {
+    format!(
+        "{} — from chapter {}, {}, of the Positional Encoding Explorer.",
+        fig.title, chapter.number, chapter.title
+    )
+}
+
+/// Inside an iframe, posts the document's height to the host page whenever it changes.
+fn report_height() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
+    if parent == window {
+        return;
+    }
+    // The body, not the root: the root's scroll height never falls below the frame's own
+    // height, so a frame made too tall could never shrink back.
+    let Some(root) = window.document().and_then(|d| d.body()) else {
+        return;
+    };
+    let post = Closure::<dyn FnMut(js_sys::Array)>::new(move |_entries: js_sys::Array| {
+        let Some(w) = web_sys::window() else { return };
+        let Some(el) = w.document().and_then(|d| d.body()) else {
+            return;
+        };
+        let message = js_sys::Object::new();
+        let set = |k: &str, v: &wasm_bindgen::JsValue| {
+            let _ = js_sys::Reflect::set(&message, &k.into(), v);
+        };
+        set("context", &"iframe.resize".into());
+        set("src", &w.location().href().unwrap_or_default().into());
+        set("height", &f64::from(el.offset_height()).into());
+        if let Ok(Some(parent)) = w.parent() {
+            let _ = parent.post_message(&message, "*");
+        }
+    });
+    if let Ok(observer) = web_sys::ResizeObserver::new(post.as_ref().unchecked_ref()) {
+        observer.observe(&root);
+        // The observer lives as long as the page (one per embed).
+        post.forget();
+        std::mem::forget(observer);
+    }
+}

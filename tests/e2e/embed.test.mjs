@@ -1,0 +1,161 @@
+// One live figure in a blog post: `?embed=<figure-id>` shows that figure only (for every figure
+// of the registry, src/book.rs), draws it, links back to the full page in the same state, and
+// inside a frame on another origin reports its height; every figure's "</>" button gives a
+// snippet with the attributes a polite embed needs.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { openPage, showFigure, shareBrowser } from "./harness.mjs";
+import { serveStatic } from "./serve.mjs";
+
+const env = shareBrowser();
+const HOST = resolve(new URL("./host", import.meta.url).pathname);
+let host;
+
+before(async () => {
+  // A blog on another origin, with a policy a blog might send (inline styles allowed).
+  host = await serveStatic({ "/": HOST }, { "content-security-policy": "default-src 'self'; frame-src *; style-src 'self' 'unsafe-inline'" });
+});
+
+after(async () => {
+  await host?.close();
+});
+
+/** Every figure id of the registry, with its chapter. */
+async function registry() {
+  const text = await readFile(new URL("../../src/book.rs", import.meta.url), "utf8");
+  const out = [];
+  let chapter = null;
+  for (const line of text.split("\n")) {
+    const c = line.match(/^\s*id: "([a-z0-9-]+)",$/);
+    if (c) chapter = c[1];
+    const f = line.match(/fig\("(fig-[a-z0-9-]+)"/);
+    if (f) out.push({ id: f[1], chapter });
+  }
+  return out;
+}
+
+/** One non-default state key per chapter, to see it survive the round trip. */
+const STATE = { sinusoids: ["n", "64"], rope: ["r.d", "64"], context: ["c.s", "8"] };
+
+test("every figure embeds alone, draws, and links to the full page in the same state", async (t) => {
+  const figures = await registry();
+  assert.ok(figures.length >= 23, `registry parsed: ${figures.length}`);
+  const { page, problems, context } = await openPage(env.browser, env.server.url);
+  try {
+    for (const { id, chapter } of figures) {
+      await t.test(id, async () => {
+        const [key, value] = STATE[chapter];
+        await page.goto(`${env.server.url}?${key}=${value}&embed=${id}`);
+        await page.waitForSelector(".embed figure");
+        const shown = await page.$$eval("figure[id^=fig-]", (f) => f.map((x) => x.id));
+        assert.deepEqual(shown, [id]);
+        assert.equal(await page.locator("nav.toc, header, section.chapter").count(), 0, "no header, contents or chapters");
+        await showFigure(page, id);
+        const full = await page.getAttribute(".embed-caption a", "href");
+        const url = new URL(full);
+        assert.equal(url.hash, `#${id}`);
+        assert.equal(url.searchParams.get(key), value);
+        assert.equal(url.searchParams.has("embed"), false);
+        assert.equal(await page.getAttribute(".embed-caption a", "target"), "_blank");
+        // The address keeps the embed and the state.
+        await page.waitForFunction(([k, v]) => new URLSearchParams(location.search).get(k) === v, [key, value]);
+        assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get("embed")), id);
+      });
+    }
+    await t.test("the full-page link opens that figure in the same state", async () => {
+      await page.goto(`${env.server.url}?c.s=8&embed=fig-ctx-turns`);
+      await page.waitForSelector(".embed figure");
+      const full = await page.getAttribute(".embed-caption a", "href");
+      await page.goto(full);
+      await page.waitForSelector("#fig-heatmap canvas");
+      assert.equal(await page.inputValue("#ctl-c-s-value"), "8");
+      assert.ok(await page.locator("#fig-ctx-turns").count());
+    });
+    await t.test("an unknown embed id shows the whole book with a notice", async () => {
+      await page.goto(`${env.server.url}?embed=fig-nope`);
+      await page.waitForSelector("#fig-heatmap canvas");
+      assert.match((await page.locator(".notices li").allTextContents()).join(" "), /embed = “fig-nope”/);
+    });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the embed code holds the state, a title, lazy loading, full width, a measured height, no border and a link", async () => {
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?c.s=8#fig-ctx-turns`);
+  try {
+    await showFigure(page, "fig-ctx-turns");
+    await page.click("#fig-ctx-turns .figure-embed");
+    const code = await page.inputValue("#fig-ctx-turns-embed-text");
+    // Parsed in a blank page: the explainer's own policy refuses the snippet's style attribute
+    // (it is meant for the host page, not for this one).
+    const blank = await context.newPage();
+    await blank.goto("about:blank");
+    const parsed = await blank.evaluate((code) => {
+      const doc = new DOMParser().parseFromString(code, "text/html");
+      const f = doc.querySelector("iframe");
+      const a = doc.querySelector("a");
+      return f && {
+        src: f.getAttribute("src"),
+        title: f.getAttribute("title"),
+        loading: f.getAttribute("loading"),
+        width: f.getAttribute("width"),
+        height: f.getAttribute("height"),
+        style: f.getAttribute("style"),
+        link: a?.getAttribute("href"),
+        after: !!(f.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING),
+      };
+    }, code);
+    assert.ok(parsed, code);
+    const src = new URL(parsed.src);
+    assert.equal(src.searchParams.get("embed"), "fig-ctx-turns");
+    assert.equal(src.searchParams.get("c.s"), "8");
+    assert.match(parsed.title, /Pairs that never turn/);
+    assert.equal(parsed.loading, "lazy");
+    assert.equal(parsed.width, "100%");
+    assert.ok(Number(parsed.height) > 300, `height ${parsed.height}`);
+    assert.equal(parsed.style, "border:0");
+    assert.ok(parsed.after && new URL(parsed.link).hash === "#fig-ctx-turns");
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("framed on another origin, the figure reports its height and the host page applies it", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  try {
+    await page.goto(`${host.url}/`);
+    await page.evaluate((src) => {
+      document.getElementById("slot").innerHTML =
+        `<iframe src="${src}" title="Pairs that never turn — Positional Encoding Explorer" loading="lazy" width="100%" height="4000" style="border:0"></iframe>`;
+    }, `${env.server.url}?embed=fig-ctx-turns`);
+    // Made too tall, the frame reports its content's height and shrinks to it.
+    await page.waitForFunction(() => {
+      const h = Number(document.querySelector("iframe").dataset.reportedHeight);
+      return h > 400 && h < 4000;
+    }, null, { timeout: 10000 });
+    // Once the figure has settled, the last report is the frame's content height.
+    const frame = page.frames().find((f) => f.url().includes("embed="));
+    let reported = 0;
+    let inner = -1;
+    for (let k = 0; k < 30 && reported !== inner; k++) {
+      await page.waitForTimeout(100);
+      reported = await page.evaluate(() => Number(document.querySelector("iframe").dataset.reportedHeight));
+      inner = await frame.evaluate(() => document.body.offsetHeight);
+    }
+    assert.equal(reported, inner);
+    assert.equal(await page.evaluate(() => document.querySelector("iframe").getBoundingClientRect().height), Math.ceil(inner));
+    // A good guest: the frame never takes the host's focus.
+    assert.equal(await page.evaluate(() => document.activeElement === document.body), true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
