@@ -903,3 +903,42 @@ fn help_documents_ranges_and_defaults_and_exits_0() {
     assert!(help(&["--help"]).contains("sinusoidal"));
     assert!(help(&["--version"]).contains("pe"));
 }
+
+#[test]
+fn rope_freqs_target_gives_chapter_three_numbers() {
+    // YaRN s = 4 over L₀ = 4096, head_dim 128, target 16384: 18 of 64 pairs turn less than once
+    // over positions 0 … 4095 (the page's summary), none of them past the seen arc after YaRN,
+    // and the score curve starts at 1 (plain) and at the attention factor squared (scaled).
+    let v = json(&[
+        "rope-freqs",
+        "--dim",
+        "128",
+        "--scaling",
+        "yarn",
+        "--factor",
+        "4",
+        "--original-max",
+        "4096",
+        "--target",
+        "16384",
+    ]);
+    assert_eq!(v["target"], 16384);
+    assert_eq!(v["seq_len"], 16384, "the target is the current length");
+    let reach = v["reach"].as_array().unwrap();
+    assert_eq!(reach.len(), 64);
+    let slow = reach
+        .iter()
+        .filter(|p| p["seen"].as_f64().unwrap() < 1.0)
+        .count();
+    assert_eq!(slow, 18);
+    let past = reach
+        .iter()
+        .filter(|p| (p["scaled"].as_f64().unwrap() - p["seen"].as_f64().unwrap()) * 360.0 > 0.5)
+        .count();
+    assert_eq!(past, 0);
+    let scores = &v["scores"];
+    assert_eq!(scores["plain"][0].as_f64(), Some(1.0));
+    let factor = 0.1 * 4f64.ln() + 1.0;
+    assert!((scores["scaled"][0].as_f64().unwrap() - factor * factor).abs() < 1e-12);
+    assert_eq!(scores["end"].as_array().unwrap().last().unwrap(), 16383);
+}

@@ -173,6 +173,11 @@ pub struct RopeFreqsArgs {
         int(limits::CONTEXT)
     ))]
     pub seq_len: Option<usize>,
+    #[arg(long, help = format!(
+        "Target length T, {}: adds chapter 3's numbers — each pair's reach of the circle within L₀ and by T, plain and scaled, and the all-ones score curve to T − 1 (480 log columns); also the current length when --seq-len is not given",
+        int(limits::CONTEXT)
+    ))]
+    pub target: Option<usize>,
     #[arg(long, default_value_t = 32.0, conflicts_with = "config", help = format!("YaRN beta_fast, {}, above --beta-slow", real(limits::RAMP)))]
     pub beta_fast: f64,
     #[arg(long, default_value_t = 1.0, conflicts_with = "config", help = format!("YaRN beta_slow, {}", real(limits::RAMP)))]

@@ -10,24 +10,67 @@ use super::check::{self, Checked};
 use pe_explorer::math::limits;
 use pe_explorer::math::rope_config::{self, MAX_CONFIG_BYTES, ModelRope};
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
+use pe_explorer::math::{rope, rope_extension};
 
 /// Runs `pe rope-freqs`; `stdin` is what `--config -` reads.
 pub fn run(args: RopeFreqsArgs, stdin: &mut dyn Read) -> Checked<Value> {
+    let target = args
+        .target
+        .map(|n| check::int("target", n, limits::CONTEXT))
+        .transpose()?;
+    // As the page does: without --seq-len the current length is the target.
     let seq_len = args
         .seq_len
         .map(|n| check::int("seq-len", n, limits::CONTEXT))
-        .transpose()?;
-    match &args.config {
+        .transpose()?
+        .or(target);
+    let (mut value, scaling) = match &args.config {
         Some(path) => {
             let (name, text) = read_config(path, stdin)?;
             let mut model = rope_config::parse_config(&text).map_err(|e| format!("{name}: {e}"))?;
             if let Some(n) = seq_len {
                 model.scaling.seq_len = n;
             }
-            Ok(model_json(&model))
+            (model_json(&model), model.scaling)
         }
-        None => Ok(Value::Object(scaling_json(&from_flags(&args, seq_len)?))),
+        None => {
+            let c = from_flags(&args, seq_len)?;
+            (Value::Object(scaling_json(&c)), c)
+        }
+    };
+    if let (Some(t), Value::Object(map)) = (target, &mut value) {
+        map.insert("target".into(), json!(t));
+        map.extend(extension_json(&scaling, t));
     }
+    Ok(value)
+}
+
+/// Chapter 3's numbers for target length `t`: each pair's reach
+/// ([`rope_extension::reach`]) and the all-ones score curve before and after scaling
+/// ([`rope_extension::score_curve`], the attention factor squared after), as the page draws them.
+fn extension_json(c: &RopeScaling, t: usize) -> Map<String, Value> {
+    const COLUMNS: usize = 480;
+    let plain = rope::inv_freq(c.dim, c.base);
+    let (scaled, attention) = c.compute();
+    let reach: Vec<Value> = rope_extension::reach(&plain, &scaled, c.original_max, t)
+        .iter()
+        .map(|p| json!({"turns": p.turns, "seen": p.seen, "plain": p.plain, "scaled": p.scaled}))
+        .collect();
+    let max = t.saturating_sub(1);
+    let before = rope_extension::score_curve(&plain, 1.0, max, COLUMNS);
+    let after = rope_extension::score_curve(&scaled, attention * attention, max, COLUMNS);
+    let mut map = Map::new();
+    map.insert("reach".into(), json!(reach));
+    map.insert(
+        "scores".into(),
+        json!({
+            "start": before.start,
+            "end": before.end,
+            "plain": before.mean,
+            "scaled": after.mean,
+        }),
+    );
+    map
 }
 
 /// The text of `--config` (`-` = `stdin`) and the name messages give it; at most
