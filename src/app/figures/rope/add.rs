@@ -55,12 +55,17 @@ pub fn TokenSelect(
         <span class="text-field">
             <label for=id>{label}</label>
             <select id=id class="exact" on:change=on_change prop:value=move || chosen().to_string()>
+                // Rebuilt when the sentence changes, with a plain `selected` (`prop:value` keeps
+                // the choice current): a reactive one would be a new effect per option and
+                // sentence, and reactive_graph 0.2 never drops a dropped effect from the
+                // subscriber list of the signals it read.
                 {move || {
+                    let now = untrack(chosen);
                     tokens
                         .get()
                         .into_iter()
                         .enumerate()
-                        .map(|(k, t)| view! { <option value=k.to_string() selected=move || chosen() == k>{format!("{k}: {t}")}</option> })
+                        .map(|(k, t)| view! { <option value=k.to_string() selected=now == k>{format!("{k}: {t}")}</option> })
                         .collect_view()
                 }}
             </select>

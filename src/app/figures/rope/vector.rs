@@ -165,6 +165,10 @@ pub fn RotatingVector() -> impl IntoView {
             coord_text(norm(turned)),
         )
     };
+    // The rows are rebuilt whenever v, θ or m changes, with plain values: a reactive closure in
+    // them would be a new effect per row and change, and a dropped effect stays in the
+    // subscriber list of every signal it read (reactive_graph 0.2 never removes it), so a long
+    // session would pile them up.
     let table = move || {
         let (v, theta) = (s.vector.get(), s.theta_deg.get().to_radians());
         let current = s.vector_pos.get();
@@ -176,7 +180,7 @@ pub fn RotatingVector() -> impl IntoView {
             .map(|m| {
                 let p = rotate(v, m as f64 * theta);
                 view! {
-                    <tr class:current=move || s.vector_pos.get() == m>
+                    <tr class:current=current == m>
                         <td>{m}</td>
                         <td>{format!("{:.1}°", m as f64 * theta.to_degrees())}</td>
                         <td>{format!("[{}, {}]", coord_text(p[0]), coord_text(p[1]))}</td>
