@@ -223,6 +223,62 @@ impl MatrixPainter {
         matrix: Matrix,
         highlight_rows: &[usize],
     ) -> Option<HeatmapLayout> {
+        let Matrix {
+            values,
+            stride,
+            version,
+            toeplitz,
+        } = matrix;
+        self.paint_cells(
+            surface,
+            height,
+            spec,
+            version,
+            highlight_rows,
+            |lut, rows, cols, range, rgba| {
+                if toeplitz {
+                    lut.paint_toeplitz_into(values, stride, rows, cols, range, rgba);
+                } else {
+                    lut.paint_sampled_into(values, stride, rows, cols, range, rgba);
+                }
+            },
+        )
+    }
+
+    /// [`MatrixPainter::paint`] for a matrix given by its entries `value(row, col)` instead of a
+    /// slice, so a sparse matrix (RoPE's `R_m`: two nonzero entries per row) is never built as
+    /// `rows × cols` values. `version` changes whenever the entries do (`None`: paint them every
+    /// time).
+    pub fn paint_fn(
+        &mut self,
+        surface: &Surface,
+        height: impl Fn(f64) -> f64,
+        spec: &HeatmapSpec,
+        version: Option<u64>,
+        value: impl Fn(usize, usize) -> f64,
+        highlight_rows: &[usize],
+    ) -> Option<HeatmapLayout> {
+        self.paint_cells(
+            surface,
+            height,
+            spec,
+            version,
+            highlight_rows,
+            |lut, rows, cols, range, rgba| lut.paint_fn_into(rows, cols, range, rgba, &value),
+        )
+    }
+
+    /// What [`MatrixPainter::paint`] and [`MatrixPainter::paint_fn`] share: `fill` writes the
+    /// RGBA pixels of the sampled `rows × cols` cells with the colour table, over `range`.
+    fn paint_cells(
+        &mut self,
+        surface: &Surface,
+        height: impl Fn(f64) -> f64,
+        spec: &HeatmapSpec,
+        version: Option<u64>,
+        highlight_rows: &[usize],
+        fill: impl FnOnce(&Lut, &[usize], &[usize], (f64, f64), &mut Vec<u8>),
+    ) -> Option<HeatmapLayout> {
         canvas::fit(surface, height)?;
         let canvas = &surface.el;
         if self.layers.is_none() {
@@ -234,7 +290,7 @@ impl MatrixPainter {
             .as_ref()
             .map(|f| f.key.clone())
             .unwrap_or_default();
-        let painted = matrix.version.map(|v| (frame_key, v));
+        let painted = version.map(|v| (frame_key, v));
         if painted.is_some() && painted == self.cells {
             return self.mark(surface, &layout, spec, highlight_rows);
         }
@@ -251,25 +307,7 @@ impl MatrixPainter {
         let cols = sample_indices(spec.cols.clone(), layout.width() as usize);
         let lut = Lut::for_scale(spec.colorbar.scale, spec.theme.diverging);
         let range = (spec.colorbar.lo, spec.colorbar.hi);
-        if matrix.toeplitz {
-            lut.paint_toeplitz_into(
-                matrix.values,
-                matrix.stride,
-                &rows,
-                &cols,
-                range,
-                &mut self.rgba,
-            );
-        } else {
-            lut.paint_sampled_into(
-                matrix.values,
-                matrix.stride,
-                &rows,
-                &cols,
-                range,
-                &mut self.rgba,
-            );
-        }
+        fill(&lut, &rows, &cols, range, &mut self.rgba);
         let size = (cols.len() as u32, rows.len() as u32);
         if size.0 == 0 || size.1 == 0 {
             return Some(layout);

@@ -140,12 +140,24 @@ impl Lut {
     /// Paints `values` as RGBA pixels into `out` (resized to `4·values.len()`, allocation reused).
     /// One pixel per value, in the same order: a row-major matrix becomes a row-major image.
     pub fn paint_into(&self, values: &[f64], lo: f64, hi: f64, out: &mut Vec<u8>) {
-        out.resize(values.len() * 4, 0);
+        resize_exact(out, values.len() * 4);
         let scale = 255.0 / (hi - lo);
         for (px, &v) in out.chunks_exact_mut(4).zip(values) {
             px.copy_from_slice(&self.entries[usize::from(Self::index(v, lo, scale))]);
         }
     }
+}
+
+/// Resizes `out` to `len` bytes; when that needs more room, to exactly `len` (not the doubled
+/// capacity `Vec` would take). A painter's image buffer lives as long as its figure and follows
+/// the shown size: doubling it on one more row would hold twice the largest image for good, and
+/// ask the wasm heap for one large block where a slightly larger one would do.
+fn resize_exact(out: &mut Vec<u8>, len: usize) {
+    if len > out.capacity() {
+        out.clear();
+        out.reserve_exact(len);
+    }
+    out.resize(len, 0);
 }
 
 /// Which of `cells` (a range of matrix indices) each of `pixels` screen pixels shows, by nearest
@@ -197,6 +209,19 @@ impl Lut {
         });
     }
 
+    /// Like [`Lut::paint_sampled_into`] for a matrix given by its entries `value(r, c)`, which is
+    /// never materialised (a sparse matrix such as RoPE's `R_m` needs no `d × d` buffer).
+    pub fn paint_fn_into(
+        &self,
+        rows: &[usize],
+        cols: &[usize],
+        range: (f64, f64),
+        out: &mut Vec<u8>,
+        value: impl Fn(usize, usize) -> f64,
+    ) {
+        self.paint_cells_into(rows, cols, range, out, |r, c| Some(value(r, c)));
+    }
+
     /// Paints `value(r, c)` for every `r` in `rows` and `c` in `cols` (a missing value paints
     /// entry 0) as an RGBA image `cols.len()` pixels wide, into `out` (allocation reused).
     fn paint_cells_into(
@@ -207,7 +232,7 @@ impl Lut {
         out: &mut Vec<u8>,
         value: impl Fn(usize, usize) -> Option<f64>,
     ) {
-        out.resize(rows.len() * cols.len() * 4, 0);
+        resize_exact(out, rows.len() * cols.len() * 4);
         let scale = 255.0 / (hi - lo);
         let mut px = out.chunks_exact_mut(4);
         for &r in rows {
@@ -283,6 +308,29 @@ mod tests {
         let mut out = Vec::new();
         lut.paint_sampled_into(&m, 3, &[1], &[0, 2], (-1.0, 1.0), &mut out);
         assert_eq!(out, [lut.entry(255), lut.entry(0)].concat());
+    }
+
+    #[test]
+    fn painting_a_function_equals_painting_its_matrix() {
+        let lut = Lut::diverging(Diverging::Light);
+        let f = |r: usize, c: usize| ((r * 7 + c) as f64 * 0.3).sin();
+        let full: Vec<f64> = (0..4 * 5).map(|k| f(k / 5, k % 5)).collect();
+        let (rows, cols) = ([0, 1, 3], [0, 2, 4]);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        lut.paint_sampled_into(&full, 5, &rows, &cols, (-1.0, 1.0), &mut a);
+        lut.paint_fn_into(&rows, &cols, (-1.0, 1.0), &mut b, f);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn the_image_buffer_grows_to_the_exact_size() {
+        let lut = Lut::diverging(Diverging::Light);
+        let mut out = Vec::new();
+        lut.paint_fn_into(&[0, 1], &[0, 1, 2], (-1.0, 1.0), &mut out, |_, _| 0.0);
+        lut.paint_fn_into(&[0, 1, 2], &[0, 1, 2], (-1.0, 1.0), &mut out, |_, _| 0.0);
+        assert_eq!((out.len(), out.capacity()), (36, 36));
+        lut.paint_fn_into(&[0], &[0], (-1.0, 1.0), &mut out, |_, _| 0.0);
+        assert_eq!((out.len(), out.capacity()), (4, 36));
     }
 
     #[test]

@@ -214,6 +214,32 @@ pub fn rotation_matrix(pos: f64, inv_freq: &[f64], layout: Layout) -> Vec<f64> {
     r
 }
 
+/// Row `row < d` of [`rotation_matrix`] (`d = 2·inv_freq.len()`) written into `out` (length `d`):
+/// the same entries, for a product with `R_pos` one row at a time instead of `d²` entries at once.
+pub fn rotation_matrix_row(
+    pos: f64,
+    inv_freq: &[f64],
+    layout: Layout,
+    row: usize,
+    out: &mut [f64],
+) {
+    let d = 2 * inv_freq.len();
+    out.fill(0.0);
+    let i = match layout {
+        Layout::Interleaved => row / 2,
+        Layout::Half => row % (d / 2),
+    };
+    let (s, c) = (pos * inv_freq[i]).sin_cos();
+    let (a, b) = pair(layout, d, i);
+    if row == a {
+        out[a] = c;
+        out[b] = -s;
+    } else {
+        out[a] = s;
+        out[b] = c;
+    }
+}
+
 /// Partial rotation: only the first `rotary_dim` coordinates rotate, with frequencies
 /// [`inv_freq`]`(rotary_dim, base)`; the rest pass through unchanged. This is Hugging Face's
 /// `partial_rotary_factor` (`dim = int(head_dim · partial_rotary_factor)` in
@@ -422,6 +448,27 @@ mod tests {
                     let r = rotation_matrix(pos, &f, layout);
                     let rx: Vec<f64> = r.chunks_exact(d).map(|row| dot(row, &x)).collect();
                     assert!(close(&rx, &want, 1e-12), "{layout:?} d={d} pos={pos}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rotation_matrix_rows_are_its_rows() {
+        for (d, base) in [(2, 10_000.0), (6, 100.0), (64, 500_000.0)] {
+            let f = inv_freq(d, base);
+            for layout in LAYOUTS {
+                for pos in [0.0, 7.0, 1234.5] {
+                    let r = rotation_matrix(pos, &f, layout);
+                    let mut row = vec![f64::NAN; d];
+                    for (k, want) in r.chunks_exact(d).enumerate() {
+                        rotation_matrix_row(pos, &f, layout, k, &mut row);
+                        let same = row
+                            .iter()
+                            .zip(want)
+                            .all(|(a, b)| a.to_bits() == b.to_bits());
+                        assert!(same, "{layout:?} d={d} pos={pos} row {k}");
+                    }
                 }
             }
         }

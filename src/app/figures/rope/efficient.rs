@@ -25,10 +25,14 @@ const TABLE_ROWS: usize = 6;
 fn both_ways(x: &[f64], m: f64, inv_freq: &[f64], layout: Layout) -> (Vec<f64>, Vec<f64>, f64) {
     let r = (2 * inv_freq.len()).min(x.len());
     let (head, tail) = x.split_at(r);
-    let matrix = rope::rotation_matrix(m, inv_freq, layout);
-    let mut by_matrix: Vec<f64> = matrix
-        .chunks_exact(r)
-        .map(|row| rope::dot(row, head))
+    // R_m one row at a time (the same entries and sums as the whole matrix): the full d × d
+    // matrix would be a 128 KB block per position at head_dim 128, twice (both layouts).
+    let mut row = vec![0.0; 2 * inv_freq.len()];
+    let mut by_matrix: Vec<f64> = (0..r)
+        .map(|a| {
+            rope::rotation_matrix_row(m, inv_freq, layout, a, &mut row);
+            rope::dot(&row, head)
+        })
         .collect();
     by_matrix.extend_from_slice(tail);
     let mut efficient = rope::apply_efficient(head, m, inv_freq, layout);

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
-use crate::app::matrix::{Matrix, MatrixPainter};
+use crate::app::matrix::MatrixPainter;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::clock::{self, Clock, ClockLayout, ClockSpec};
@@ -94,6 +94,7 @@ pub fn FrequencyWheels() -> impl IntoView {
     );
     let mut painter = MatrixPainter::default();
     let mut version = 0u64;
+    let mut entries: Vec<(f64, usize, f64)> = Vec::new();
     let stats = draw_effect(wheels_ref, move |surface| {
         let (m, t, layout_kind) = (pos.get(), theme.get(), s.layout.get());
         let drawn = inv_freq.with(|f| paint_wheels(surface, m, f, selected.get(), t));
@@ -107,15 +108,21 @@ pub fn FrequencyWheels() -> impl IntoView {
         };
         let d = s.dim.get();
         let r = rotary.get();
-        // R_m over the turning coordinates, the identity over the rest (partial rotation).
-        let head = inv_freq.with(|f| rope::rotation_matrix(m as f64, f, layout_kind));
-        let mut values = vec![0.0; d * d];
-        for (row, chunk) in head.chunks_exact(r).enumerate() {
-            values[row * d..row * d + r].copy_from_slice(chunk);
-        }
-        for k in r..d {
-            values[k * d + k] = 1.0;
-        }
+        // R_m over the turning coordinates, the identity over the rest (partial rotation), one
+        // entry per row: its diagonal value and its one off-diagonal (column, value). The painter
+        // reads the cells from these rows, so no d × d matrix (128 KB at head_dim 128) is built
+        // per position (large short-lived blocks fragment the wasm heap).
+        entries.clear();
+        entries.resize(d, (1.0, usize::MAX, 0.0));
+        inv_freq.with(|f| {
+            for (i, &theta) in f.iter().enumerate() {
+                // As `rope::rotation_matrix`: rows a and b hold pair i's 2×2 block.
+                let (sn, cs) = (m as f64 * theta).sin_cos();
+                let (a, b) = rope::pair(layout_kind, r, i);
+                entries[a] = (cs, b, -sn);
+                entries[b] = (cs, a, sn);
+            }
+        });
         version += 1;
         let title = format!("R_m at m = {m} ({} layout)", layout_kind.as_str());
         let spec = HeatmapSpec {
@@ -134,13 +141,17 @@ pub fn FrequencyWheels() -> impl IntoView {
             row_names: None,
             theme: t,
         };
-        let cells = Matrix {
-            values: &values,
-            stride: d,
-            version: Some(version),
-            toeplitz: false,
+        let entry = |row: usize, col: usize| {
+            let (diagonal, other, value) = entries[row];
+            if col == row {
+                diagonal
+            } else if col == other {
+                value
+            } else {
+                0.0
+            }
         };
-        painter.paint(&surface, matrix_height, &spec, cells, &[]);
+        painter.paint_fn(&surface, matrix_height, &spec, Some(version), entry, &[]);
     });
     let readout = move || {
         let m = pos.get();
