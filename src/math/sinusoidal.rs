@@ -182,30 +182,41 @@ impl SinusoidalParams {
         if n == 0 || d == 0 {
             return;
         }
-        let pairs = self.pairs();
+        let mut phases = self.phases();
+        for row in out.chunks_exact_mut(d) {
+            self.write_row(&phases, row);
+            phases.advance();
+        }
+    }
+
+    /// The [`Phases`] of the fast path, at position 0.
+    fn phases(&self) -> Phases {
+        Phases::new((0..self.pairs()).map(|k| self.pair_omega(k)).collect())
+    }
+
+    /// Writes the row at `phases`' position into `row` (`row.len() == dim`) as
+    /// [`SinusoidalParams::table_into`] lays it out. Zero columns (fairseq, odd d) are not
+    /// written: they keep what `row` held (0 in a table).
+    fn write_row(&self, phases: &Phases, row: &mut [f64]) {
+        let (d, pairs) = (self.dim, self.pairs());
         // Complete (sin, cos) pairs; with paper spacing an odd d adds one lone sine (`pairs − 1`).
         let full = d / 2;
         let lone_sine = pairs > full;
-        let mut phases = Phases::new((0..pairs).map(|k| self.pair_omega(k)).collect());
-        for row in out.chunks_exact_mut(d) {
-            let (sin, cos) = (phases.sin(), phases.cos());
-            match self.layout {
-                Layout::Interleaved => {
-                    for (cell, (&s, &c)) in row.chunks_exact_mut(2).zip(sin.iter().zip(cos)) {
-                        cell[0] = s;
-                        cell[1] = c;
-                    }
-                    if lone_sine {
-                        row[d - 1] = sin[pairs - 1];
-                    }
+        let (sin, cos) = (phases.sin(), phases.cos());
+        match self.layout {
+            Layout::Interleaved => {
+                for (cell, (&s, &c)) in row.chunks_exact_mut(2).zip(sin.iter().zip(cos)) {
+                    cell[0] = s;
+                    cell[1] = c;
                 }
-                Layout::Half => {
-                    row[..pairs].copy_from_slice(sin);
-                    row[pairs..pairs + full].copy_from_slice(&cos[..full]);
+                if lone_sine {
+                    row[d - 1] = sin[pairs - 1];
                 }
             }
-            // Zero columns (fairseq, odd d) keep the 0 written by `resize`.
-            phases.advance();
+            Layout::Half => {
+                row[..pairs].copy_from_slice(sin);
+                row[pairs..pairs + full].copy_from_slice(&cos[..full]);
+            }
         }
     }
 
@@ -297,23 +308,31 @@ impl SinusoidalParams {
     /// `max |M_k·PE(p) − PE(p+k)|` over every position `p < positions` and every column: how
     /// exactly the shift law holds across the whole table (round-off only, ~1e-15).
     pub fn max_shift_error(&self, k: usize) -> f64 {
-        let longer = SinusoidalParams {
-            positions: self.positions + k,
-            ..*self
-        };
-        let table = longer.table();
+        // Rows p and p + k of the (positions + k)-row table, made by two runs of the table's own
+        // recurrence (the same numbers as `table()`) instead of the whole table: that was a
+        // block of (positions + k)·dim values (100 KB and more) allocated and dropped per input.
         let d = self.dim;
         let (blocks, columns) = (self.shift_matrix(k as f64), self.pair_columns());
-        (0..self.positions)
-            .map(|p| {
-                let moved = self.apply_blocks(&blocks, &columns, &table[p * d..(p + 1) * d], p);
-                moved
-                    .iter()
-                    .zip(&table[(p + k) * d..(p + k + 1) * d])
-                    .map(|(a, b)| (a - b).abs())
-                    .fold(0.0, f64::max)
-            })
-            .fold(0.0, f64::max)
+        let (mut at, mut ahead) = (self.phases(), self.phases());
+        for _ in 0..k {
+            ahead.advance();
+        }
+        let (mut row, mut target) = (vec![0.0; d], vec![0.0; d]);
+        let mut worst = 0.0;
+        for p in 0..self.positions {
+            self.write_row(&at, &mut row);
+            self.write_row(&ahead, &mut target);
+            let moved = self.apply_blocks(&blocks, &columns, &row, p);
+            let err = moved
+                .iter()
+                .zip(&target)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            worst = f64::max(worst, err);
+            at.advance();
+            ahead.advance();
+        }
+        worst
     }
 
     /// One row, `PE(pos, ·)`, from the formula.
@@ -410,6 +429,45 @@ mod tests {
         let p = params(64, Layout::Interleaved, Spacing::Paper);
         let err = p.max_shift_error(37);
         assert!(err < 1e-10, "{err}");
+    }
+
+    #[test]
+    fn shift_error_is_the_one_of_the_whole_table() {
+        // The streamed rows are the table's rows: the same maximum, to the bit.
+        for layout in [Layout::Interleaved, Layout::Half] {
+            for spacing in [Spacing::Paper, Spacing::Fairseq] {
+                for (dim, k) in [(0, 3), (1, 2), (5, 0), (16, 1), (64, 37), (65, 200)] {
+                    let p = params(dim, layout, spacing);
+                    let longer = SinusoidalParams {
+                        positions: p.positions + k,
+                        ..p
+                    };
+                    let table = longer.table();
+                    let (blocks, columns) = (p.shift_matrix(k as f64), p.pair_columns());
+                    let want = (0..p.positions)
+                        .map(|r| {
+                            let moved = p.apply_blocks(
+                                &blocks,
+                                &columns,
+                                &table[r * dim..(r + 1) * dim],
+                                r,
+                            );
+                            moved
+                                .iter()
+                                .zip(&table[(r + k) * dim..(r + k + 1) * dim])
+                                .map(|(a, b)| (a - b).abs())
+                                .fold(0.0, f64::max)
+                        })
+                        .fold(0.0, f64::max);
+                    let got = p.max_shift_error(k);
+                    assert_eq!(
+                        got.to_bits(),
+                        want.to_bits(),
+                        "{p:?} k {k}: {got} vs {want}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
