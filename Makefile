@@ -4,7 +4,8 @@
 #   make fuzz    20,000 hostile links against the built page (the e2e tier runs 2,000)
 #   make bench   criterion kernels (native), then the browser benchmark (input → repainted per
 #                figure and control, against PE-Lab's algorithm; bundle size; budgets), then the
-#                animation benchmark (600 frames: display rate, flat wasm memory and JS heap)
+#                animation benchmark (600 frames: display rate, flat wasm memory and JS heap), then
+#                the long-session benchmark (10,000 slider moves: wasm memory and JS heap)
 # Nothing is downloaded from outside the package registries (crates.io, Debian, npm).
 
 SHELL := /bin/bash
@@ -32,6 +33,7 @@ bench: build
 	cargo bench --bench kernels
 	CHROMIUM=$(CHROMIUM) node benches/browser/run.mjs dist
 	CHROMIUM=$(CHROMIUM) node benches/browser/animation.mjs dist
+	CHROMIUM=$(CHROMIUM) node benches/browser/memory.mjs dist
 
 build: tools
 	trunk build --release

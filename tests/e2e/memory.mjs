@@ -1,0 +1,57 @@
+// A long session of slider moves across every chapter's controls, with the wasm linear memory and
+// the JS heap (after a forced garbage collection, through the DevTools protocol) measured after
+// the first 100 moves and at the end. Shared by the browser test (1,000 moves, fails on growth)
+// and `make bench` (benches/browser/memory.mjs, 10,000 moves, prints the numbers).
+import { watchPolicy } from "./harness.mjs";
+
+/** Allowed growth of either measure between move 100 and the last move. */
+export const FLAT = 0.05;
+
+/**
+ * Opens `url`, makes `moves` moves (arrow keys on every range slider of the page in turn, each
+ * slider scrolled into view so its figures redraw), and resolves to
+ * `{ moves, sliders, before, after, problems }` with `{ wasm, heap }` in bytes.
+ */
+export async function longSession(browser, url, moves) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  await watchPolicy(page, url, problems);
+  page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  await page.addInitScript(() => {
+    addEventListener("TrunkApplicationStarted", (e) => {
+      window.__wasmMemory = e.detail.wasm.memory;
+    });
+  });
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => window.__wasmMemory && !document.getElementById("loading"));
+    const cdp = await context.newCDPSession(page);
+    const measure = async () => {
+      await cdp.send("HeapProfiler.collectGarbage");
+      const heap = await cdp.send("Runtime.getHeapUsage");
+      const wasm = await page.evaluate(() => window.__wasmMemory.buffer.byteLength);
+      return { heap: heap.usedSize, wasm };
+    };
+    const sliders = await page.$$eval("input[type=range][id]", (els) => els.map((e) => e.id));
+    // Round robin, a step up and a step back on each slider: the first 100 moves visit every
+    // slider (so buffers sized by any figure exist by then); later growth would be a leak.
+    const move = async (k) => {
+      const id = sliders[Math.floor(k / 2) % sliders.length];
+      if (k % 2 === 0) await page.locator(`#${id}`).focus();
+      await page.keyboard.press(k % 2 === 0 ? "ArrowRight" : "ArrowLeft");
+      // Then a frame, as between the input events of a real drag.
+      if (k % 2 === 1) await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
+    };
+    let k = 0;
+    for (; k < Math.min(100, moves); k++) await move(k);
+    const before = await measure();
+    for (; k < moves; k++) await move(k);
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 50))));
+    const after = await measure();
+    return { moves, sliders: sliders.length, before, after, problems: [...problems] };
+  } finally {
+    await context.close();
+  }
+}
