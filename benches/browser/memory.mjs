@@ -17,11 +17,15 @@ const moves = Number(args.find((a) => a.startsWith("--moves="))?.split("=")[1] ?
 const server = await serveStatic({ "/": dist });
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 try {
-  const r = await longSession(browser, `${server.url}/`, moves);
+  const r = await longSession(browser, `${server.url}/`, moves, { snapshot: true });
   const pct = (k) => ((r.after[k] - r.before[k]) / r.before[k]) * 100;
   const kib = (b) => (b / 1024).toFixed(0);
   console.log(`Long session — ${r.moves} moves over ${r.sliders} sliders, Chromium ${browser.version()}`);
-  for (const [k, name] of [["wasm", "wasm memory"], ["heap", "JS heap (after GC)"]]) {
+  for (const [k, name] of [
+    ["wasm", "wasm memory"],
+    ["heap", "JS heap (after GC)"],
+    ["objects", "JS objects without compiled code (heap snapshot)"],
+  ]) {
     const ok = pct(k) <= FLAT * 100;
     console.log(`  ${name}: ${kib(r.before[k])} KiB after 100 moves → ${kib(r.after[k])} KiB (${pct(k).toFixed(2)} %) — ${ok ? "within" : "OVER"} ${FLAT * 100} %`);
   }

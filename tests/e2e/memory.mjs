@@ -10,9 +10,10 @@ export const FLAT = 0.05;
 /**
  * Opens `url`, makes `moves` moves (arrow keys on every range slider of the page in turn, each
  * slider scrolled into view so its figures redraw), and resolves to
- * `{ moves, sliders, before, after, problems }` with `{ wasm, heap }` in bytes.
+ * `{ moves, sliders, before, after, problems }` with `{ wasm, heap }` in bytes (and `objects`, the
+ * page's JS objects without compiled code, when `snapshot` is set).
  */
-export async function longSession(browser, url, moves) {
+export async function longSession(browser, url, moves, { snapshot = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const problems = [];
@@ -28,11 +29,31 @@ export async function longSession(browser, url, moves) {
     await page.goto(url);
     await page.waitForFunction(() => window.__wasmMemory && !document.getElementById("loading"));
     const cdp = await context.newCDPSession(page);
+    // With `snapshot`, also the page's JS objects: a heap snapshot's nodes without V8's compiled
+    // code (functions compiled as they warm up are a cache, not data the page keeps) and without
+    // native and synthetic nodes (the DOM, the wasm memory's backing store: measured above).
+    const SKIPPED = new Set(["code", "native", "synthetic"]);
+    const objects = async () => {
+      const chunks = [];
+      const onChunk = (e) => chunks.push(e.chunk);
+      cdp.on("HeapProfiler.addHeapSnapshotChunk", onChunk);
+      await cdp.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
+      cdp.off("HeapProfiler.addHeapSnapshotChunk", onChunk);
+      const snap = JSON.parse(chunks.join(""));
+      const fields = snap.snapshot.meta.node_fields;
+      const types = snap.snapshot.meta.node_types[0];
+      const [type, size] = [fields.indexOf("type"), fields.indexOf("self_size")];
+      let bytes = 0;
+      for (let i = 0; i < snap.nodes.length; i += fields.length) {
+        if (!SKIPPED.has(types[snap.nodes[i + type]])) bytes += snap.nodes[i + size];
+      }
+      return bytes;
+    };
     const measure = async () => {
       await cdp.send("HeapProfiler.collectGarbage");
       const heap = await cdp.send("Runtime.getHeapUsage");
       const wasm = await page.evaluate(() => window.__wasmMemory.buffer.byteLength);
-      return { heap: heap.usedSize, wasm };
+      return snapshot ? { heap: heap.usedSize, wasm, objects: await objects() } : { heap: heap.usedSize, wasm };
     };
     const sliders = await page.$$eval("input[type=range][id]", (els) => els.map((e) => e.id));
     // Round robin, a step up and a step back on each slider: the first 100 moves visit every
