@@ -77,7 +77,9 @@ fn watch_visibility(el: &HtmlCanvasElement, near: RwSignal<bool>) {
             if is_near {
                 let _ = canvas.set_attribute("data-near-at", &format!("{:.3}", now()));
             }
-            near.set(is_near);
+            // A figure that was unmounted (an embed swapped, a test's app dropped) has disposed
+            // its signal: its observer then does nothing instead of panicking.
+            let _ = near.try_set(is_near);
         }
     });
     let init = web_sys::IntersectionObserverInit::new();
@@ -117,8 +119,9 @@ fn watch_width(el: &HtmlCanvasElement, width: RwSignal<f64>) {
         if let Some(last) = entries.iter().last() {
             let entry: ResizeObserverEntry = last.unchecked_into();
             let w = entry.content_rect().width();
-            if w != width.get_untracked() {
-                width.set(w);
+            // Disposed with its figure: nothing to update.
+            if width.try_get_untracked().is_some_and(|old| old != w) {
+                let _ = width.try_set(w);
             }
         }
     });
