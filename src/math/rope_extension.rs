@@ -148,19 +148,6 @@ pub fn score_at(inv_freq: &[f64], scale: f64, r: usize) -> f64 {
     scale * inv_freq.iter().map(|t| (r as f64 * t).cos()).sum::<f64>() / p
 }
 
-/// Dynamic NTK's base at current length `len` (transformers `_compute_dynamic_ntk_parameters`):
-/// `base · (s·L/L₀ − (s − 1))^(d/(d−2))` with `L = max(len, L₀)` (exponent 1 at `d = 2`).
-pub fn dynamic_base(base: f64, dim: usize, factor: f64, original: usize, len: usize) -> f64 {
-    let l0 = original.max(1) as f64;
-    let l = len.max(original) as f64;
-    let exponent = if dim > 2 {
-        dim as f64 / (dim - 2) as f64
-    } else {
-        1.0
-    };
-    base * (factor * l / l0 - (factor - 1.0)).powf(exponent)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,6 +249,7 @@ mod tests {
 
     #[test]
     fn dynamic_base_grows_only_past_the_trained_length() {
+        use crate::math::rope_scaling::dynamic_base;
         assert_eq!(dynamic_base(10_000.0, 128, 4.0, 4096, 1000), 10_000.0);
         assert_eq!(dynamic_base(10_000.0, 128, 4.0, 4096, 4096), 10_000.0);
         // At L = 2·L₀: s·2 − (s − 1) = s + 1 = 5, so base·5^(128/126).

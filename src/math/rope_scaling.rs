@@ -181,6 +181,26 @@ fn ntk_exponent(d: usize) -> f64 {
     }
 }
 
+/// Dynamic NTK's base at current length `len` (`_compute_dynamic_ntk_parameters`):
+/// `base · (s·L/L₀ − (s − 1))^(d/(d−2))` with `L = max(len, L₀)` (exponent 1 at `d ≤ 2`), so
+/// nothing changes up to `L₀`.
+pub fn dynamic_base(base: f64, dim: usize, factor: f64, original: usize, len: usize) -> f64 {
+    let l0 = original.max(1) as f64;
+    let l = len.max(original) as f64;
+    base * (factor * l / l0 - (factor - 1.0)).powf(ntk_exponent(dim))
+}
+
+/// LongRoPE's default attention factor (`_compute_longrope_parameters`, from Phi-3):
+/// `√(1 + ln s / ln L₀)`, 1 for `s ≤ 1` or `L₀ ≤ 1` (where transformers would divide by
+/// `ln 1 = 0`).
+pub fn longrope_default_factor(s: f64, original: usize) -> f64 {
+    if s <= 1.0 || original <= 1 {
+        1.0
+    } else {
+        (1.0 + s.ln() / (original as f64).ln()).sqrt()
+    }
+}
+
 /// YaRN's `get_mscale(s, m)` (inside `_compute_yarn_parameters`): `0.1·m·ln(s) + 1` for `s > 1`,
 /// else 1.
 pub fn yarn_get_mscale(s: f64, m: f64) -> f64 {
@@ -230,10 +250,8 @@ impl RopeScaling {
             RopeType::Linear => (theta.iter().map(|t| t / s).collect(), 1.0),
             RopeType::Ntk => (inv_freq(d, self.base * s.powf(ntk_exponent(d))), 1.0),
             RopeType::Dynamic => {
-                let l0 = self.original_max as f64;
-                let len = self.seq_len.max(self.original_max) as f64;
-                let grown = (s * len / l0 - (s - 1.0)).powf(ntk_exponent(d));
-                (inv_freq(d, self.base * grown), 1.0)
+                let base = dynamic_base(self.base, d, s, self.original_max, self.seq_len);
+                (inv_freq(d, base), 1.0)
             }
             RopeType::Yarn => (self.yarn_freqs(&theta), self.yarn_attention_factor()),
             RopeType::Longrope => {
@@ -314,11 +332,7 @@ impl RopeScaling {
         if let Some(a) = self.attention_factor {
             return a;
         }
-        if self.factor <= 1.0 || self.original_max <= 1 {
-            1.0
-        } else {
-            (1.0 + self.factor.ln() / (self.original_max as f64).ln()).sqrt()
-        }
+        longrope_default_factor(self.factor, self.original_max)
     }
 
     /// `_compute_llama3_parameters`' frequencies: wavelengths above `L₀/low_freq_factor` divided

@@ -4,7 +4,7 @@
 //! link: a preset or a pasted config brings them along in the page's state, and a link (or a
 //! head_dim the lists do not fit) falls back to [`synthetic_long_factors`], which says so.
 
-use super::{Notice, format_number, parse_f64, parse_usize, quote};
+use super::{Notice, format_number, parse_even, parse_f64, parse_usize, quote};
 use crate::math::limits;
 use crate::math::rope_presets::PRESETS;
 use crate::math::rope_scaling::{RopeScaling, RopeType};
@@ -113,24 +113,6 @@ pub fn synthetic_long_factors(dim: usize, factor: f64) -> (Vec<f64>, Vec<f64>) {
     (vec![1.0; p], long)
 }
 
-/// An even number in `range` (odd rounds down, with a notice).
-fn parse_even(what: &str, text: &str, fallback: usize) -> (usize, Option<Notice>) {
-    let (v, notice) = parse_usize(what, text, HEAD_DIM, fallback);
-    if v % 2 == 1 {
-        let even = if v > HEAD_DIM.0 { v - 1 } else { v + 1 };
-        (
-            even,
-            notice.or_else(|| {
-                Some(Notice(format!(
-                    "{what} = {v} is odd (coordinates turn in pairs); using {even}."
-                )))
-            }),
-        )
-    } else {
-        (v, notice)
-    }
-}
-
 /// Methods from a comma list (`linear,ntk`): unknown names are dropped with a notice.
 fn parse_methods(text: &str) -> (Vec<RopeType>, Option<Notice>) {
     let mut out = Vec::new();
@@ -186,7 +168,10 @@ impl ContextView {
                         RopeType::ALL.map(RopeType::as_str).join(", ")
                     ))),
                 },
-                "d" => set(parse_even("c.d (head_dim)", text, v.dim), &mut v.dim),
+                "d" => set(
+                    parse_even("c.d (head_dim)", text, HEAD_DIM, v.dim),
+                    &mut v.dim,
+                ),
                 "base" => set(f("c.base", limits::BASE, v.base), &mut v.base),
                 "s" => set(f("c.s (factor)", limits::FACTOR, v.factor), &mut v.factor),
                 "L" => set(n("c.L (trained context)", v.original), &mut v.original),

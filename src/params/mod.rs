@@ -210,6 +210,27 @@ pub fn parse_usize(
     }
 }
 
+/// An even number in `range`: odd values are rounded down (with a notice).
+pub fn parse_even(
+    what: &str,
+    text: &str,
+    range: (usize, usize),
+    fallback: usize,
+) -> (usize, Option<Notice>) {
+    let (v, notice) = parse_usize(what, text, range, fallback);
+    if v % 2 == 1 {
+        let even = if v > range.0 { v - 1 } else { v + 1 };
+        let notice = notice.or_else(|| {
+            Some(Notice(format!(
+                "{what} = {v} is odd (coordinates rotate in pairs); using {even}."
+            )))
+        });
+        (even, notice)
+    } else {
+        (v, notice)
+    }
+}
+
 /// Parses and clamps a float from text; see [`parse_usize`].
 pub fn parse_f64(
     what: &str,

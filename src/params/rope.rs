@@ -3,7 +3,7 @@
 //! Every key carries the chapter's prefix `r.` (`r.d`, `r.base`, `r.pos`…), so the chapter's own
 //! head_dim, base and position never collide with chapter 1's unprefixed `d`, `base`, `pos`.
 
-use super::{Notice, format_number, parse_f64, parse_usize};
+use super::{Notice, format_number, parse_even, parse_f64, parse_usize};
 use crate::math::limits;
 use crate::math::rope::Layout;
 
@@ -152,27 +152,6 @@ impl Default for RopeView {
             cloud_positions: 64,
             view: [35.0, 20.0],
         }
-    }
-}
-
-/// An even number in `range`: odd values are rounded down (with a notice).
-fn parse_even(
-    what: &str,
-    text: &str,
-    range: (usize, usize),
-    fallback: usize,
-) -> (usize, Option<Notice>) {
-    let (v, notice) = parse_usize(what, text, range, fallback);
-    if v % 2 == 1 {
-        let even = if v > range.0 { v - 1 } else { v + 1 };
-        let notice = notice.or_else(|| {
-            Some(Notice(format!(
-                "{what} = {v} is odd (coordinates rotate in pairs); using {even}."
-            )))
-        });
-        (even, notice)
-    } else {
-        (v, notice)
     }
 }
 

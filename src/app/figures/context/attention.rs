@@ -13,7 +13,7 @@ use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::lines::{LinePlotSpec, Series, series_color};
 use crate::math::limits;
-use crate::math::rope_scaling::{RopeType, yarn_get_mscale, yarn_mscale};
+use crate::math::rope_scaling::{RopeType, longrope_default_factor, yarn_get_mscale, yarn_mscale};
 use crate::params::format_significant;
 
 /// Points of each curve over s.
@@ -27,15 +27,6 @@ fn height(width: f64) -> f64 {
 fn s_at(k: usize) -> f64 {
     let (lo, hi) = limits::FACTOR;
     lo + (hi - lo) * k as f64 / (POINTS - 1) as f64
-}
-
-/// LongRoPE's default factor `√(1 + ln s / ln L₀)` (1 for `s ≤ 1` or `L₀ ≤ 1`).
-fn longrope(s: f64, l0: usize) -> f64 {
-    if s <= 1.0 || l0 <= 1 {
-        1.0
-    } else {
-        (1.0 + s.ln() / (l0 as f64).ln()).sqrt()
-    }
 }
 
 /// The figure.
@@ -66,7 +57,7 @@ pub fn AttentionFactor() -> impl IntoView {
             Series {
                 label: "LongRoPE: √(1 + ln s / ln L₀)".into(),
                 color: series_color(6),
-                points: curve(&|x| longrope(x, l0)),
+                points: curve(&|x| longrope_default_factor(x, l0)),
                 dots: false,
                 line: true,
             },
@@ -143,7 +134,7 @@ pub fn AttentionFactor() -> impl IntoView {
                 format!("YaRN {}", format_significant(yarn_mscale(x), 5)),
                 format!(
                     "LongRoPE {}",
-                    format_significant(longrope(x, s.original.get()), 5)
+                    format_significant(longrope_default_factor(x, s.original.get()), 5)
                 ),
             ];
             if let Some((m, a)) = deepseek() {

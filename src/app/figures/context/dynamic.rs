@@ -13,7 +13,7 @@ use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::lines::{Extras, LinePlotSpec, Series, series_color};
 use crate::math::rope;
-use crate::math::rope_extension::dynamic_base;
+use crate::math::rope_scaling::dynamic_base;
 use crate::params::context::LENGTH;
 use crate::params::format_significant;
 
