@@ -258,11 +258,14 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
         bit_painter.paint(canvas, table_height, &spec, matrix, &[]);
     });
     let mut sine_painter = MatrixPainter::default();
+    // One buffer for the table across redraws, as the heatmap keeps one: a fresh n × d table
+    // (up to ~100 KB) per redraw fragments the wasm heap over a long session.
+    let mut table = Vec::new();
     draw_effect_into(sine_ref, stats, move |canvas| {
         let p = params.get();
         let n = n.get();
         let cols = (2 * bits.get() as usize).min(p.dim);
-        let table = crate::math::sinusoidal::SinusoidalParams { positions: n, ..p }.table();
+        crate::math::sinusoidal::SinusoidalParams { positions: n, ..p }.table_into(&mut table);
         let spec =
             HeatmapSpec::encoding("Sinusoidal PE, first columns", 0..n, 0..cols, theme.get());
         let matrix = Matrix {
