@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_explorer::math::alibi;
+use pe_explorer::math::relative::t5_bucket;
 use pe_explorer::math::rope::{self, Layout as RopeLayout};
 use pe_explorer::math::rope_config::parse_config;
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
@@ -301,4 +302,101 @@ fn alibi_slopes_match_bloom() {
         heads_seen.push(heads);
     }
     assert_eq!(heads_seen, vec![1, 2, 4, 8, 16]);
+}
+
+/// 12 heads (not in alibi.json), derived from `_get_alibi_slopes`: the closest power of two is
+/// 8, so `2^(−8h/8) = 2^−h` for h = 1..8, then `extra_base = 2^(−4/8)` to the odd powers 1, 3,
+/// 5, 7: `2^(−0.5·(2k−1))`, k = 1..4.
+#[test]
+fn alibi_slopes_for_twelve_heads_follow_bloom() {
+    let want: Vec<f64> = (1..=8)
+        .map(|h| 2f64.powi(-h))
+        .chain((1..=4).map(|k| 2f64.powf(-0.5 * (2 * k - 1) as f64)))
+        .collect();
+    assert_all_close(&alibi::slopes(12), &want, "12 heads");
+}
+
+/// T5's buckets against Hugging Face's `T5Attention._relative_position_bucket`. No torch here, so
+/// the table was derived by hand from its code and checked with a plain-Python float32 emulation
+/// (`struct.pack('f', …)` rounding after every operation, `math.log` rounded to float32 for
+/// `torch.log`; Python's `int()` truncates toward zero like `.to(torch.long)`).
+///
+/// Bidirectional, 32 buckets, max distance 128 (T5's defaults): `nb = 16`, `max_exact = 8`; keys
+/// before the query (`rel ≤ 0`) get `0 + b`, keys after it `16 + b`, with `b = n` for `n = |rel| <
+/// 8` and `b = min(8 + trunc(ln(n/8)/ln 16 · 8), 15) = min(8 + trunc(2·log2(n/8)), 15)` above.
+/// `2·log2(n/8)` reaches k at `n = 8·2^(k/2)`: 8, 11.3, 16, 22.6, 32, 45.3, 64, 90.5, so the
+/// first distance of buckets 8 … 15 is 8, 12, 16, 23, 32, 46, 64, 91. At 16, 32 and 64 the value
+/// is exactly 2, 4, 6 in float32 (`f32(ln 2) / f32(ln 16) = 0.25` exactly, ×8 = 2), so 16 → 10.
+///
+/// Causal (`bidirectional = false`), 32 buckets, max distance 128: `nb = 32`, `max_exact = 16`,
+/// `n = max(−rel, 0)` (keys after the query all get bucket 0), `b = min(16 + trunc(ln(n/16)/ln 8 ·
+/// 16), 31)`: the first distances of buckets 16 … 31 are 16, 19, 21, 24, 27, 31, 35, 40, 46, 52,
+/// 59, 67, 77, 87, 99, 113 (`16·8^(k/16)` rounded up).
+///
+/// Float32 at the edges, where the exact value is an integer:
+/// - causal, 9 buckets, max distance 128, rel −8: `max_exact = 4`, `ln(2)/ln(32)·5 = 1`; float32:
+///   `0.6931472 / 3.4657359 = 0.2` (0.20000000298) `× 5 = 1.0` → bucket 5 (float64 gives
+///   0.9999999999999999 → 4);
+/// - causal, 17 buckets, max distance 27, rel −12 and −18: `max_exact = 8`, `ln(1.5)/ln(3.375) ·
+///   9 = 3` and `ln(2.25)/ln(3.375) · 9 = 6`; float32: `0.40546510 / 1.2163954 = 0.33333331`,
+///   `× 9 = 2.9999998` → bucket 10, and `0.81093019 / 1.2163954 = 0.66666663`, `× 9 = 5.9999995`
+///   → bucket 13 (float64 gives exactly 3 and 6: 11 and 14).
+#[test]
+fn t5_buckets_match_transformers_relative_position_bucket() {
+    let bi = |rel: i64| t5_bucket(rel, true, 32, 128);
+    let causal = |rel: i64| t5_bucket(rel, false, 32, 128);
+    assert_eq!(bi(0), 0);
+    assert_eq!(bi(-1), 1);
+    assert_eq!(bi(1), 17);
+    assert_eq!((bi(-7), bi(7)), (7, 23));
+    assert_eq!((bi(-8), bi(8)), (8, 24));
+    for (k, first) in [8i64, 12, 16, 23, 32, 46, 64, 91].into_iter().enumerate() {
+        let b = 8 + k;
+        assert_eq!(bi(-first), b, "−{first}");
+        assert_eq!(bi(first), 16 + b, "+{first}");
+        if k > 0 {
+            assert_eq!(bi(-(first - 1)), b - 1, "−{}", first - 1);
+            assert_eq!(bi(first - 1), 16 + b - 1, "+{}", first - 1);
+        }
+    }
+    for n in [127, 128, 129, 500, 1 << 40] {
+        assert_eq!((bi(-n), bi(n)), (15, 31), "{n}");
+    }
+
+    for rel in [1, 2, 100, 1 << 50] {
+        assert_eq!(causal(rel), 0, "{rel}");
+    }
+    for n in 0..16 {
+        assert_eq!(causal(-n), n as usize);
+    }
+    let firsts = [
+        16i64, 19, 21, 24, 27, 31, 35, 40, 46, 52, 59, 67, 77, 87, 99, 113,
+    ];
+    for (k, first) in firsts.into_iter().enumerate() {
+        assert_eq!(causal(-first), 16 + k, "−{first}");
+        assert_eq!(causal(-(first - 1)), 15 + k, "−{}", first - 1);
+    }
+    assert_eq!((causal(-128), causal(-500)), (31, 31));
+
+    assert_eq!(t5_bucket(-8, false, 9, 128), 5, "float32 lands on 1");
+    assert_eq!(t5_bucket(-7, false, 9, 128), 4);
+    assert_eq!(
+        t5_bucket(-12, false, 17, 27),
+        10,
+        "float32 falls short of 3"
+    );
+    assert_eq!(
+        t5_bucket(-18, false, 17, 27),
+        13,
+        "float32 falls short of 6"
+    );
+    // Bidirectional with 16 buckets, max distance 40: nb = 8, max_exact = 4, log buckets 4 … 7
+    // from 4, 8 (4·10^(1/4) = 7.1), 13 (12.6), 23 (22.5).
+    let firsts: Vec<usize> = [4i64, 8, 13, 23]
+        .iter()
+        .map(|&n| t5_bucket(n, true, 16, 40))
+        .collect();
+    assert_eq!(firsts, [12, 13, 14, 15]);
+    assert_eq!(t5_bucket(12, true, 16, 40), 13);
+    assert_eq!(t5_bucket(-22, true, 16, 40), 6);
 }

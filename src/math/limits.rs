@@ -74,3 +74,23 @@ pub const MSCALE: (f64, f64) = (0.0, 10.0);
 
 /// An explicit `attention_factor` of a YaRN or LongRoPE config.
 pub const ATTENTION_FACTOR: (f64, f64) = (1e-3, 1e3);
+
+/// T5's `relative_attention_num_buckets` (T5 and mT5 use 32). At least 4, so that after the
+/// bidirectional halving `max_exact = (num_buckets/2)/2 ≥ 1` (T5's own precondition).
+pub const T5_BUCKETS: (usize, usize) = (4, 256);
+
+/// T5's `relative_attention_max_distance` (T5 uses 128): where the log buckets end. It must also
+/// exceed `max_exact` (`num_buckets/4` bidirectional, `num_buckets/2` causal), which the edges
+/// check against the bucket count.
+pub const T5_MAX_DISTANCE: (usize, usize) = (2, 65_536);
+
+/// Size `L` of a T5 bucket matrix (`L × L` query–key pairs).
+pub const T5_LEN: (usize, usize) = (1, 1024);
+
+/// Shaw et al.'s clipping distance `k` (their models use 16; their ablation changes little for
+/// k ≥ 2); 0 clips
+/// every offset to 0 (no position information).
+pub const SHAW_K: (usize, usize) = (0, 1024);
+
+/// Positions of the NoPE output-variance simulation (its cost is `len·dim`).
+pub const NOPE_LEN: (usize, usize) = (1, 4096);

@@ -1,0 +1,100 @@
+//! NoPE: no positional encoding at all. A decoder-only transformer without position vectors still
+//! learns positions, because the causal mask itself leaks them (Haviv et al., "Transformer
+//! Language Models without Positional Encodings Still Learn Positional Information", 2022, whose
+//! probes read the absolute position from a NoPE model's hidden states; Kazemnejad et al., "The
+//! Impact of Positional Encoding on Length Generalization in Transformers", 2023, Theorem 1: a
+//! first causal layer can recover the absolute position from the mask alone).
+//!
+//! The simplest leak: with equal scores, query `i` spreads its attention uniformly over the
+//! `i + 1` keys it may see ([`uniform_weight`]), so its output is the mean of `i + 1` value
+//! vectors. For independent values of variance 1 that mean has variance `1/(i + 1)`: the output's
+//! size shrinks with the position, and the next layer can read the position from it (Chi et al.,
+//! "Latent Positional Information is in the Self-Attention Variance of Transformer Language Models
+//! Without Positional Embeddings", 2023, make this argument). [`output_variance_into`] simulates
+//! it.
+
+use super::learned;
+
+/// The weight `1/(query + 1)` a causal query gives each of the `query + 1` keys it sees when all
+/// scores are equal (`softmax` of equal scores over keys `0..=query`).
+pub fn uniform_weight(query: usize) -> f64 {
+    1.0 / (query as f64 + 1.0)
+}
+
+/// The simulated second moment of uniform causal attention's output at each position `0..len`.
+///
+/// Values `v_j ∈ R^dim`, `j = 0..len`, have iid `N(0, 1)` coordinates: `v_j` is row `j` of the
+/// seeded learned table with σ = 1 ([`learned::row_into`]`(seed, 1, j, dim)`), so the same seed
+/// gives the same values everywhere. Query `i` attends uniformly to keys `0..=i`, so its output is
+/// `o_i = (1/(i + 1))·Σ_{j≤i} v_j`, and
+///
+/// ```text
+/// out[i] = (1/dim)·Σ_c o_i[c]²,    E[out[i]] = 1/(i + 1)
+/// ```
+///
+/// (its standard deviation is `√(2/dim)/(i + 1)`). A running sum of the values makes it
+/// O(len·dim). `out` is cleared and gets `len` values, all finite and non-negative; `dim = 0`
+/// gives zeros.
+pub fn output_variance_into(seed: u64, len: usize, dim: usize, out: &mut Vec<f64>) {
+    out.clear();
+    if dim == 0 {
+        out.resize(len, 0.0);
+        return;
+    }
+    let mut sum = vec![0.0; dim];
+    let mut value = Vec::with_capacity(dim);
+    out.extend((0..len).map(|i| {
+        learned::row_into(seed, 1.0, i, dim, &mut value);
+        sum.iter_mut().zip(&value).for_each(|(s, v)| *s += v);
+        let mean_square: f64 = sum.iter().map(|s| s * s).sum::<f64>() / dim as f64;
+        // o_i = sum/(i + 1), so (1/dim)·Σ o_i² = mean_square/(i + 1)².
+        mean_square * uniform_weight(i) * uniform_weight(i)
+    }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uniform_weights_are_one_over_the_keys_seen() {
+        assert_eq!(uniform_weight(0), 1.0);
+        assert_eq!(uniform_weight(3), 0.25);
+        assert!(uniform_weight(usize::MAX) > 0.0);
+    }
+
+    #[test]
+    fn the_variance_falls_as_one_over_i_plus_one() {
+        let dim = 4096;
+        let mut out = Vec::new();
+        output_variance_into(11, 64, dim, &mut out);
+        assert_eq!(out.len(), 64);
+        for (i, &v) in out.iter().enumerate() {
+            let want = uniform_weight(i);
+            let standard_error = (2.0 / dim as f64).sqrt() * want;
+            assert!(
+                (v - want).abs() < 5.0 * standard_error,
+                "{i}: {v} vs {want} ± {standard_error}"
+            );
+        }
+        let mut again = vec![3.0];
+        output_variance_into(11, 64, dim, &mut again);
+        assert_eq!(out, again, "same seed, same values");
+        output_variance_into(12, 64, dim, &mut again);
+        assert_ne!(out, again);
+    }
+
+    #[test]
+    fn the_first_output_is_the_first_value() {
+        let mut out = Vec::new();
+        output_variance_into(5, 3, 7, &mut out);
+        let mut v = Vec::new();
+        learned::row_into(5, 1.0, 0, 7, &mut v);
+        let want = v.iter().map(|x| x * x).sum::<f64>() / 7.0;
+        assert!((out[0] - want).abs() < 1e-15);
+        output_variance_into(5, 4, 0, &mut out);
+        assert_eq!(out, [0.0; 4]);
+        output_variance_into(5, 0, 8, &mut out);
+        assert!(out.is_empty());
+    }
+}
