@@ -5,11 +5,11 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use pe_explorer::math::learned::LearnedTable;
+use pe_explorer::math::learned::{self, LearnedTable};
 use pe_explorer::math::rope_config::parse_config;
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-use pe_explorer::math::{alibi, attention, limits, naive, rope, similarity};
+use pe_explorer::math::{alibi, attention, limits, naive, nope, relative, rope, similarity};
 use serde_json::Value;
 
 fn pe(args: &[&str]) -> Output {
@@ -559,6 +559,103 @@ fn alibi_decay_similarity_and_learned_match_the_library() {
 }
 
 #[test]
+fn alibi_takes_up_to_1024_heads_and_prints_attention_rows() {
+    let v = json(&["alibi", "--heads", "112", "--len", "2"]);
+    assert_eq!(flat(&v["slopes"]), alibi::slopes(112), "BLOOM-176B");
+    let v = json(&["alibi", "--heads", "1024", "--len", "1"]);
+    assert_eq!(v["slopes"].as_array().unwrap().len(), 1024);
+    let half = flat(&v["half_weight_distance"]);
+    for (h, m) in half.iter().zip(alibi::slopes(1024)) {
+        assert_eq!(*h, alibi::half_weight_distance(m));
+    }
+    assert!(v.get("attention").is_none());
+
+    let v = json(&[
+        "alibi", "--heads", "3", "--len", "6", "--query", "4", "--causal",
+    ]);
+    assert_eq!(v["query"], 4);
+    let attention = v["attention"].as_array().unwrap();
+    assert_eq!(attention.len(), 3);
+    let mut row = Vec::new();
+    for (a, m) in attention.iter().zip(alibi::slopes(3)) {
+        alibi::attention_row_into(m, 4, 6, true, &mut row);
+        assert_eq!(flat(a), row);
+        assert_eq!(row[5], 0.0, "the future is masked");
+    }
+}
+
+#[test]
+fn t5_buckets_print_every_relative_position_and_the_matrix() {
+    let v = json(&["t5-buckets", "--num-buckets", "32", "--max-distance", "128"]);
+    assert_eq!(v["bidirectional"], true);
+    assert_eq!(v["max_exact"], 8);
+    let relative: Vec<i64> = v["relative_position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_i64().unwrap())
+        .collect();
+    assert_eq!(relative, (-128..=128).collect::<Vec<_>>());
+    let bucket: Vec<u64> = v["bucket"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_u64().unwrap())
+        .collect();
+    for (r, b) in relative.iter().zip(&bucket) {
+        assert_eq!(*b as usize, relative::t5_bucket(*r, true, 32, 128), "{r}");
+    }
+    assert_eq!(
+        (bucket[0], bucket[127], bucket[129], bucket[256]),
+        (15, 1, 17, 31)
+    );
+    assert!(v.get("matrix").is_none());
+
+    let v = json(&[
+        "t5-buckets",
+        "--num-buckets",
+        "8",
+        "--max-distance",
+        "5",
+        "--causal",
+        "--len",
+        "7",
+    ]);
+    assert_eq!(v["bidirectional"], false);
+    assert_eq!(v["max_exact"], 4);
+    let mut m = Vec::new();
+    relative::t5_buckets_into(7, false, 8, 5, &mut m);
+    let got: Vec<usize> = flat(&v["matrix"]).iter().map(|&b| b as usize).collect();
+    assert_eq!(got, m);
+    assert_eq!(v["matrix"].as_array().unwrap().len(), 7);
+
+    let out = pe(&["t5-buckets", "--num-buckets", "32", "--max-distance", "8"]);
+    assert_one_line_error(&out, "max_distance ≤ max_exact", &["above max_exact 8"]);
+}
+
+#[test]
+fn nope_prints_the_uniform_weights_and_the_simulated_variance() {
+    let v = json(&["nope", "--len", "5", "--dim", "16", "--seed", "9"]);
+    assert_eq!(flat(&v["uniform_weight"]), [1.0, 0.5, 1.0 / 3.0, 0.25, 0.2]);
+    let mut want = Vec::new();
+    nope::output_variance_into(9, 5, 16, &mut want);
+    assert_eq!(flat(&v["output_variance"]), want);
+    let v = json(&["nope", "--len", "3"]);
+    assert_eq!(
+        (v["dim"].as_u64(), v["seed"].as_u64()),
+        (Some(256), Some(0))
+    );
+}
+
+#[test]
+fn learned_rows_are_the_random_access_rows() {
+    let v = json(&["learned", "--max-len", "3", "--dim", "4", "--seed", "8"]);
+    let mut row = Vec::new();
+    learned::row_into(8, 1.0, 2, 4, &mut row);
+    assert_eq!(flat(&v["data"][2]), row);
+}
+
+#[test]
 fn alibi_causal_masks_the_future_as_null() {
     let v = json(&["alibi", "--heads", "2", "--len", "3", "--causal"]);
     let row = &v["bias"][1][0];
@@ -749,7 +846,14 @@ fn bad_input_exits_2_with_one_line() {
         vec!["rope-permute", "--dim", "4", "--k", "1,2,x,4"],
         vec!["rope-permute", "--dim", "4", "--positions", "-1"],
         vec!["rope-permute", "--dim", "4", "--base", "1"],
-        vec!["alibi", "--heads", "65"],
+        vec!["alibi", "--heads", "1025"],
+        vec!["alibi", "--heads", "0"],
+        vec!["alibi", "--heads", "4", "--len", "8", "--query", "8"],
+        vec!["t5-buckets", "--num-buckets", "32"],
+        vec!["nope", "--len", "0"],
+        vec!["nope", "--len", "4097"],
+        vec!["nope", "--len", "4", "--dim", "1"],
+        vec!["nope", "--len", "4", "--seed", "-1"],
         vec!["learned", "--max-len", "4", "--dim", "4"],
         vec!["learned", "--max-len", "4", "--dim", "4", "--seed", "-1"],
         vec!["rope-freqs", "--dim", "8", "--factor", "nan"],
@@ -794,8 +898,30 @@ fn bad_input_exits_2_with_one_line() {
         vec!["sine-collision", "--pos", "2", "--eps", "0"],
         vec!["sinusoidal", "--positions", "4"],
         vec!["nope"],
+        vec!["no-such-command"],
         vec![],
     ] {
+        assert_one_line_error(&pe(&args), &format!("{args:?}"), &[]);
+    }
+    // t5-buckets: sizes out of range, and a max distance not above max_exact.
+    for (buckets, distance, more) in [
+        ("3", "128", &[][..]),
+        ("257", "128", &[]),
+        ("32", "65537", &[]),
+        ("32", "1", &[]),
+        ("32", "8", &[]),
+        ("32", "16", &["--causal"]),
+        ("32", "128", &["--len", "0"]),
+        ("32", "128", &["--len", "1025"]),
+    ] {
+        let mut args = vec![
+            "t5-buckets",
+            "--num-buckets",
+            buckets,
+            "--max-distance",
+            distance,
+        ];
+        args.extend(more);
         assert_one_line_error(&pe(&args), &format!("{args:?}"), &[]);
     }
 }
@@ -881,6 +1007,14 @@ fn help_documents_ranges_and_defaults_and_exits_0() {
     }
     let text = help(&["alibi", "--help"]);
     assert!(text.contains(&format!("{}..={}", limits::HEADS.0, limits::HEADS.1)));
+    assert!(text.contains("1..=1024"), "{text}");
+    let text = help(&["t5-buckets", "--help"]);
+    for (lo, hi) in [limits::T5_BUCKETS, limits::T5_MAX_DISTANCE, limits::T5_LEN] {
+        assert!(text.contains(&format!("{lo}..={hi}")), "{text}");
+    }
+    let text = help(&["nope", "--help"]);
+    assert!(text.contains(&format!("{}..={}", limits::NOPE_LEN.0, limits::NOPE_LEN.1)));
+    assert!(text.contains("[default: 256]"), "{text}");
     let text = help(&["rope-apply", "--help"]);
     assert!(
         text.contains("--rotary-dim") && text.contains("2..=--dim"),
@@ -897,6 +1031,8 @@ fn help_documents_ranges_and_defaults_and_exits_0() {
         "shift",
         "attention",
         "sine-collision",
+        "t5-buckets",
+        "nope",
     ] {
         assert!(help(&[sub, "--help"]).contains("..="), "{sub} names ranges");
     }

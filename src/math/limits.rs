@@ -14,8 +14,8 @@ pub const BASE: (f64, f64) = (2.0, 1.0e6);
 /// Tokens in the toy-attention sentence.
 pub const TOKENS: (usize, usize) = (1, 16);
 
-/// ALiBi head count.
-pub const HEADS: (usize, usize) = (1, 64);
+/// ALiBi head count: any count `slopes` supports, up to 1024 (BLOOM-176B has 112 heads).
+pub const HEADS: (usize, usize) = (1, 1024);
 
 /// Length of an ALiBi bias matrix.
 pub const ALIBI_LEN: (usize, usize) = (1, 1024);

@@ -286,15 +286,45 @@ pub enum Command {
         ))]
         k: Option<String>,
     },
-    /// ALiBi head slopes and bias matrices → {"slopes": [...], "bias": [[[...]]]}; bias[h][i][j] = −m_h·|i−j|.
+    /// ALiBi head slopes, half-weight distances and bias matrices → {"slopes": [...], "half_weight_distance": [...], "bias": [[[...]]]}; bias[h][i][j] = −m_h·|i−j|, half_weight_distance[h] = ln 2/m_h. With --query, also each head's attention weights of that query under equal content scores → "attention": [[...]].
     Alibi {
-        #[arg(long, help = format!("Number of heads, {}", int(limits::HEADS)))]
+        #[arg(long, help = format!("Number of heads, {} (BLOOM-176B has 112)", int(limits::HEADS)))]
         heads: usize,
         #[arg(long, default_value_t = 8, help = format!("Bias matrix size, {}", int(limits::ALIBI_LEN)))]
         len: usize,
         /// Causal form: keys after the query (j > i) are masked, printed as null (−∞).
         #[arg(long)]
         causal: bool,
+        /// Query position, 0..=--len − 1: adds softmax_j(−m_h·|query − j|) for each head.
+        #[arg(long)]
+        query: Option<usize>,
+    },
+    /// T5's relative-position buckets (Hugging Face T5Attention._relative_position_bucket) → {"relative_position": [−D..=D], "bucket": [...], "max_exact": e, ...}; relative_position = key − query. With --len, also "matrix": [[...]], matrix[i][j] = bucket of j − i.
+    T5Buckets {
+        #[arg(long, help = format!(
+            "relative_attention_num_buckets, {} (halved when bidirectional)",
+            int(limits::T5_BUCKETS)
+        ))]
+        num_buckets: usize,
+        #[arg(long, help = format!(
+            "relative_attention_max_distance, {}, above max_exact (num_buckets/4 bidirectional, num_buckets/2 causal)",
+            int(limits::T5_MAX_DISTANCE)
+        ))]
+        max_distance: usize,
+        /// Causal (decoder) buckets: keys after the query all share bucket 0; default bidirectional.
+        #[arg(long)]
+        causal: bool,
+        #[arg(long, help = format!("Also the L × L bucket matrix, L {}", int(limits::T5_LEN)))]
+        len: Option<usize>,
+    },
+    /// NoPE: uniform causal attention's output variance per position → {"uniform_weight": [1/(i+1) ...], "output_variance": [...]}; values are seeded N(0, 1) vectors, output i is the mean of values 0..=i, whose per-coordinate second moment has expectation 1/(i+1).
+    Nope {
+        #[arg(long, help = format!("Positions, {}", int(limits::NOPE_LEN)))]
+        len: usize,
+        #[arg(long, default_value_t = 256, help = format!("Width of the value vectors, {}", int(limits::DIM)))]
+        dim: usize,
+        #[arg(long, default_value_t = 0, help = format!("Seed of the N(0, 1) values, {}", int(limits::SEED)))]
+        seed: u64,
     },
     /// RoFormer's long-term decay bound (§3.4.3) → {"relative_distance": [0..R], "bound": [...]}.
     Decay {

@@ -91,6 +91,33 @@ pub fn below(low_flag: &str, low: f64, high_flag: &str, high: f64) -> Checked<()
     }
 }
 
+/// T5's `max_distance` above its `max_exact` (`num_buckets/4` bidirectional, `num_buckets/2`
+/// causal), where the log buckets start: returns `max_exact`.
+pub fn t5_max_distance(
+    num_buckets: usize,
+    max_distance: usize,
+    bidirectional: bool,
+) -> Checked<usize> {
+    let buckets = if bidirectional {
+        num_buckets / 2
+    } else {
+        num_buckets
+    };
+    let max_exact = buckets / 2;
+    if max_distance > max_exact {
+        Ok(max_exact)
+    } else {
+        let kind = if bidirectional {
+            "bidirectional"
+        } else {
+            "causal"
+        };
+        Err(format!(
+            "--max-distance {max_distance} must be above max_exact {max_exact} (--num-buckets {num_buckets}, {kind}), where the log buckets start"
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +161,18 @@ mod tests {
         assert!(even_dim(0).is_err());
         assert!(below("a", 1.0, "b", 2.0).is_ok());
         assert!(below("a", 2.0, "b", 2.0).is_err());
+    }
+
+    #[test]
+    fn t5_max_distance_is_above_max_exact() {
+        assert_eq!(t5_max_distance(32, 128, true), Ok(8));
+        assert_eq!(t5_max_distance(32, 9, true), Ok(8));
+        assert!(t5_max_distance(32, 8, true).is_err());
+        assert_eq!(t5_max_distance(32, 17, false), Ok(16));
+        assert_eq!(
+            t5_max_distance(32, 16, false),
+            Err("--max-distance 16 must be above max_exact 16 (--num-buckets 32, causal), where the log buckets start".to_string())
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::args::{Command, MethodArg};
 use super::check::{self, Checked};
 use pe_explorer::math::learned::LearnedTable;
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-use pe_explorer::math::{alibi, attention, limits, naive, rope, similarity};
+use pe_explorer::math::{alibi, attention, limits, naive, nope, relative, rope, similarity};
 
 /// A row-major `width`-column matrix as a list of rows (non-finite entries print as null).
 fn rows(data: &[f64], width: usize) -> Value {
@@ -104,17 +104,45 @@ pub fn execute(command: Command, stdin: &mut dyn Read) -> Checked<Value> {
             };
             Ok(rope_permute(dim, base, &positions, &q, &k))
         }
-        Command::Alibi { heads, len, causal } => {
+        Command::Alibi {
+            heads,
+            len,
+            causal,
+            query,
+        } => {
             let heads = check::int("heads", heads, limits::HEADS)?;
             let len = check::int("len", len, limits::ALIBI_LEN)?;
-            let slopes = alibi::slopes(heads);
-            let bias: Vec<Value> = slopes
-                .iter()
-                .map(|&m| rows(&alibi::bias(m, len, causal), len))
-                .collect();
-            Ok(
-                json!({ "heads": heads, "len": len, "causal": causal, "slopes": slopes, "bias": bias }),
-            )
+            let query = query
+                .map(|q| check::int("query", q, (0, len - 1)))
+                .transpose()?;
+            Ok(alibi_json(heads, len, causal, query))
+        }
+        Command::T5Buckets {
+            num_buckets,
+            max_distance,
+            causal,
+            len,
+        } => {
+            let num_buckets = check::int("num-buckets", num_buckets, limits::T5_BUCKETS)?;
+            let max_distance = check::int("max-distance", max_distance, limits::T5_MAX_DISTANCE)?;
+            let max_exact = check::t5_max_distance(num_buckets, max_distance, !causal)?;
+            let len = len
+                .map(|l| check::int("len", l, limits::T5_LEN))
+                .transpose()?;
+            Ok(t5_json(num_buckets, max_distance, !causal, max_exact, len))
+        }
+        Command::Nope { len, dim, seed } => {
+            let len = check::int("len", len, limits::NOPE_LEN)?;
+            let dim = check::int("dim", dim, limits::DIM)?;
+            let mut variance = Vec::new();
+            nope::output_variance_into(seed, len, dim, &mut variance);
+            Ok(json!({
+                "len": len,
+                "dim": dim,
+                "seed": seed,
+                "uniform_weight": (0..len).map(nope::uniform_weight).collect::<Vec<_>>(),
+                "output_variance": variance,
+            }))
         }
         Command::Decay {
             dim,
@@ -217,6 +245,72 @@ pub fn execute(command: Command, stdin: &mut dyn Read) -> Checked<Value> {
             }))
         }
     }
+}
+
+fn alibi_json(heads: usize, len: usize, causal: bool, query: Option<usize>) -> Value {
+    let slopes = alibi::slopes(heads);
+    let bias: Vec<Value> = slopes
+        .iter()
+        .map(|&m| rows(&alibi::bias(m, len, causal), len))
+        .collect();
+    let half: Vec<f64> = slopes
+        .iter()
+        .map(|&m| alibi::half_weight_distance(m))
+        .collect();
+    let mut v = json!({
+        "heads": heads,
+        "len": len,
+        "causal": causal,
+        "slopes": slopes,
+        "half_weight_distance": half,
+        "bias": bias,
+    });
+    if let Some(q) = query {
+        let mut row = Vec::new();
+        let attention: Vec<Value> = slopes
+            .iter()
+            .map(|&m| {
+                alibi::attention_row_into(m, q, len, causal, &mut row);
+                Value::from(row.clone())
+            })
+            .collect();
+        v["query"] = json!(q);
+        v["attention"] = Value::from(attention);
+    }
+    v
+}
+
+/// `pe t5-buckets`: the bucket of every relative position `−D..=D` (`D` = max distance), and the
+/// `len × len` matrix when asked.
+fn t5_json(
+    num_buckets: usize,
+    max_distance: usize,
+    bidirectional: bool,
+    max_exact: usize,
+    len: Option<usize>,
+) -> Value {
+    let d = max_distance as i64;
+    let relative: Vec<i64> = (-d..=d).collect();
+    let bucket: Vec<usize> = relative
+        .iter()
+        .map(|&r| relative::t5_bucket(r, bidirectional, num_buckets, max_distance))
+        .collect();
+    let mut v = json!({
+        "num_buckets": num_buckets,
+        "max_distance": max_distance,
+        "bidirectional": bidirectional,
+        "max_exact": max_exact,
+        "relative_position": relative,
+        "bucket": bucket,
+    });
+    if let Some(len) = len {
+        let mut m = Vec::new();
+        relative::t5_buckets_into(len, bidirectional, num_buckets, max_distance, &mut m);
+        let matrix: Vec<Value> = m.chunks(len).map(|r| Value::from(r.to_vec())).collect();
+        v["len"] = json!(len);
+        v["matrix"] = Value::from(matrix);
+    }
+    v
 }
 
 fn sinusoidal(p: &SinusoidalParams) -> Value {
