@@ -10,7 +10,7 @@ mod native {
 
     use pe_explorer::chart::colormap::{Diverging, Lut};
     use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-    use pe_explorer::math::{alibi, rope, similarity};
+    use pe_explorer::math::{alibi, learned, nope, relative, rope, similarity};
 
     const N: usize = 1024;
     const D: usize = 1024;
@@ -79,6 +79,30 @@ mod native {
         });
         c.bench_function("rope decay d=1024, R=1024", |b| {
             b.iter(|| rope::decay(black_box(D), 10_000.0, N))
+        });
+        let mut weights = Vec::new();
+        c.bench_function("alibi attention rows 16 heads x 1024 keys", |b| {
+            b.iter(|| {
+                alibi::slopes(16)
+                    .iter()
+                    .map(|&m| {
+                        alibi::attention_row_into(m, black_box(N / 2), N, false, &mut weights);
+                        weights[0]
+                    })
+                    .sum::<f64>()
+            })
+        });
+        let mut buckets = Vec::new();
+        c.bench_function("t5 buckets 1024x1024 (32 buckets, max distance 128)", |b| {
+            b.iter(|| relative::t5_buckets_into(black_box(N), true, 32, 128, &mut buckets))
+        });
+        let mut sim = Vec::new();
+        c.bench_function("learned cosine similarity 256 rows x 1024 dims", |b| {
+            b.iter(|| learned::cosine_similarity_into(black_box(7), 1.0, 256, D, &mut sim))
+        });
+        let mut variance = Vec::new();
+        c.bench_function("nope output variance 4096 positions x 1024 dims", |b| {
+            b.iter(|| nope::output_variance_into(black_box(3), 4096, D, &mut variance))
         });
     }
 

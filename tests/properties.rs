@@ -6,7 +6,9 @@
 use pe_explorer::math::rope_config::{self, parse_config};
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-use pe_explorer::math::{alibi, attention, learned, limits, naive, pca, rope, similarity};
+use pe_explorer::math::{
+    alibi, attention, learned, limits, naive, nope, pca, relative, rope, similarity,
+};
 use pe_explorer::params::{self, NaiveView, OrderView, SinusoidalView};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -486,6 +488,101 @@ proptest! {
                 }
             }
         }
+    }
+
+    /// Over T5's whole valid space (`limits::T5_BUCKETS`, a max distance in
+    /// `limits::T5_MAX_DISTANCE` above max_exact): every bucket is below `num_buckets`, and on each
+    /// side of the query the bucket never falls as the distance grows.
+    #[test]
+    fn t5_buckets_are_in_range_and_monotone_in_the_distance(
+        (num_buckets, bidirectional, max_distance) in (limits::T5_BUCKETS.0..=limits::T5_BUCKETS.1, any::<bool>())
+            .prop_flat_map(|(nb, bidirectional)| {
+                let max_exact = if bidirectional { nb / 4 } else { nb / 2 };
+                let lo = (max_exact + 1).max(limits::T5_MAX_DISTANCE.0);
+                (Just(nb), Just(bidirectional), lo..=limits::T5_MAX_DISTANCE.1)
+            }),
+        rel in any::<i64>(),
+    ) {
+        let bucket = |r: i64| relative::t5_bucket(r, bidirectional, num_buckets, max_distance);
+        prop_assert!(bucket(rel) < num_buckets);
+        let reach = (2 * max_distance).min(4096) as i64;
+        let (mut before, mut after) = (bucket(0), bucket(1));
+        for n in 1..=reach {
+            let (b, a) = (bucket(-n), bucket(n));
+            prop_assert!(b < num_buckets && a < num_buckets);
+            prop_assert!(b >= before, "−{}: {} < {}", n, b, before);
+            prop_assert!(a >= after, "+{}: {} < {}", n, a, after);
+            if !bidirectional {
+                prop_assert_eq!(a, 0, "causal: keys after the query share bucket 0");
+            }
+            (before, after) = (b, a);
+        }
+        // From the max distance on, every distance shares the side's last bucket.
+        let last = if bidirectional { num_buckets / 2 - 1 } else { num_buckets - 1 };
+        prop_assert_eq!(bucket(-(max_distance as i64)), last);
+        prop_assert_eq!(bucket(i64::MIN), last);
+    }
+
+    /// Outside the valid space too: no panic, and the bucket stays below `num_buckets`.
+    #[test]
+    fn t5_buckets_never_panic(rel: i64, bidirectional: bool, num_buckets in 1usize.., max_distance: usize) {
+        prop_assert!(relative::t5_bucket(rel, bidirectional, num_buckets, max_distance) < num_buckets);
+        let small = num_buckets % 300 + 1;
+        prop_assert!(relative::t5_bucket(rel, bidirectional, small, max_distance % 300) < small);
+    }
+
+    #[test]
+    fn shaw_clip_stays_within_k(rel: i64, k in prop_oneof![0usize..64, any::<usize>()]) {
+        let c = relative::shaw_clip(rel, k);
+        prop_assert!(c.unsigned_abs() as u128 <= k as u128);
+        if (rel.unsigned_abs() as u128) <= k as u128 {
+            prop_assert_eq!(c, rel);
+        }
+        prop_assert!(relative::shaw_index(rel, k) as u128 <= 2 * k as u128);
+    }
+
+    #[test]
+    fn alibi_attention_rows_are_distributions(
+        slope in prop_oneof![Just(0.0), 0.0f64..=8.0],
+        len in 0usize..=512,
+        query in 0usize..600,
+        causal: bool,
+    ) {
+        let mut w = Vec::new();
+        alibi::attention_row_into(slope, query, len, causal, &mut w);
+        prop_assert_eq!(w.len(), len);
+        prop_assert!(w.iter().all(|x| x.is_finite() && *x >= 0.0));
+        if len > 0 {
+            prop_assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            let q = query.min(len - 1);
+            // The query's own key weighs most; causal rows give the future nothing.
+            prop_assert!(w.iter().all(|x| *x <= w[q]));
+            if causal {
+                prop_assert!(w[q + 1..].iter().all(|x| *x == 0.0));
+            }
+        }
+    }
+
+    #[test]
+    fn nope_output_variance_is_finite_and_non_negative(seed: u64, len in 1usize..200, dim in 1usize..64) {
+        let mut out = Vec::new();
+        nope::output_variance_into(seed, len, dim, &mut out);
+        prop_assert_eq!(out.len(), len);
+        prop_assert!(out.iter().all(|v| v.is_finite() && *v >= 0.0));
+    }
+
+    #[test]
+    fn learned_rows_are_the_table_rows(max_len in 1usize..32, dim in 1usize..32, seed: u64, sigma in limits::SIGMA.0..=limits::SIGMA.1) {
+        let t = learned::LearnedTable::new(max_len, dim, sigma, seed);
+        let mut row = Vec::new();
+        for pos in 0..max_len {
+            learned::row_into(seed, sigma, pos, dim, &mut row);
+            prop_assert_eq!(t.row(pos), Some(row.as_slice()));
+        }
+        let mut sim = Vec::new();
+        learned::cosine_similarity_into(seed, sigma, max_len, dim, &mut sim);
+        prop_assert_eq!(sim.len(), max_len * max_len);
+        prop_assert!(sim.iter().all(|s| s.is_finite() && s.abs() <= 1.0));
     }
 
     #[test]
