@@ -30,7 +30,7 @@ const fn fig(id: &'static str, title: &'static str) -> Figure {
 }
 
 /// The chapters, in reading order.
-pub const CHAPTERS: [Chapter; 3] = [
+pub const CHAPTERS: [Chapter; 4] = [
     Chapter {
         id: "sinusoids",
         number: 1,
@@ -73,6 +73,22 @@ pub const CHAPTERS: [Chapter; 3] = [
             fig("fig-ctx-scores", "Scores far away"),
             fig("fig-ctx-attention", "The attention factor"),
             fig("fig-ctx-dynamic", "Dynamic NTK"),
+        ],
+    },
+    Chapter {
+        id: "tables",
+        number: 4,
+        title: "Tables and biases",
+        figures: &[
+            fig("fig-tab-learned", "A learned table ends"),
+            fig("fig-tab-learned-sim", "No structure before training"),
+            fig("fig-tab-shaw", "Clipped relative distances"),
+            fig("fig-tab-t5", "T5's buckets"),
+            fig("fig-tab-slopes", "ALiBi: one slope per head"),
+            fig("fig-tab-alibi", "ALiBi's bias"),
+            fig("fig-tab-alibi-attention", "Local and global heads"),
+            fig("fig-tab-nope", "No position at all"),
+            fig("fig-tab-compare", "Every method side by side"),
         ],
     },
 ];

@@ -40,6 +40,7 @@ pub fn requested(pairs: &[(String, String)]) -> Result<Option<&'static str>, Str
 fn figure(id: &str) -> Option<(AnyView, bool)> {
     use figures::context::{attention, dynamic, scores, turns, wavelengths};
     use figures::rope::{add, cloud, dims, efficient, layouts, sentences, values, vector, wheels};
+    use figures::tables;
     Some(match id {
         "fig-attention" => (
             view! { <figures::attention::OrderBlindness /> }.into_any(),
@@ -82,6 +83,24 @@ fn figure(id: &str) -> Option<(AnyView, bool)> {
         "fig-ctx-scores" => (view! { <scores::ScoresByDistance /> }.into_any(), true),
         "fig-ctx-attention" => (view! { <attention::AttentionFactor /> }.into_any(), true),
         "fig-ctx-dynamic" => (view! { <dynamic::DynamicNtk /> }.into_any(), true),
+        "fig-tab-learned" => (
+            view! { <tables::learned::LearnedCliff /> }.into_any(),
+            false,
+        ),
+        "fig-tab-learned-sim" => (
+            view! { <tables::learned_similarity::LearnedSimilarity /> }.into_any(),
+            false,
+        ),
+        "fig-tab-shaw" => (view! { <tables::shaw::ShawClipped /> }.into_any(), false),
+        "fig-tab-t5" => (view! { <tables::t5::T5Buckets /> }.into_any(), false),
+        "fig-tab-slopes" => (view! { <tables::slopes::AlibiSlopes /> }.into_any(), false),
+        "fig-tab-alibi" => (view! { <tables::alibi::AlibiBias /> }.into_any(), false),
+        "fig-tab-alibi-attention" => (
+            view! { <tables::alibi_attention::AlibiAttention /> }.into_any(),
+            false,
+        ),
+        "fig-tab-nope" => (view! { <tables::nope::NoPosition /> }.into_any(), false),
+        "fig-tab-compare" => (view! { <tables::compare::Comparison /> }.into_any(), false),
         _ => return None,
     })
 }

@@ -25,6 +25,7 @@ use crate::params::ThemeChoice;
 use chapters::context::Context;
 use chapters::rope::Rope;
 use chapters::sinusoids::Sinusoids;
+use chapters::tables::Tables;
 use contents::Contents;
 use state::{AppState, Notices};
 use theme::PageTheme;
@@ -77,12 +78,14 @@ pub fn provide_app_state() -> (AppState, Option<&'static str>) {
     let naive = state.naive.view();
     let rope = state.rope.view();
     let context = state.context.view();
+    let tables = state.tables.view();
     let link = url::sync_to_url(Memo::new(move |_| {
         let mut pairs = order.get().to_query();
         pairs.extend(naive.get().to_query());
         pairs.extend(view.get().to_query());
         pairs.extend(rope.get().to_query());
         pairs.extend(context.get().to_query());
+        pairs.extend(tables.get().to_query());
         pairs.extend(theme.choice.get().to_query());
         if let Some(id) = embedded {
             pairs.push((embed::KEY, id.to_string()));
@@ -116,6 +119,7 @@ pub fn App() -> impl IntoView {
                 <Sinusoids />
                 <Rope />
                 <Context />
+                <Tables />
             </div>
         </div>
         <footer class="footer">

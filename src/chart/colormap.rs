@@ -148,6 +148,16 @@ impl Lut {
     }
 }
 
+/// The stripe colour of the pattern that marks a cell with no value (NaN): a mid grey that reads
+/// on light and dark backgrounds.
+pub const HATCH: Rgba = [0x8c, 0x8c, 0x8c, 255];
+
+/// Pixel `(x, y)` of the no-value pattern: diagonal stripes two pixels wide every six, over
+/// transparency (the chart's background shows between them).
+pub fn hatch(x: usize, y: usize) -> Rgba {
+    if (x + y) % 6 < 2 { HATCH } else { [0, 0, 0, 0] }
+}
+
 /// Resizes `out` to `len` bytes; when that needs more room, to exactly `len` (not the doubled
 /// capacity `Vec` would take). A painter's image buffer lives as long as its figure and follows
 /// the shown size: doubling it on one more row would hold twice the largest image for good, and
@@ -223,7 +233,9 @@ impl Lut {
     }
 
     /// Paints `value(r, c)` for every `r` in `rows` and `c` in `cols` (a missing value paints
-    /// entry 0) as an RGBA image `cols.len()` pixels wide, into `out` (allocation reused).
+    /// entry 0; NaN — no value at all, such as a row past a learned table's end or a masked
+    /// entry — paints the [`HATCH`] pattern) as an RGBA image `cols.len()` pixels wide, into
+    /// `out` (allocation reused).
     fn paint_cells_into(
         &self,
         rows: &[usize],
@@ -235,11 +247,15 @@ impl Lut {
         resize_exact(out, rows.len() * cols.len() * 4);
         let scale = 255.0 / (hi - lo);
         let mut px = out.chunks_exact_mut(4);
-        for &r in rows {
-            for &c in cols {
+        for (y, &r) in rows.iter().enumerate() {
+            for (x, &c) in cols.iter().enumerate() {
                 let v = value(r, c).unwrap_or(lo);
                 if let Some(p) = px.next() {
-                    p.copy_from_slice(&self.entries[usize::from(Self::index(v, lo, scale))]);
+                    if v.is_nan() {
+                        p.copy_from_slice(&hatch(x, y));
+                    } else {
+                        p.copy_from_slice(&self.entries[usize::from(Self::index(v, lo, scale))]);
+                    }
                 }
             }
         }
@@ -273,6 +289,21 @@ mod tests {
         // 0 sits halfway between entries 127 and 128, both within a step of the white stop.
         let mid = lut.color(0.0, -1.0, 1.0);
         assert!(mid.iter().take(3).all(|&c| c >= 0xf0), "{mid:?}");
+    }
+
+    #[test]
+    fn nan_cells_are_hatched() {
+        let lut = Lut::diverging(Diverging::Light);
+        let mut out = Vec::new();
+        let (rows, cols) = ([0, 1], [0, 1, 2]);
+        lut.paint_fn_into(&rows, &cols, (-1.0, 1.0), &mut out, |r, c| {
+            if r == 1 { f64::NAN } else { c as f64 - 1.0 }
+        });
+        assert_eq!(&out[..4], &lut.entry(0));
+        // Row 1: pixel (0, 1) is stripe ((0 + 1) mod 6 < 2), (1, 1) and (2, 1) background.
+        assert_eq!(&out[12..16], &HATCH);
+        assert_eq!(&out[16..20], &[0, 0, 0, 0]);
+        assert_eq!(&out[20..24], &[0, 0, 0, 0]);
     }
 
     #[test]

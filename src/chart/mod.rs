@@ -8,6 +8,7 @@ pub mod colorbar;
 pub mod colormap;
 pub mod heatmap;
 pub mod lines;
+pub mod multiples;
 pub mod pairs;
 pub mod plane;
 pub mod raster;

@@ -7,6 +7,7 @@
 pub mod context;
 pub mod rope;
 pub mod sinusoids;
+pub mod tables;
 
 pub use sinusoids::*;
 

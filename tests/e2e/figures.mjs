@@ -107,6 +107,8 @@ export async function changeControl(page, token) {
         "ctl-r-s2": ["we ate cheese", "In the house a cat ate some cheese"],
         "ctl-r-w1": ["cheese", "ate"],
         "ctl-r-w2": ["ate", "cheese"],
+        "ctl-t-seed": ["7", "1"],
+        "ctl-t-nseed": ["7", "1"],
       }[token];
       assert.ok(choices, `no test value for text box ${sel}`);
       const next = info.value === choices[0] ? choices[1] : choices[0];

@@ -77,6 +77,8 @@ export async function showFigure(page, id) {
       const inner = [...fig.querySelectorAll("[data-drawn-at]")].map((e) => Number.parseFloat(e.dataset.drawnAt));
       const drawnAt = Math.max(own || 0, ...inner.filter(Number.isFinite), 0);
       const near = [...fig.querySelectorAll("canvas[data-near=true]")];
+      // A figure without a canvas (a table) is drawn once it is in the page.
+      if (!fig.querySelector("canvas")) return drawnAt > 0;
       if (near.length === 0) return false;
       const nearAt = Math.max(...near.map((c) => Number.parseFloat(c.dataset.nearAt)));
       return drawnAt > 0 && drawnAt >= nearAt;

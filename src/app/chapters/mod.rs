@@ -3,3 +3,4 @@
 pub mod context;
 pub mod rope;
 pub mod sinusoids;
+pub mod tables;

@@ -9,5 +9,6 @@ pub mod naive;
 pub mod rope;
 pub mod shift;
 pub mod similarity;
+pub mod tables;
 pub mod token;
 pub mod waves;

@@ -5,15 +5,18 @@
 
 pub mod context;
 pub mod rope;
+pub mod tables;
 
 use leptos::prelude::*;
 
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 use crate::params::context::ContextView;
 use crate::params::rope::RopeView;
+use crate::params::tables::TablesView;
 use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Span, TableView};
 use context::ContextState;
 use rope::RopeState;
+use tables::TablesState;
 
 /// Messages about inputs that were clamped or refused, shown in the notice bar until dismissed.
 #[derive(Clone, Copy)]
@@ -220,6 +223,8 @@ pub struct AppState {
     pub rope: RopeState,
     /// Chapter 3, context extension.
     pub context: ContextState,
+    /// Chapter 4, tables and biases.
+    pub tables: TablesState,
     /// Notices for the reader.
     pub notices: Notices,
 }
@@ -236,6 +241,8 @@ impl AppState {
         notices.extend(more);
         let (context, more) = ContextView::from_query(pairs);
         notices.extend(more);
+        let (tables, more) = TablesView::from_query(pairs);
+        notices.extend(more);
         AppState {
             sinusoidal: SinusoidalState::new(view),
             order: OrderState {
@@ -248,6 +255,7 @@ impl AppState {
             },
             rope: RopeState::new(rope),
             context: ContextState::new(context),
+            tables: TablesState::new(tables),
             notices: Notices(RwSignal::new(notices.into_iter().map(|n| n.0).collect())),
         }
     }

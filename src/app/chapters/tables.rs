@@ -1,0 +1,86 @@
+//! Chapter 4, "Tables and biases": learned absolute positions and their cliff, relative
+//! positions (Shaw's clipped distances, T5's buckets), ALiBi's linear biases, NoPE — and the
+//! comparison that closes the book. Each figure carries its own controls.
+
+use leptos::prelude::*;
+
+use crate::app::figures::tables::alibi::AlibiBias;
+use crate::app::figures::tables::alibi_attention::AlibiAttention;
+use crate::app::figures::tables::compare::Comparison;
+use crate::app::figures::tables::learned::LearnedCliff;
+use crate::app::figures::tables::learned_similarity::LearnedSimilarity;
+use crate::app::figures::tables::nope::NoPosition;
+use crate::app::figures::tables::shaw::ShawClipped;
+use crate::app::figures::tables::slopes::AlibiSlopes;
+use crate::app::figures::tables::t5::T5Buckets;
+use crate::app::state::AppState;
+
+/// The chapter.
+#[component]
+pub fn Tables() -> impl IntoView {
+    let s = expect_context::<AppState>().tables;
+    view! {
+        <section class="chapter" id="tables" aria-labelledby="tables-title">
+            <h2 id="tables-title">"4 · Tables and biases"</h2>
+            <p>
+                "Sinusoids and rotations are formulas. The other families either store one "
+                "learned vector per position, learn something per distance instead, or skip "
+                "vectors altogether and bias the attention scores. Each choice decides what "
+                "happens at a position the model never saw in training."
+            </p>
+            <h3>"Learned absolute positions"</h3>
+            <p>
+                "BERT and GPT-2 learn their positions: a table of max_len rows, one per position, "
+                "trained with the rest of the model. It can learn anything, but it has exactly "
+                "max_len rows. With the settings below the table has "
+                {move || s.max_len.get()} " rows and the sequence has " {move || s.seq_len.get()}
+                " positions."
+            </p>
+            <div class="figure-stack">
+                <LearnedCliff />
+                <p class="bridge">
+                    "Does a random table already encode order? Compare how alike its rows are:"
+                </p>
+                <LearnedSimilarity />
+            </div>
+            <h3>"Relative positions"</h3>
+            <p>
+                "If what matters is how far apart two tokens are, the model can learn something "
+                "per distance instead of per position, inside attention. Shaw et al. (2018) learn "
+                "a vector per distance up to a clip; T5 learns one number per head for each of a "
+                "few buckets of distances."
+            </p>
+            <div class="figure-stack">
+                <ShawClipped />
+                <T5Buckets />
+            </div>
+            <h3>"ALiBi: attention with linear biases"</h3>
+            <p>
+                "ALiBi (Press, Smith and Lewis 2022) learns nothing about positions. Each head "
+                "subtracts its slope times the distance from every score: near keys are "
+                "preferred, and each head prefers them with its own strength."
+            </p>
+            <div class="figure-stack">
+                <AlibiSlopes />
+                <p class="bridge">
+                    "The bias of the chosen head, and of every head at once (click one to choose it):"
+                </p>
+                <AlibiBias />
+                <p class="bridge">"What those biases do to the attention of one query:"</p>
+                <AlibiAttention />
+            </div>
+            <h3>"NoPE: no positional encoding"</h3>
+            <p>
+                "Can a decoder do without any positional encoding? Its causal mask already treats "
+                "positions differently: token i may look at i + 1 tokens, no more."
+            </p>
+            <div class="figure-stack">
+                <NoPosition />
+            </div>
+            <h3>"Every method side by side"</h3>
+            <div class="figure-stack">
+                <Comparison />
+            </div>
+        </section>
+    }
+}

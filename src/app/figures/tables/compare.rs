@@ -1,0 +1,152 @@
+//! The comparison that closes the book: every family of positional encoding in one table —
+//! who uses it, its idea, whether it reaches past its training length, what it learns, and where
+//! it acts — each row linked to the figure that shows it.
+
+use leptos::prelude::*;
+
+use crate::app::figure::{FigureLink, now};
+
+/// One row of the table.
+struct Row {
+    method: &'static str,
+    figure: &'static str,
+    used_by: &'static str,
+    idea: &'static str,
+    extrapolates: &'static str,
+    parameters: &'static str,
+    acts: &'static str,
+}
+
+const ROWS: [Row; 8] = [
+    Row {
+        method: "Sinusoidal",
+        figure: "fig-heatmap",
+        used_by: "the original Transformer (Vaswani et al. 2017); Marian, M2M100",
+        idea: "fixed sine and cosine waves of geometric wavelengths, one vector per position",
+        extrapolates: "defined at every position, but models trained with it degrade past their \
+                       training length (Press et al. 2022)",
+        parameters: "none",
+        acts: "added to x",
+    },
+    Row {
+        method: "Learned absolute",
+        figure: "fig-tab-learned",
+        used_by: "BERT, GPT-2",
+        idea: "a trainable table with one row per position",
+        extrapolates: "no: there is no row past max_len",
+        parameters: "max_len × d",
+        acts: "added to x",
+    },
+    Row {
+        method: "Relative, clipped (Shaw et al. 2018)",
+        figure: "fig-tab-shaw",
+        used_by: "Shaw et al.'s translation Transformer",
+        idea: "a learned vector per distance j − i, clipped at ±k, in the keys and the values",
+        extrapolates: "defined at any length: farther pairs share the vectors of ±k",
+        parameters: "2 × (2k + 1) vectors per layer",
+        acts: "keys and values in attention",
+    },
+    Row {
+        method: "T5 buckets",
+        figure: "fig-tab-t5",
+        used_by: "T5, mT5, Flan-T5",
+        idea: "a learned scalar per distance bucket and head; exact near, logarithmic far",
+        extrapolates: "defined at any length: all distances past max_distance share one bucket",
+        parameters: "num_buckets × heads, in the first layer, shared by the others",
+        acts: "biases scores",
+    },
+    Row {
+        method: "RoPE",
+        figure: "fig-rope-2d",
+        used_by: "GPT-J, GPT-NeoX, LLaMA, Mistral, Qwen, Gemma",
+        idea: "rotate q and k by angles proportional to the position, so q·k depends on the \
+               distance",
+        extrapolates: "defined at every position, but quality collapses past the trained \
+                       context without rescaling (Chen et al. 2023)",
+        parameters: "none",
+        acts: "rotates q and k",
+    },
+    Row {
+        method: "RoPE rescaled (PI, NTK, YaRN, Llama 3, LongRoPE)",
+        figure: "fig-ctx-wavelengths",
+        used_by: "Llama 3.1 (llama3), Qwen2.5 with YaRN, Phi-3 (LongRoPE)",
+        idea: "slow down some or all rotation frequencies so long contexts map to familiar \
+               angles",
+        extrapolates: "to a chosen target length, usually with some long-context fine-tuning",
+        parameters: "a few scalars (LongRoPE: one factor per pair)",
+        acts: "rotates q and k",
+    },
+    Row {
+        method: "ALiBi",
+        figure: "fig-tab-alibi",
+        used_by: "BLOOM, MPT",
+        idea: "subtract m·|i − j| from each score, with a fixed slope m per head",
+        extrapolates: "yes: defined at any length, and trained models keep their perplexity \
+                       past their training length (Press et al. 2022)",
+        parameters: "none (the slopes are fixed)",
+        acts: "biases scores",
+    },
+    Row {
+        method: "NoPE",
+        figure: "fig-tab-nope",
+        used_by: "research models (Haviv et al. 2022; Kazemnejad et al. 2023)",
+        idea: "no encoding: the causal mask alone leaks position",
+        extrapolates: "nothing runs out; Kazemnejad et al. report better length \
+                       generalisation than the encodings they compared on their tasks",
+        parameters: "none",
+        acts: "nowhere (only the causal mask)",
+    },
+];
+
+/// The figure.
+#[component]
+pub fn Comparison() -> impl IntoView {
+    // A table is drawn once it is in the page.
+    let drawn = RwSignal::new(String::new());
+    Effect::new(move |_| drawn.set(format!("{:.1}", now())));
+    view! {
+        <figure class="figure" id="fig-tab-compare" data-drawn-at=move || drawn.get()>
+            <FigureLink id="fig-tab-compare" />
+            <div class="table-scroll" tabindex="0" role="region" aria-labelledby="fig-tab-compare-caption">
+                <table class="compare">
+                    <thead>
+                        <tr>
+                            <th scope="col">"method"</th>
+                            <th scope="col">"used by"</th>
+                            <th scope="col">"key idea"</th>
+                            <th scope="col">"past the training length?"</th>
+                            <th scope="col">"learned parameters"</th>
+                            <th scope="col">"where it acts"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {ROWS
+                            .iter()
+                            .map(|r| {
+                                view! {
+                                    <tr>
+                                        <th scope="row">
+                                            <a href=format!("#{}", r.figure)>{r.method}</a>
+                                        </th>
+                                        <td>{r.used_by}</td>
+                                        <td>{r.idea}</td>
+                                        <td>{r.extrapolates}</td>
+                                        <td>{r.parameters}</td>
+                                        <td>{r.acts}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            <figcaption id="fig-tab-compare-caption">
+                "Every family in this book, side by side; each method's name links to the figure "
+                "that shows it. Where an encoding acts decides what it can do: added to x, it "
+                "mixes with the content in every product; rotating q and k, it reaches only the "
+                "scores and makes them depend on the distance; as a bias, it is a fixed "
+                "preference for near or far keys."
+            </figcaption>
+        </figure>
+    }
+}

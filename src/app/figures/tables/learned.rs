@@ -1,0 +1,239 @@
+//! A learned position table and its cliff: rows `0 … n − 1` of a seeded `N(0, σ²)` table of
+//! `max_len` rows, beside the sinusoidal table over the same rows. Past `max_len` the learned
+//! table has no row (hatched); the sinusoidal one is a formula and goes on.
+
+use std::cell::RefCell;
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use super::{Presets, SIGMA, SeedField};
+use crate::app::canvas::Surface;
+use crate::app::controls::IntSlider;
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
+use crate::app::matrix::{MatrixPainter, hover_cell, step_cursor};
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::colorbar::ColorBar;
+use crate::chart::colormap::Scale;
+use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
+use crate::math::learned;
+use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
+use crate::params::tables::{MAX_LEN, SEQUENCE, WIDTH};
+
+fn height(width: f64) -> f64 {
+    (width * 0.9).clamp(260.0, 520.0)
+}
+
+/// The sinusoidal table of the same size (the paper's interleaved layout, base 10000).
+pub fn sinusoidal(positions: usize, dim: usize) -> SinusoidalParams {
+    SinusoidalParams {
+        positions,
+        dim,
+        base: 10_000.0,
+        layout: Layout::Interleaved,
+        spacing: Spacing::Paper,
+    }
+}
+
+/// The figure.
+#[component]
+pub fn LearnedCliff() -> impl IntoView {
+    let s = expect_context::<AppState>().tables;
+    let theme = expect_context::<PageTheme>().chart();
+    let learned_ref = NodeRef::<Canvas>::new();
+    let sin_ref = NodeRef::<Canvas>::new();
+    let sin_width = observed_width(sin_ref);
+    let (learned_layout, sin_layout) = (
+        StoredValue::new(None::<HeatmapLayout>),
+        StoredValue::new(None::<HeatmapLayout>),
+    );
+    let cursor = RwSignal::new(None::<(usize, usize)>);
+    let version = RwSignal::new(0u64);
+    let (mut left, mut right) = (MatrixPainter::default(), MatrixPainter::default());
+    let mut drawn_for = None;
+    // Only the rows a pixel shows are drawn from the seed: painting goes row by row, so one row
+    // of cache makes each drawn row cost one pass of `dim` draws.
+    let row_cache = RefCell::new((usize::MAX, Vec::<f64>::new()));
+    let stats = draw_effect(learned_ref, move |surface| {
+        let (max_len, n, d, seed, t) = (
+            s.max_len.get(),
+            s.seq_len.get(),
+            s.dim.get(),
+            s.seed.get(),
+            theme.get(),
+        );
+        if drawn_for != Some((max_len, n, d, seed)) {
+            drawn_for = Some((max_len, n, d, seed));
+            version.update(|v| *v += 1);
+            row_cache.borrow_mut().0 = usize::MAX;
+        }
+        let v = Some(version.get_untracked());
+        let spec = HeatmapSpec {
+            title: "Learned table (seeded, untrained)",
+            x_desc: "column j",
+            y_desc: "position",
+            cols: 0..d,
+            rows: 0..n,
+            colorbar: ColorBar {
+                lo: -3.0 * SIGMA,
+                hi: 3.0 * SIGMA,
+                label: "value (σ = 0.02)",
+                scale: Scale::Diverging,
+            },
+            col_names: None,
+            row_names: None,
+            theme: t,
+        };
+        let value = |r: usize, c: usize| {
+            if r >= max_len {
+                return f64::NAN;
+            }
+            let mut cache = row_cache.borrow_mut();
+            if cache.0 != r {
+                let (_, row) = &mut *cache;
+                learned::row_into(seed, SIGMA, r, d, row);
+                cache.0 = r;
+            }
+            cache.1.get(c).copied().unwrap_or(0.0)
+        };
+        learned_layout.set_value(left.paint_fn(surface, height, &spec, v, value, &[]));
+        let Some(el) = sin_ref.get() else { return };
+        let p = sinusoidal(n, d);
+        let spec = HeatmapSpec {
+            title: "Sinusoidal table (a formula)",
+            colorbar: ColorBar {
+                lo: -1.0,
+                hi: 1.0,
+                label: "PE value",
+                scale: Scale::Diverging,
+            },
+            ..spec
+        };
+        let surface = Surface {
+            el,
+            css_width: sin_width.get(),
+        };
+        sin_layout.set_value(right.paint_fn(&surface, height, &spec, v, |r, c| p.value(r, c), &[]));
+    });
+
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let (n, d) = (s.seq_len.get_untracked(), s.dim.get_untracked());
+        let at = cursor.get_untracked().unwrap_or((0, 0));
+        if let Some(next) = step_cursor(&ev.key(), at, 0..n, 0..d) {
+            ev.prevent_default();
+            cursor.set(Some(next));
+        }
+    };
+    let readout = move || {
+        let Some((r, c)) = cursor.get() else {
+            return "Hover either table (or focus it and use the arrow keys) to read a value."
+                .to_string();
+        };
+        let (max_len, d, seed) = (s.max_len.get(), s.dim.get(), s.seed.get());
+        if r >= s.seq_len.get() || c >= d {
+            return String::new();
+        }
+        let sin = sinusoidal(r + 1, d).value(r, c);
+        if r >= max_len {
+            format!(
+                "Position {r}, column {c}: the learned table has no vector here (its rows are \
+                 0 … {}); the sinusoidal value is {sin:.4}.",
+                max_len - 1
+            )
+        } else {
+            let mut row = Vec::new();
+            learned::row_into(seed, SIGMA, r, d, &mut row);
+            format!(
+                "Position {r}, column {c}: learned {:.4} · sinusoidal {sin:.4}",
+                row.get(c).copied().unwrap_or(0.0)
+            )
+        }
+    };
+    let status = move || {
+        let (max_len, n) = (s.max_len.get(), s.seq_len.get());
+        if n > max_len {
+            format!(
+                "{} of the {n} positions ({max_len} … {}) have no learned vector: a model with \
+                 this table cannot read them. The sinusoidal rows continue, and so do RoPE's \
+                 angles m·θᵢ.",
+                n - max_len,
+                n - 1
+            )
+        } else {
+            format!(
+                "All {n} positions have a learned row (the table has {max_len}). Drag the \
+                 sequence length past {max_len} to fall off the end."
+            )
+        }
+    };
+    let describe = move || {
+        format!(
+            "Two heatmaps of {} positions by {} columns. Left, a learned table of {} rows drawn \
+             from a normal distribution with seed {}: noise with no pattern{}. Right, the \
+             sinusoidal table: waves that slow down from left to right, defined at every position.",
+            s.seq_len.get(),
+            s.dim.get(),
+            s.max_len.get(),
+            s.seed.get(),
+            if s.seq_len.get() > s.max_len.get() {
+                ", and hatched rows from position max_len on, where it has no vector"
+            } else {
+                ""
+            }
+        )
+    };
+    let presets = [
+        ("bert", "BERT-base: 512 × 768", 512, 768),
+        ("gpt2", "GPT-2 small: 1024 × 768", 1024, 768),
+    ];
+
+    view! {
+        <figure
+            class="figure"
+            id="fig-tab-learned"
+            data-controls="ctl-t-L ctl-t-n ctl-t-d ctl-t-seed"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+            data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
+        >
+            <FigureLink id="fig-tab-learned" />
+            <div class="figure-tools">
+                <Presets id="ctl-t-preset" presets=presets rows=s.max_len cols=s.dim />
+                <IntSlider label="max_len (rows of the table)" id="ctl-t-L" min=MAX_LEN.0 max=MAX_LEN.1 value=s.max_len />
+                <IntSlider label="sequence length n" id="ctl-t-n" min=SEQUENCE.0 max=SEQUENCE.1 value=s.seq_len />
+                <IntSlider label="width d" id="ctl-t-d" min=WIDTH.0 max=WIDTH.1 value=s.dim />
+                <SeedField id="ctl-t-seed" seed=s.seed />
+            </div>
+            <div class="pair">
+                <InteractiveCanvas
+                    node_ref=learned_ref
+                    readout_id="fig-tab-learned-readout"
+                    label=describe
+                    on_move=hover_cell(learned_ref, learned_layout, cursor)
+                    on_leave=move || cursor.set(None)
+                    on_key=on_key
+                />
+                <InteractiveCanvas
+                    node_ref=sin_ref
+                    readout_id="fig-tab-learned-readout"
+                    label=describe
+                    on_move=hover_cell(sin_ref, sin_layout, cursor)
+                    on_leave=move || cursor.set(None)
+                    on_key=on_key
+                />
+            </div>
+            <p class="readout" id="fig-tab-learned-readout" aria-live="polite">{readout}</p>
+            <p class="finding">{status}</p>
+            <figcaption>
+                "A learned table is a trainable matrix with one row per position, looked up and "
+                "added to the token embedding. Before training it is random (here N(0, 0.02²), "
+                "the initialisation Hugging Face transformers gives BERT's and GPT-2's); training "
+                "shapes it. Whatever training "
+                "does, it has max_len rows: BERT has 512, GPT-2 1024, and a position past the "
+                "last row has no vector at all (hatched). The sinusoidal table on the right is "
+                "computed, not stored, so it has a row for every position."
+            </figcaption>
+        </figure>
+    }
+}

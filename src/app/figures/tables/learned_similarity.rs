@@ -1,0 +1,205 @@
+//! No structure before training: the cosine similarity of an untrained learned table's rows
+//! beside the sinusoidal table's. Random rows are nearly orthogonal (similarity about
+//! `±1/√d`, by the central limit theorem), with no band along the diagonal; the sinusoidal
+//! similarity depends on the distance only.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use super::SIGMA;
+use super::learned::sinusoidal;
+use crate::app::canvas::Surface;
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::colorbar::ColorBar;
+use crate::chart::colormap::Scale;
+use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
+use crate::math::{learned, similarity};
+
+/// Positions compared (the first ones of the table): the matrices cost `P²·d`.
+pub const POSITIONS: usize = 128;
+
+fn height(width: f64) -> f64 {
+    (width * 0.9).clamp(240.0, 480.0)
+}
+
+/// Root mean square of the off-diagonal entries of a `p × p` matrix.
+fn off_diagonal_rms(m: &[f64], p: usize) -> f64 {
+    if p < 2 {
+        return 0.0;
+    }
+    let sum: f64 = m
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| k / p != k % p)
+        .map(|(_, v)| v * v)
+        .sum();
+    (sum / (p * (p - 1)) as f64).sqrt()
+}
+
+/// The figure.
+#[component]
+pub fn LearnedSimilarity() -> impl IntoView {
+    let s = expect_context::<AppState>().tables;
+    let theme = expect_context::<PageTheme>().chart();
+    let shown = Memo::new(move |_| s.max_len.get().min(POSITIONS));
+    // Both matrices, recomputed only when the table changes.
+    let matrices = Memo::new(move |_| {
+        let (p, d, seed) = (shown.get(), s.dim.get(), s.seed.get());
+        let mut learned_m = Vec::new();
+        learned::cosine_similarity_into(seed, SIGMA, p, d, &mut learned_m);
+        let mut sin_m = Vec::new();
+        similarity::sinusoidal_matrix_into(&sinusoidal(p, d), &mut sin_m);
+        (learned_m, sin_m)
+    });
+    let learned_ref = NodeRef::<Canvas>::new();
+    let sin_ref = NodeRef::<Canvas>::new();
+    let sin_width = observed_width(sin_ref);
+    let (left_layout, right_layout) = (
+        StoredValue::new(None::<HeatmapLayout>),
+        StoredValue::new(None::<HeatmapLayout>),
+    );
+    let cursor = RwSignal::new(None::<(usize, usize)>);
+    let (mut left, mut right) = (MatrixPainter::default(), MatrixPainter::default());
+    let (mut version, mut drawn_for) = (0u64, None);
+    let stats = draw_effect(learned_ref, move |surface| {
+        let (p, t) = (shown.get(), theme.get());
+        let key = (p, s.dim.get(), s.seed.get());
+        if drawn_for != Some(key) {
+            drawn_for = Some(key);
+            version += 1;
+        }
+        let v = Some(version);
+        let spec = HeatmapSpec {
+            title: "Learned rows (untrained)",
+            x_desc: "position b",
+            y_desc: "position a",
+            cols: 0..p,
+            rows: 0..p,
+            colorbar: ColorBar {
+                lo: -1.0,
+                hi: 1.0,
+                label: "cosine similarity",
+                scale: Scale::Diverging,
+            },
+            col_names: None,
+            row_names: None,
+            theme: t,
+        };
+        matrices.with(|(l, sm)| {
+            let cells = |values| Matrix {
+                values,
+                stride: p,
+                version: v,
+                toeplitz: false,
+            };
+            left_layout.set_value(left.paint(surface, height, &spec, cells(l), &[]));
+            let Some(el) = sin_ref.get() else { return };
+            let spec = HeatmapSpec {
+                title: "Sinusoidal rows",
+                ..spec.clone()
+            };
+            let surface = Surface {
+                el,
+                css_width: sin_width.get(),
+            };
+            right_layout.set_value(right.paint(&surface, height, &spec, cells(sm), &[]));
+        });
+    });
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let p = shown.get_untracked();
+        let at = cursor.get_untracked().unwrap_or((0, 0));
+        if let Some(next) = step_cursor(&ev.key(), at, 0..p, 0..p) {
+            ev.prevent_default();
+            cursor.set(Some(next));
+        }
+    };
+    let readout = move || {
+        let Some((a, b)) = cursor.get() else {
+            return "Hover either matrix (or focus it and use the arrow keys) to compare two \
+                    positions."
+                .to_string();
+        };
+        let p = shown.get();
+        matrices.with(|(l, sm)| {
+            let at = |m: &[f64]| m.get(a * p + b).copied().unwrap_or(0.0);
+            format!(
+                "Positions {a} and {b} (distance {}): learned {:.4} · sinusoidal {:.4}",
+                a.abs_diff(b),
+                at(l),
+                at(sm)
+            )
+        })
+    };
+    let finding = move || {
+        let (p, d) = (shown.get(), s.dim.get());
+        matrices.with(|(l, sm)| {
+            let neighbours = |m: &[f64]| {
+                if p < 2 {
+                    return 0.0;
+                }
+                (0..p - 1).map(|a| m[a * p + a + 1]).sum::<f64>() / (p - 1) as f64
+            };
+            format!(
+                "Over the first {p} positions: off the diagonal, the learned rows' similarity \
+                 has a root mean square of {:.3} (1/√d = {:.3}: random vectors in {d} \
+                 dimensions are nearly orthogonal), and neighbours are no more alike than \
+                 strangers (mean similarity at distance 1: {:.3}). The sinusoidal rows' \
+                 similarity at distance 1 is {:.3}.",
+                off_diagonal_rms(l, p),
+                1.0 / (d as f64).sqrt(),
+                neighbours(l),
+                neighbours(sm),
+            )
+        })
+    };
+    let describe = move || {
+        format!(
+            "Two cosine-similarity matrices over the first {} positions. Left, the untrained \
+             learned rows: 1 on the diagonal and speckled noise elsewhere, with no band. Right, \
+             the sinusoidal rows: bands parallel to the diagonal, because their similarity \
+             depends only on the distance.",
+            shown.get()
+        )
+    };
+    view! {
+        <figure
+            class="figure"
+            id="fig-tab-learned-sim"
+            data-controls="ctl-t-d ctl-t-seed"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <FigureLink id="fig-tab-learned-sim" />
+            <div class="pair">
+                <InteractiveCanvas
+                    node_ref=learned_ref
+                    readout_id="fig-tab-learned-sim-readout"
+                    label=describe
+                    on_move=hover_cell(learned_ref, left_layout, cursor)
+                    on_leave=move || cursor.set(None)
+                    on_key=on_key
+                />
+                <InteractiveCanvas
+                    node_ref=sin_ref
+                    readout_id="fig-tab-learned-sim-readout"
+                    label=describe
+                    on_move=hover_cell(sin_ref, right_layout, cursor)
+                    on_leave=move || cursor.set(None)
+                    on_key=on_key
+                />
+            </div>
+            <p class="readout" id="fig-tab-learned-sim-readout" aria-live="polite">{readout}</p>
+            <p class="finding">{finding}</p>
+            <figcaption>
+                "The same table as above (its seed, width and rows; at most the first 128 "
+                "positions). Untrained, a learned table knows nothing about order: position 5 is "
+                "as unlike position 6 as it is unlike position 100. Whatever diagonal structure "
+                "a trained table has, training put there. The sinusoidal table has it by "
+                "construction."
+            </figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,170 @@
+//! NoPE, no positional encoding: a causal mask alone leaks position (Haviv et al. 2022;
+//! Kazemnejad et al. 2023). With equal scores, query `i` averages the `i + 1` values it may
+//! see, each with weight `1/(i + 1)`; the average of `i + 1` independent values has variance
+//! `σ²/(i + 1)`, so the output's size tells the position. Both over the sequence, on log axes,
+//! with the variance simulated from seeded random values.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use super::SeedField;
+use crate::app::controls::IntSlider;
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figures::context::XCursor;
+use crate::app::plot::paint_lines_with;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::lines::{Corner, Extras, LinePlotSpec, Series, series_color};
+use crate::math::nope;
+use crate::params::format_significant;
+use crate::params::tables::{NOPE_DIM, NOPE_LEN};
+
+fn height(width: f64) -> f64 {
+    (width * 0.45).clamp(240.0, 340.0)
+}
+
+/// The figure.
+#[component]
+pub fn NoPosition() -> impl IntoView {
+    let s = expect_context::<AppState>().tables;
+    let theme = expect_context::<PageTheme>().chart();
+    let variance = Memo::new(move |_| {
+        let mut out = Vec::new();
+        nope::output_variance_into(s.seed.get(), s.nope_len.get(), s.nope_dim.get(), &mut out);
+        out
+    });
+    let cursor = XCursor::new();
+    let count = move || s.nope_len.get_untracked();
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let stats = draw_effect(canvas_ref, move |surface| {
+        let (n, t) = (s.nope_len.get(), theme.get());
+        let at = cursor.get(n);
+        let x = |i: usize| ((i + 1) as f64).log10();
+        variance.with(|v| {
+            let simulated: Vec<(f64, f64)> = v
+                .iter()
+                .enumerate()
+                .filter(|(_, y)| **y > 0.0)
+                .map(|(i, y)| (x(i), y.log10()))
+                .collect();
+            let lo = simulated
+                .iter()
+                .map(|p| p.1)
+                .fold(-(n as f64).log10(), f64::min);
+            let spec = LinePlotSpec {
+                title: "What a causal query sees without positions",
+                x_desc: "tokens visible to query i (i + 1)",
+                y_desc: "value",
+                x_range: 0.0..x(n - 1).max(0.3),
+                y_range: (lo - 0.15)..0.15,
+                series: vec![
+                    Series {
+                        label: "weight of each key, 1/(i + 1)".into(),
+                        color: series_color(0),
+                        points: (0..n).map(|i| (x(i), -x(i))).collect(),
+                        dots: false,
+                        line: true,
+                    },
+                    Series {
+                        label: format!("output variance, simulated (d = {})", s.nope_dim.get()),
+                        color: series_color(1),
+                        points: simulated,
+                        dots: n <= 64,
+                        line: n > 64,
+                    },
+                ],
+                marker: at.map(|i| (x(i), format!("query {i}"))),
+                theme: t,
+            };
+            let extras = Extras {
+                x_log: true,
+                y_log: true,
+                legend: Corner::TopRight,
+                ..Extras::default()
+            };
+            cursor
+                .layout
+                .set_value(paint_lines_with(surface, height, &spec, &extras));
+        });
+    });
+    let readout = move || {
+        let n = s.nope_len.get();
+        match cursor.get(n) {
+            Some(i) => variance.with(|v| {
+                format!(
+                    "Query {i} sees {} tokens: each gets weight {}; its output's variance is {} \
+                     (expected 1/(i + 1) = {}).",
+                    i + 1,
+                    format_significant(nope::uniform_weight(i), 4),
+                    format_significant(v.get(i).copied().unwrap_or(0.0), 4),
+                    format_significant(nope::uniform_weight(i), 4)
+                )
+            }),
+            None => {
+                "Hover the plot (or focus it and use the arrow keys) to read one query.".to_string()
+            }
+        }
+    };
+    let finding = move || {
+        variance.with(|v| {
+            let (first, last) = (
+                v.first().copied().unwrap_or(0.0),
+                v.last().copied().unwrap_or(0.0),
+            );
+            format!(
+                "The first token's output has variance {} and the last one's {}: from the \
+                 output's size alone, a later layer can tell roughly how far into the \
+                 sequence a token is — without any positional encoding.",
+                format_significant(first, 3),
+                format_significant(last, 3)
+            )
+        })
+    };
+    let describe = move || {
+        format!(
+            "Two falling lines on log–log axes over {} positions: the weight 1/(i + 1) that \
+             uniform causal attention gives each key, and the simulated variance of the output, \
+             which follows it. {}",
+            s.nope_len.get(),
+            finding()
+        )
+    };
+    view! {
+        <figure
+            class="figure"
+            id="fig-tab-nope"
+            data-controls="ctl-t-nn ctl-t-nd ctl-t-nseed"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <FigureLink id="fig-tab-nope" />
+            <div class="figure-tools">
+                <IntSlider label="sequence length" id="ctl-t-nn" min=NOPE_LEN.0 max=NOPE_LEN.1 value=s.nope_len />
+                <IntSlider label="value width d" id="ctl-t-nd" min=NOPE_DIM.0 max=NOPE_DIM.1 value=s.nope_dim />
+                <SeedField id="ctl-t-nseed" seed=s.seed />
+            </div>
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout_id="fig-tab-nope-readout"
+                label=describe
+                on_move=cursor.on_move(canvas_ref, count, |x| 10f64.powf(x) - 1.0)
+                on_leave=move || cursor.at.set(None)
+                on_key=cursor.on_key(count)
+            />
+            <p class="readout" id="fig-tab-nope-readout" aria-live="polite">{readout}</p>
+            <p class="finding">{finding}</p>
+            <figcaption>
+                "A decoder without any positional encoding (NoPE) still has its causal mask: "
+                "query i may attend to keys 0 … i only. Even when every score is equal, that "
+                "mask makes each weight 1/(i + 1), and averaging i + 1 independent values with "
+                "unit variance leaves variance 1/(i + 1) — a signal of position that later "
+                "layers can read. Haviv et al. (2022) found that causal language models without "
+                "positional encodings train nearly as well as those with them, and probe "
+                "position from their activations; Kazemnejad et al. (2023) prove a first layer "
+                "can recover absolute positions this way and report that NoPE generalises to "
+                "longer inputs better than the encodings they compared on their tasks. The "
+                "values share the learned table's seed."
+            </figcaption>
+        </figure>
+    }
+}

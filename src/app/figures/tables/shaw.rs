@@ -1,0 +1,144 @@
+//! Shaw, Uszkoreit & Vaswani (2018): relative positions clipped at ±k. Query `i` and key `j`
+//! share the learned vectors `a_clip(j − i, −k, k)`, so `2k + 1` vectors serve every distance;
+//! the matrix of clipped distances.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::app::controls::IntSlider;
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::colorbar::ColorBar;
+use crate::chart::colormap::Scale;
+use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
+use crate::math::relative::shaw_clip;
+use crate::params::tables::{SHAW_K, SHAW_POSITIONS};
+
+fn height(width: f64) -> f64 {
+    (width * 0.75).clamp(260.0, 520.0)
+}
+
+/// `j − i` as a signed number.
+fn relative(i: usize, j: usize) -> i64 {
+    j as i64 - i as i64
+}
+
+/// The figure.
+#[component]
+pub fn ShawClipped() -> impl IntoView {
+    let s = expect_context::<AppState>().tables;
+    let theme = expect_context::<PageTheme>().chart();
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let layout = StoredValue::new(None::<HeatmapLayout>);
+    let cursor = RwSignal::new(None::<(usize, usize)>);
+    let mut painter = MatrixPainter::default();
+    let mut diagonals = Vec::new();
+    let stats = draw_effect(canvas_ref, move |surface| {
+        let (n, k, t) = (s.shaw_len.get(), s.shaw_k.get(), theme.get());
+        // Entry (i, j) depends on j − i only: the 2n − 1 diagonals, (r, c) ↦ [r + n − 1 − c].
+        diagonals.clear();
+        diagonals.extend((0..2 * n - 1).map(|q| shaw_clip(n as i64 - 1 - q as i64, k) as f64));
+        let spec = HeatmapSpec {
+            title: "Clipped relative position clip(j − i, −k, k)",
+            x_desc: "key j",
+            y_desc: "query i",
+            cols: 0..n,
+            rows: 0..n,
+            colorbar: ColorBar {
+                lo: -(k as f64),
+                hi: k as f64,
+                label: "clipped j − i",
+                scale: Scale::Diverging,
+            },
+            col_names: None,
+            row_names: None,
+            theme: t,
+        };
+        let cells = Matrix {
+            values: &diagonals,
+            stride: n,
+            version: None,
+            toeplitz: true,
+        };
+        layout.set_value(painter.paint(surface, height, &spec, cells, &[]));
+    });
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let n = s.shaw_len.get_untracked();
+        let at = cursor.get_untracked().unwrap_or((0, 0));
+        if let Some(next) = step_cursor(&ev.key(), at, 0..n, 0..n) {
+            ev.prevent_default();
+            cursor.set(Some(next));
+        }
+    };
+    let readout = move || match cursor.get() {
+        Some((i, j)) if i < s.shaw_len.get() && j < s.shaw_len.get() => {
+            let (r, k) = (relative(i, j), s.shaw_k.get());
+            let c = shaw_clip(r, k);
+            format!(
+                "Query {i}, key {j}: j − i = {r}{} → the pair uses the vectors wᴷ and wⱽ of \
+                 distance {c}.",
+                if c == r {
+                    String::new()
+                } else {
+                    format!(", clipped to {c}")
+                }
+            )
+        }
+        _ => "Hover the matrix (or focus it and use the arrow keys) to read a pair's vector."
+            .to_string(),
+    };
+    let finding = move || {
+        let (n, k) = (s.shaw_len.get(), s.shaw_k.get());
+        let distinct = (2 * k + 1).min(2 * n - 1);
+        format!(
+            "k = {k}: {distinct} distinct vectors serve all {} query–key pairs of {n} positions; \
+             every pair more than {k} apart shares the vector of distance ±{k}, at any length.",
+            n * n
+        )
+    };
+    let describe = move || {
+        format!(
+            "A {n} by {n} matrix of clipped relative positions with k = {k}: a band of {w} \
+             diagonals where the colour changes with the distance, and flat colour beyond it \
+             (−{k} below the band, +{k} above).",
+            n = s.shaw_len.get(),
+            k = s.shaw_k.get(),
+            w = 2 * s.shaw_k.get() + 1
+        )
+    };
+    view! {
+        <figure
+            class="figure"
+            id="fig-tab-shaw"
+            data-controls="ctl-t-k ctl-t-sn"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <FigureLink id="fig-tab-shaw" />
+            <div class="figure-tools">
+                <IntSlider label="clipping distance k" id="ctl-t-k" min=SHAW_K.0 max=SHAW_K.1 value=s.shaw_k />
+                <IntSlider label="positions" id="ctl-t-sn" min=SHAW_POSITIONS.0 max=SHAW_POSITIONS.1 value=s.shaw_len />
+            </div>
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout_id="fig-tab-shaw-readout"
+                label=describe
+                on_move=hover_cell(canvas_ref, layout, cursor)
+                on_leave=move || cursor.set(None)
+                on_key=on_key
+            />
+            <p class="readout" id="fig-tab-shaw-readout" aria-live="polite">{readout}</p>
+            <p class="finding">{finding}</p>
+            <figcaption>
+                "Shaw, Uszkoreit and Vaswani (2018) give attention no absolute positions at all. "
+                "Each query–key pair adds a learned vector for its distance j − i to the key (in "
+                "the score) and to the value (in the output), and distances are clipped at ±k "
+                "(their translation models used k = 16 and scored about the same for any k ≥ 2). "
+                "Only distance matters, and "
+                "the same 2k + 1 vectors serve any sequence length."
+            </figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,292 @@
+//! ALiBi's head slopes (Press, Smith & Lewis 2022, §3): a geometric sequence `2^(−8h/H)` for a
+//! power-of-two head count `H`; otherwise the slopes of the power of two below, then every other
+//! slope of the power of two above. One dot per head on a log scale, with the neighbouring
+//! powers of two drawn beside a head count that is not one; a slider overrides one head's slope.
+
+use leptos::html::{Canvas, Input};
+use leptos::prelude::*;
+
+use crate::app::controls::{IntSlider, show_value};
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figures::context::XCursor;
+use crate::app::plot::paint_lines_with;
+use crate::app::state::{AppState, Notices};
+use crate::app::theme::PageTheme;
+use crate::chart::lines::{Corner, Extras, LinePlotSpec, Series, series_color};
+use crate::math::alibi;
+use crate::params::tables::{HEADS, SLOPE};
+use crate::params::{format_number, format_significant, parse_f64};
+
+fn height(width: f64) -> f64 {
+    (width * 0.4).clamp(230.0, 320.0)
+}
+
+/// `m` as a power of two: "2^−0.5 = 0.7071".
+pub fn slope_text(m: f64) -> String {
+    format!(
+        "2^{} = {}",
+        format_significant(m.log2(), 4).replace('-', "−"),
+        format_significant(m, 4)
+    )
+}
+
+/// The largest power of two at most `h` (h ≥ 1).
+fn power_below(h: usize) -> usize {
+    1 << (usize::BITS - 1 - h.max(1).leading_zeros())
+}
+
+/// Where head `h` (from 1) of `heads` takes its slope from, in words.
+fn origin(h: usize, heads: usize) -> String {
+    let p = power_below(heads);
+    if p == heads {
+        format!("2^(−8·{h}/{heads})")
+    } else if h <= p {
+        format!("the {p}-head sequence, 2^(−8·{h}/{p})")
+    } else {
+        let k = h - p;
+        format!(
+            "slope {} of the {}-head sequence, 2^(−8·{}/{})",
+            2 * k - 1,
+            2 * p,
+            2 * k - 1,
+            2 * p
+        )
+    }
+}
+
+/// The figure.
+#[component]
+pub fn AlibiSlopes() -> impl IntoView {
+    let s = expect_context::<AppState>().tables;
+    let theme = expect_context::<PageTheme>().chart();
+    let (slopes, paper, head) = (s.slopes(), s.paper_slopes(), s.head());
+    let cursor = XCursor::new();
+    let count = move || s.heads.get_untracked();
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let stats = draw_effect(canvas_ref, move |surface| {
+        let (h_count, chosen, t) = (s.heads.get(), head.get(), theme.get());
+        let dots = |label: String, k: usize, values: &[f64], line: bool| Series {
+            label,
+            color: series_color(k),
+            points: values
+                .iter()
+                .enumerate()
+                .map(|(i, m)| ((i + 1) as f64, m.log10()))
+                .collect(),
+            dots: !line,
+            line,
+        };
+        let mut series = Vec::new();
+        let p = power_below(h_count);
+        if p != h_count {
+            series.push(dots(format!("{p} heads"), 2, &alibi::slopes(p), true));
+            series.push(dots(
+                format!("{} heads", 2 * p),
+                4,
+                &alibi::slopes(2 * p),
+                true,
+            ));
+        }
+        slopes.with(|m| series.push(dots(format!("{h_count} heads"), 0, m, false)));
+        if s.slope.get().is_some() {
+            let m = slopes.with(|m| m[chosen - 1]);
+            series.push(Series {
+                label: format!("head {chosen}, your slope"),
+                color: series_color(1),
+                points: vec![(chosen as f64, m.log10())],
+                dots: true,
+                line: false,
+            });
+        }
+        let (lo, hi) = series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+                (a.min(y), b.max(y))
+            });
+        let x_max = if p == h_count { h_count } else { 2 * p };
+        let at = cursor.get(h_count).map(|k| k + 1).unwrap_or(chosen);
+        let spec = LinePlotSpec {
+            title: "ALiBi slope of each head",
+            x_desc: "head h",
+            y_desc: "m",
+            x_range: 0.5..x_max as f64 + 0.5,
+            y_range: (lo - 0.2)..(hi + 0.2),
+            series,
+            marker: Some((at as f64, format!("head {at}"))),
+            theme: t,
+        };
+        let extras = Extras {
+            y_log: true,
+            legend: Corner::TopRight,
+            ..Extras::default()
+        };
+        cursor
+            .layout
+            .set_value(paint_lines_with(surface, height, &spec, &extras));
+    });
+    let readout = move || {
+        let heads = s.heads.get();
+        let h = cursor.get(heads).map_or(head.get(), |k| k + 1);
+        let (m, m0) = (slopes.with(|v| v[h - 1]), paper.with(|v| v[h - 1]));
+        format!(
+            "Head {h} of {heads}: slope m = {}{} · the bias falls by ln 2 (the weight halves) \
+             every {} positions.",
+            slope_text(m),
+            if m == m0 {
+                format!(", from {}", origin(h, heads))
+            } else {
+                format!(" (yours; the paper's is {})", slope_text(m0))
+            },
+            format_significant(alibi::half_weight_distance(m), 4)
+        )
+    };
+    let finding = move || {
+        let heads = s.heads.get();
+        let p = power_below(heads);
+        if p == heads {
+            format!(
+                "{heads} heads, a power of two: the slopes start at 2^(−8/{heads}) and each is \
+                 2^(−8/{heads}) times the one before, down to 2^−8 = 1/256."
+            )
+        } else {
+            format!(
+                "{heads} heads is not a power of two: heads 1 … {p} take the {p}-head slopes, \
+                 and heads {} … {heads} take slopes 1, 3, 5, … of the {}-head sequence, which \
+                 fall between them. (The rule is from the authors' code, whose comment notes \
+                 that the geometric sequence has its good properties only for powers of two; \
+                 the paper trains only those.)",
+                p + 1,
+                2 * p
+            )
+        }
+    };
+    let describe = move || {
+        format!(
+            "Dots for the slopes of {} ALiBi heads on a logarithmic axis, falling from left to \
+             right. {}",
+            s.heads.get(),
+            readout()
+        )
+    };
+    view! {
+        <figure
+            class="figure"
+            id="fig-tab-slopes"
+            data-controls="ctl-t-h ctl-t-head ctl-t-m"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+            data-slopes=move || slopes.with(|m| m.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","))
+        >
+            <FigureLink id="fig-tab-slopes" />
+            <div class="figure-tools">
+                <IntSlider label="heads H" id="ctl-t-h" min=HEADS.0 max=HEADS.1 value=s.heads />
+                <HeadPicker />
+                <SlopeSlider />
+            </div>
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout_id="fig-tab-slopes-readout"
+                label=describe
+                on_move=cursor.on_move(canvas_ref, count, |x| x - 1.0)
+                on_leave=move || cursor.at.set(None)
+                on_key=cursor.on_key(count)
+            />
+            <p class="readout" id="fig-tab-slopes-readout" aria-live="polite">{readout}</p>
+            <p class="finding">{finding}</p>
+            <figcaption>
+                "ALiBi adds no position vector anywhere. Each head subtracts m·|i − j| from the "
+                "score of query i and key j, with its own slope m. Large slopes make a head look "
+                "only at its neighbours; small ones let it see far. Press, Smith and Lewis "
+                "(2022) fix the slopes instead of learning them (trainable slopes did not "
+                "extrapolate as well in their experiments). The slopes are those of "
+                "transformers' bloom._get_alibi_slopes."
+            </figcaption>
+        </figure>
+    }
+}
+
+/// Which head the slope slider (and the bias figure) shows; a new head drops the override.
+#[component]
+pub fn HeadPicker() -> impl IntoView {
+    let s = expect_context::<AppState>().tables;
+    let head = s.head();
+    let chosen = RwSignal::new(head.get_untracked());
+    Effect::new(move |_| {
+        let h = head.get();
+        if chosen.get_untracked() != h {
+            chosen.set(h);
+        }
+    });
+    Effect::new(move |first: Option<()>| {
+        let h = chosen.get();
+        if first.is_some() && s.head.get_untracked() != h {
+            s.slope.set(None);
+            s.head.set(h);
+        }
+    });
+    view! {
+        <IntSlider label="head" id="ctl-t-head" min=1usize max=s.heads value=chosen />
+    }
+}
+
+/// The chosen head's slope on a log₂ slider (2⁻¹⁶ … 4), with a number box and a reset to the
+/// paper's slope.
+#[component]
+pub fn SlopeSlider() -> impl IntoView {
+    let s = expect_context::<AppState>().tables;
+    let notices = expect_context::<Notices>();
+    let (slopes, head) = (s.slopes(), s.head());
+    let current = move || slopes.with(|m| m.get(head.get() - 1).copied().unwrap_or(1.0));
+    let (range, number) = (NodeRef::<Input>::new(), NodeRef::<Input>::new());
+    show_value(range, move || current().log2().to_string());
+    show_value(number, move || format_number(current()));
+    let on_range = move |ev| {
+        if let Ok(e) = event_target_value(&ev).parse::<f64>() {
+            let m = crate::params::round_significant(2f64.powf(e), 4).clamp(SLOPE.0, SLOPE.1);
+            s.slope.set(Some(m));
+        }
+    };
+    let on_number = move |ev: leptos::ev::Event| {
+        let (m, notice) = parse_f64("slope", &event_target_value(&ev), SLOPE, current());
+        if let Some(n) = notice {
+            notices.push(n);
+        }
+        s.slope.set(Some(m));
+    };
+    view! {
+        <div class="control">
+            <label for="ctl-t-m">{move || format!("slope of head {}", head.get())}</label>
+            <input
+                node_ref=range
+                type="range"
+                id="ctl-t-m"
+                min=SLOPE.0.log2().to_string()
+                max=SLOPE.1.log2().to_string()
+                step="0.01"
+                aria-valuetext=move || slope_text(current())
+                on:input=on_range
+            />
+            <input
+                node_ref=number
+                type="number"
+                class="exact"
+                id="ctl-t-m-value"
+                aria-label="slope, exact value"
+                min=SLOPE.0.to_string()
+                max=SLOPE.1.to_string()
+                step="any"
+                on:change=on_number
+            />
+            <button
+                type="button"
+                class="button small"
+                id="ctl-t-m-reset"
+                disabled=move || s.slope.get().is_none()
+                on:click=move |_| s.slope.set(None)
+            >
+                "Paper's slope"
+            </button>
+        </div>
+    }
+}

@@ -1,0 +1,263 @@
+//! T5's relative position buckets (Raffel et al. 2020, §2.1), exactly as Hugging Face
+//! transformers' `T5Attention._relative_position_bucket`: each head learns one scalar bias per
+//! bucket; distances below `max_exact` get a bucket each, longer ones share logarithmically
+//! wider buckets up to `max_distance`, and everything farther shares the last one. The bucket
+//! matrix, and the bucket against the relative position.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::app::canvas::Surface;
+use crate::app::controls::{Choice, IntSlider};
+use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
+use crate::app::figures::context::XCursor;
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
+use crate::app::plot::paint_lines;
+use crate::app::state::AppState;
+use crate::app::theme::PageTheme;
+use crate::chart::colorbar::ColorBar;
+use crate::chart::colormap::Scale;
+use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
+use crate::chart::lines::{LinePlotSpec, Series, series_color};
+use crate::math::relative::t5_bucket;
+use crate::params::tables::{T5_BUCKETS, T5_MAX_DISTANCE, T5_POSITIONS, exact_buckets};
+
+fn matrix_height(width: f64) -> f64 {
+    (width * 0.75).clamp(260.0, 520.0)
+}
+
+fn curve_height(width: f64) -> f64 {
+    (width * 0.4).clamp(220.0, 320.0)
+}
+
+/// How far the curve reaches on each side: past `max_distance` and the matrix.
+fn reach(len: usize, max_distance: usize) -> usize {
+    (len - 1).max(max_distance + max_distance / 2).max(8)
+}
+
+/// Which regime relative position `r` falls in.
+fn regime(r: i64, bidirectional: bool, buckets: usize, max_distance: usize) -> &'static str {
+    let distance = if bidirectional {
+        r.unsigned_abs()
+    } else {
+        (-r).max(0) as u64
+    };
+    if !bidirectional && r > 0 {
+        "a future key: a decoder masks it; the bucket is 0"
+    } else if distance < exact_buckets(buckets, bidirectional) as u64 {
+        "exact: one bucket for this distance"
+    } else if distance >= max_distance as u64 {
+        "at or beyond max_distance: the last bucket"
+    } else {
+        "logarithmic: shared with nearby distances"
+    }
+}
+
+/// The figure.
+#[component]
+pub fn T5Buckets() -> impl IntoView {
+    let s = expect_context::<AppState>().tables;
+    let theme = expect_context::<PageTheme>().chart();
+    let max_distance = s.max_distance();
+    let matrix_ref = NodeRef::<Canvas>::new();
+    let curve_ref = NodeRef::<Canvas>::new();
+    let curve_width = observed_width(curve_ref);
+    let layout = StoredValue::new(None::<HeatmapLayout>);
+    let cursor = RwSignal::new(None::<(usize, usize)>);
+    let x_cursor = XCursor::new();
+    let count = move || 2 * reach(s.t5_len.get_untracked(), max_distance.get_untracked()) + 1;
+    let mut painter = MatrixPainter::default();
+    let mut diagonals = Vec::new();
+    let stats = draw_effect(matrix_ref, move |surface| {
+        let (n, nb, md, bi, t) = (
+            s.t5_len.get(),
+            s.buckets.get(),
+            max_distance.get(),
+            s.bidirectional.get(),
+            theme.get(),
+        );
+        let bucket = |r: i64| t5_bucket(r, bi, nb, md);
+        // (r, c) ↦ diagonals[r + n − 1 − c], the bucket of c − r.
+        diagonals.clear();
+        diagonals.extend((0..2 * n - 1).map(|q| bucket(n as i64 - 1 - q as i64) as f64));
+        let spec = HeatmapSpec {
+            title: "Bucket of each query–key pair",
+            x_desc: "key j",
+            y_desc: "query i",
+            cols: 0..n,
+            rows: 0..n,
+            colorbar: ColorBar {
+                lo: 0.0,
+                hi: (nb - 1) as f64,
+                label: "bucket",
+                scale: Scale::Sequential,
+            },
+            col_names: None,
+            row_names: None,
+            theme: t,
+        };
+        let cells = Matrix {
+            values: &diagonals,
+            stride: n,
+            version: None,
+            toeplitz: true,
+        };
+        layout.set_value(painter.paint(surface, matrix_height, &spec, cells, &[]));
+
+        let Some(el) = curve_ref.get() else { return };
+        let r = reach(n, md) as i64;
+        let points: Vec<(f64, f64)> = (-r..=r).map(|x| (x as f64, bucket(x) as f64)).collect();
+        let at = x_cursor.get(points.len()).map(|k| k as i64 - r);
+        let spec = LinePlotSpec {
+            title: "Bucket against the relative position j − i",
+            x_desc: "relative position j − i",
+            y_desc: "bucket",
+            x_range: -(r as f64)..r as f64,
+            y_range: -0.5..nb as f64 - 0.5,
+            series: vec![Series {
+                label: format!(
+                    "num_buckets {nb}, max_distance {md}, {}",
+                    if bi { "bidirectional" } else { "causal" }
+                ),
+                color: series_color(0),
+                points,
+                dots: false,
+                line: true,
+            }],
+            marker: at.map(|x| (x as f64, format!("j − i = {x}"))),
+            theme: t,
+        };
+        let surface = Surface {
+            el,
+            css_width: curve_width.get(),
+        };
+        x_cursor
+            .layout
+            .set_value(paint_lines(&surface, curve_height, &spec));
+    });
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let n = s.t5_len.get_untracked();
+        let at = cursor.get_untracked().unwrap_or((0, 0));
+        if let Some(next) = step_cursor(&ev.key(), at, 0..n, 0..n) {
+            ev.prevent_default();
+            cursor.set(Some(next));
+        }
+    };
+    let explain = move |r: i64| {
+        let (nb, md, bi) = (s.buckets.get(), max_distance.get(), s.bidirectional.get());
+        format!(
+            "j − i = {r} → bucket {} ({})",
+            t5_bucket(r, bi, nb, md),
+            regime(r, bi, nb, md)
+        )
+    };
+    let readout = move || match cursor.get() {
+        Some((i, j)) if i < s.t5_len.get() && j < s.t5_len.get() => {
+            format!("Query {i}, key {j}: {}", explain(j as i64 - i as i64))
+        }
+        _ => "Hover the matrix (or focus it and use the arrow keys) to read a pair's bucket."
+            .to_string(),
+    };
+    let curve_readout = move || {
+        let r = reach(s.t5_len.get(), max_distance.get()) as i64;
+        match x_cursor.get((2 * r + 1) as usize) {
+            Some(k) => explain(k as i64 - r),
+            None => "Hover the curve (or focus it and use the arrow keys) to step through \
+                     relative positions."
+                .to_string(),
+        }
+    };
+    let finding = move || {
+        let (nb, md, bi) = (s.buckets.get(), max_distance.get(), s.bidirectional.get());
+        let exact = exact_buckets(nb, bi);
+        let side = if bi { nb / 2 } else { nb };
+        format!(
+            "{}: {side} buckets per direction; distances 0 … {} get one bucket each, {} … {} \
+             share the other {} in logarithmically wider groups, and every distance from {md} \
+             on shares {}.",
+            if bi {
+                "Bidirectional (the encoder)"
+            } else {
+                "Causal (the decoder: keys after the query all get bucket 0, and the mask hides them)"
+            },
+            exact - 1,
+            exact,
+            md - 1,
+            side - exact,
+            if bi {
+                format!(
+                    "the last bucket of its side ({}, or {} for keys after the query)",
+                    side - 1,
+                    nb / 2 + side - 1
+                )
+            } else {
+                format!("bucket {}", side - 1)
+            },
+        )
+    };
+    let describe = move || {
+        format!(
+            "A {n} by {n} matrix of T5 bucket numbers: a narrow band of distinct colours near \
+             the diagonal, where each distance has its own bucket, widening bands farther out, \
+             and flat colour beyond distance {md}. Below it, a step curve of the bucket against \
+             the relative position.",
+            n = s.t5_len.get(),
+            md = max_distance.get()
+        )
+    };
+    let directions = vec![
+        (true, "bidirectional (encoder)"),
+        (false, "causal (decoder)"),
+    ];
+    let distance_min = Signal::derive(move || {
+        T5_MAX_DISTANCE
+            .0
+            .max(exact_buckets(s.buckets.get(), s.bidirectional.get()) + 1)
+    });
+    view! {
+        <figure
+            class="figure"
+            id="fig-tab-t5"
+            data-controls="ctl-t-nb ctl-t-md ctl-t-tn t-bi"
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        >
+            <FigureLink id="fig-tab-t5" />
+            <div class="figure-tools">
+                <IntSlider label="num_buckets" id="ctl-t-nb" min=T5_BUCKETS.0 max=T5_BUCKETS.1 value=s.buckets />
+                <IntSlider label="max_distance" id="ctl-t-md" min=distance_min max=T5_MAX_DISTANCE.1 value=s.max_distance />
+                <IntSlider label="positions" id="ctl-t-tn" min=T5_POSITIONS.0 max=T5_POSITIONS.1 value=s.t5_len />
+                <Choice legend="attention" name="t-bi" options=directions value=s.bidirectional />
+            </div>
+            <InteractiveCanvas
+                node_ref=matrix_ref
+                readout_id="fig-tab-t5-readout"
+                label=describe
+                on_move=hover_cell(matrix_ref, layout, cursor)
+                on_leave=move || cursor.set(None)
+                on_key=on_key
+            />
+            <p class="readout" id="fig-tab-t5-readout" aria-live="polite">{readout}</p>
+            <InteractiveCanvas
+                node_ref=curve_ref
+                readout_id="fig-tab-t5-curve-readout"
+                label=describe
+                on_move=x_cursor.on_move(curve_ref, count, move |x| {
+                    x + reach(s.t5_len.get_untracked(), max_distance.get_untracked()) as f64
+                })
+                on_leave=move || {}
+                on_key=x_cursor.on_key(count)
+            />
+            <p class="readout" id="fig-tab-t5-curve-readout" aria-live="polite">{curve_readout}</p>
+            <p class="finding">{finding}</p>
+            <figcaption>
+                "T5 (Raffel et al. 2020) adds one learned scalar per bucket and head to the "
+                "attention logits. Near distances are told apart exactly; far ones only roughly, "
+                "in buckets whose width grows with the distance; beyond max_distance all look "
+                "the same, so the bias stops changing and any length can be read. The numbers "
+                "are those of transformers' T5Attention._relative_position_bucket (T5 uses 32 "
+                "buckets and max_distance 128)."
+            </figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,163 @@
+//! Chapter 4's state ("Tables and biases"): one signal per control, and the ALiBi slopes every
+//! ALiBi figure reads, memoised once.
+
+use leptos::prelude::*;
+
+use crate::math::alibi;
+use crate::params::tables::{TablesView, exact_buckets};
+
+/// The chapter's controls.
+#[derive(Clone, Copy)]
+pub struct TablesState {
+    /// Learned table rows `max_len`.
+    pub max_len: RwSignal<usize>,
+    /// Sequence length against the learned table.
+    pub seq_len: RwSignal<usize>,
+    /// Learned table width.
+    pub dim: RwSignal<usize>,
+    /// Seed of the learned table and of NoPE's values.
+    pub seed: RwSignal<u64>,
+    /// Shaw's `k`.
+    pub shaw_k: RwSignal<usize>,
+    /// Positions of Shaw's matrix.
+    pub shaw_len: RwSignal<usize>,
+    /// Positions of T5's matrix.
+    pub t5_len: RwSignal<usize>,
+    /// T5 `num_buckets`.
+    pub buckets: RwSignal<usize>,
+    /// T5 `max_distance` (read through [`TablesState::max_distance`]).
+    pub max_distance: RwSignal<usize>,
+    /// T5 bidirectional.
+    pub bidirectional: RwSignal<bool>,
+    /// ALiBi heads.
+    pub heads: RwSignal<usize>,
+    /// ALiBi sequence length.
+    pub alibi_len: RwSignal<usize>,
+    /// ALiBi causal mask.
+    pub causal: RwSignal<bool>,
+    /// The chosen head, from 1 (read through [`TablesState::head`]).
+    pub head: RwSignal<usize>,
+    /// The chosen head's slope when overridden.
+    pub slope: RwSignal<Option<f64>>,
+    /// NoPE sequence length.
+    pub nope_len: RwSignal<usize>,
+    /// NoPE value width.
+    pub nope_dim: RwSignal<usize>,
+    derived: Derived,
+}
+
+#[derive(Clone, Copy)]
+struct Derived {
+    view: Memo<TablesView>,
+    paper_slopes: Memo<Vec<f64>>,
+    slopes: Memo<Vec<f64>>,
+    head: Memo<usize>,
+    max_distance: Memo<usize>,
+}
+
+impl TablesState {
+    /// Signals holding `v`, and the memos derived from them.
+    pub fn new(v: TablesView) -> TablesState {
+        let max_len = RwSignal::new(v.max_len);
+        let seq_len = RwSignal::new(v.seq_len);
+        let dim = RwSignal::new(v.dim);
+        let seed = RwSignal::new(v.seed);
+        let shaw_k = RwSignal::new(v.shaw_k);
+        let shaw_len = RwSignal::new(v.shaw_len);
+        let t5_len = RwSignal::new(v.t5_len);
+        let buckets = RwSignal::new(v.buckets);
+        let max_distance = RwSignal::new(v.max_distance);
+        let bidirectional = RwSignal::new(v.bidirectional);
+        let heads = RwSignal::new(v.heads);
+        let alibi_len = RwSignal::new(v.alibi_len);
+        let causal = RwSignal::new(v.causal);
+        let head = RwSignal::new(v.head);
+        let slope = RwSignal::new(v.slope);
+        let nope_len = RwSignal::new(v.nope_len);
+        let nope_dim = RwSignal::new(v.nope_dim);
+        let head_in_range = Memo::new(move |_| head.get().clamp(1, heads.get().max(1)));
+        let distance_in_range = Memo::new(move |_| {
+            max_distance
+                .get()
+                .max(exact_buckets(buckets.get(), bidirectional.get()) + 1)
+        });
+        let paper_slopes = Memo::new(move |_| alibi::slopes(heads.get()));
+        let slopes = Memo::new(move |_| {
+            let mut s = paper_slopes.get();
+            if let (Some(m), Some(slot)) = (slope.get(), s.get_mut(head_in_range.get() - 1)) {
+                *slot = m;
+            }
+            s
+        });
+        let view = Memo::new(move |_| TablesView {
+            max_len: max_len.get(),
+            seq_len: seq_len.get(),
+            dim: dim.get(),
+            seed: seed.get(),
+            shaw_k: shaw_k.get(),
+            shaw_len: shaw_len.get(),
+            t5_len: t5_len.get(),
+            buckets: buckets.get(),
+            max_distance: distance_in_range.get(),
+            bidirectional: bidirectional.get(),
+            heads: heads.get(),
+            alibi_len: alibi_len.get(),
+            causal: causal.get(),
+            head: head_in_range.get(),
+            slope: slope.get(),
+            nope_len: nope_len.get(),
+            nope_dim: nope_dim.get(),
+        });
+        TablesState {
+            max_len,
+            seq_len,
+            dim,
+            seed,
+            shaw_k,
+            shaw_len,
+            t5_len,
+            buckets,
+            max_distance,
+            bidirectional,
+            heads,
+            alibi_len,
+            causal,
+            head,
+            slope,
+            nope_len,
+            nope_dim,
+            derived: Derived {
+                view,
+                paper_slopes,
+                slopes,
+                head: head_in_range,
+                max_distance: distance_in_range,
+            },
+        }
+    }
+
+    /// The whole view (for the URL).
+    pub fn view(self) -> Memo<TablesView> {
+        self.derived.view
+    }
+
+    /// The paper's slopes for the current head count.
+    pub fn paper_slopes(self) -> Memo<Vec<f64>> {
+        self.derived.paper_slopes
+    }
+
+    /// The slopes in use: the paper's, with the chosen head's replaced when overridden.
+    pub fn slopes(self) -> Memo<Vec<f64>> {
+        self.derived.slopes
+    }
+
+    /// The chosen head, from 1, within the head count.
+    pub fn head(self) -> Memo<usize> {
+        self.derived.head
+    }
+
+    /// T5's `max_distance`, raised above the exact buckets when `num_buckets` grows past it.
+    pub fn max_distance(self) -> Memo<usize> {
+        self.derived.max_distance
+    }
+}

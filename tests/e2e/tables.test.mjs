@@ -1,0 +1,261 @@
+// Chapter 4 ("Tables and biases") in a real browser: every figure draws, every control it
+// declares repaints it, the ALiBi slopes match transformers' for 8 and 16 heads and follow the
+// interleaving rule for 12, the slope slider changes only its head, the learned table's cliff is
+// exactly at max_len, re-roll changes the table while a seed reproduces it, T5's buckets match
+// transformers' formula (computed here in float32), and the chapter fits a 390 px phone.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { openPage, showFigure, shareBrowser } from "./harness.mjs";
+import { assertControlRepaints, canvasStats, hashes, installHelpers, nextFrame, waitRedraw, drawnAt } from "./figures.mjs";
+
+const env = shareBrowser();
+
+const FIGURES = [
+  "fig-tab-learned",
+  "fig-tab-learned-sim",
+  "fig-tab-shaw",
+  "fig-tab-t5",
+  "fig-tab-slopes",
+  "fig-tab-alibi",
+  "fig-tab-alibi-attention",
+  "fig-tab-nope",
+  "fig-tab-compare",
+];
+
+const reference = JSON.parse(
+  readFileSync(fileURLToPath(new URL("../../../shared/reference/alibi.json", import.meta.url)), "utf8"),
+);
+/** transformers' slopes for `heads` heads, from the reference file. */
+const refSlopes = (heads) => {
+  const r = reference.records.find((x) => (x.heads ?? x.n_heads ?? x.num_heads) === heads);
+  assert.ok(r, `alibi.json has no record for ${heads} heads: ${JSON.stringify(reference.records[0]).slice(0, 200)}`);
+  return r.slopes ?? r.values ?? r.output;
+};
+
+const slopesOf = (page) => page.$eval("#fig-tab-slopes", (f) => f.dataset.slopes.split(",").map(Number));
+
+const close = (a, b, rel = 1e-6) => Math.abs(a - b) <= rel * Math.max(Math.abs(a), Math.abs(b), 1e-12);
+
+/** transformers' T5Attention._relative_position_bucket, with torch's float32 arithmetic. */
+function t5Bucket(rel, bidirectional, numBuckets, maxDistance) {
+  let buckets = 0;
+  let nb = numBuckets;
+  let r = rel;
+  if (bidirectional) {
+    nb = Math.floor(nb / 2);
+    if (r > 0) buckets += nb;
+    r = Math.abs(r);
+  } else {
+    r = -Math.min(r, 0);
+  }
+  const maxExact = Math.floor(nb / 2);
+  if (r < maxExact) return buckets + r;
+  const f = Math.fround;
+  const scale = f(Math.log(maxDistance / maxExact));
+  const large = maxExact + Math.trunc(f(f(f(Math.log(f(f(r) / f(maxExact)))) / scale) * f(nb - maxExact)));
+  return buckets + Math.min(large, nb - 1);
+}
+
+test("every chapter-4 figure draws, with no console error, and the comparison links resolve", async () => {
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?#tables`);
+  try {
+    await installHelpers(page);
+    for (const id of FIGURES) {
+      await showFigure(page, id);
+      const stats = await canvasStats(page, id);
+      if (id === "fig-tab-compare") {
+        assert.equal(stats.length, 0);
+        continue;
+      }
+      assert.ok(stats.length > 0, `#${id} has no canvas`);
+      for (const s of stats) assert.ok(s.colours > 20 && s.width > 50, `#${id}: ${JSON.stringify(s)}`);
+    }
+    const links = await page.$$eval("#fig-tab-compare tbody th a", (a) => a.map((x) => x.getAttribute("href")));
+    assert.equal(links.length, 8);
+    for (const href of links) {
+      assert.ok(await page.$(href), `the comparison links to ${href}, which is not on the page`);
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("each control a chapter-4 figure declares repaints it", async (t) => {
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?`);
+  try {
+    const declared = await page.$$eval("#tables figure[data-controls]", (f) =>
+      f.map((x) => ({ id: x.id, controls: x.dataset.controls.split(/\s+/).filter(Boolean) })),
+    );
+    assert.deepEqual(
+      declared.map((d) => d.id),
+      FIGURES.filter((f) => f !== "fig-tab-compare"),
+    );
+    for (const { id, controls: tokens } of declared) {
+      for (const token of tokens) {
+        await t.test(`${token} → #${id}`, async () => {
+          await page.goto(`${env.server.url}?`);
+          await page.waitForFunction(() => !document.getElementById("loading"));
+          await installHelpers(page);
+          await assertControlRepaints(page, token, id);
+        });
+      }
+    }
+    await t.test("every chapter-4 control is declared by some figure", async () => {
+      await page.goto(`${env.server.url}?`);
+      await page.waitForFunction(() => !document.getElementById("loading"));
+      const used = new Set(
+        await page.$$eval("#tables figure[data-controls]", (f) => f.flatMap((x) => x.dataset.controls.split(/\s+/))),
+      );
+      const all = await page.evaluate(() => {
+        const root = document.getElementById("tables");
+        const ids = [...root.querySelectorAll("input[id], select[id]")]
+          .filter((e) => e.type !== "radio" && !e.id.endsWith("-value") && !e.disabled && e.id !== "ctl-t-preset")
+          .map((e) => e.id);
+        const radios = [...new Set([...root.querySelectorAll("input[type=radio]")].map((e) => e.name))];
+        return [...ids, ...radios];
+      });
+      assert.deepEqual(all.filter((c) => !used.has(c)), []);
+    });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("ALiBi slopes: 8 and 16 heads equal transformers', 12 heads interleave them", async () => {
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?t.h=8#fig-tab-slopes`);
+  try {
+    for (const heads of [8, 16]) {
+      await page.goto(`${env.server.url}?t.h=${heads}#fig-tab-slopes`);
+      await page.waitForFunction(() => !document.getElementById("loading"));
+      const got = await slopesOf(page);
+      const want = refSlopes(heads);
+      assert.equal(got.length, heads);
+      got.forEach((m, k) => assert.ok(close(m, want[k]), `${heads} heads, head ${k + 1}: ${m} vs ${want[k]}`));
+    }
+    await page.goto(`${env.server.url}?t.h=12#fig-tab-slopes`);
+    await page.waitForFunction(() => !document.getElementById("loading"));
+    const got = await slopesOf(page);
+    const want = [...refSlopes(8), ...refSlopes(16).filter((_, k) => k % 2 === 0).slice(0, 4)];
+    assert.equal(got.length, 12);
+    got.forEach((m, k) => assert.ok(close(m, want[k]), `12 heads, head ${k + 1}: ${m} vs ${want[k]}`));
+    assert.match(await page.textContent("#fig-tab-slopes .finding"), /heads 9 … 12 take slopes 1, 3, 5, … of the 16-head sequence/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the slope slider changes only its head's slope, and the reset restores the paper's", async () => {
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?t.h=12&t.head=5#fig-tab-slopes`);
+  try {
+    const before = await slopesOf(page);
+    await page.focus("#ctl-t-m");
+    await page.keyboard.press("PageUp");
+    await page.waitForFunction((b) => document.getElementById("fig-tab-slopes").dataset.slopes !== b, before.join(","));
+    const after = await slopesOf(page);
+    after.forEach((m, k) => {
+      if (k === 4) assert.ok(m > before[k] * 1.5, `head 5: ${before[k]} → ${m}`);
+      else assert.equal(m, before[k], `head ${k + 1} changed`);
+    });
+    await page.waitForFunction(() => /t\.m=/.test(location.search));
+    await page.click("#ctl-t-m-reset");
+    await page.waitForFunction((b) => document.getElementById("fig-tab-slopes").dataset.slopes === b, before.join(","));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the learned table's cliff is exactly at max_len", async () => {
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?t.L=100&t.n=200#fig-tab-learned`);
+  try {
+    await showFigure(page, "fig-tab-learned");
+    const canvas = "#fig-tab-learned canvas:not(.layer) >> nth=0";
+    await page.focus(canvas);
+    await page.keyboard.press("Home");
+    for (let k = 0; k < 10; k++) await page.keyboard.press("PageDown");
+    const readout = () => page.textContent("#fig-tab-learned-readout");
+    assert.equal(await page.$eval("#fig-tab-learned", (f) => f.dataset.cell), "100,0");
+    assert.match(await readout(), /^Position 100, column 0: the learned table has no vector here \(its rows are 0 … 99\)/);
+    await page.keyboard.press("ArrowUp");
+    assert.match(await readout(), /^Position 99, column 0: learned -?\d/);
+    assert.match(await page.textContent("#fig-tab-learned .finding"), /^100 of the 200 positions \(100 … 199\) have no learned vector/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("re-roll changes the learned table and its seed in the URL; the same seed reproduces it", async () => {
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?t.seed=42#fig-tab-learned`);
+  try {
+    await installHelpers(page);
+    await showFigure(page, "fig-tab-learned");
+    const first = await hashes(page, "fig-tab-learned");
+    const since = await drawnAt(page, "fig-tab-learned");
+    await page.click("#ctl-t-seed-reroll");
+    assert.ok(await waitRedraw(page, "fig-tab-learned", since));
+    await page.waitForFunction(() => !/t\.seed=42(&|$)/.test(location.search));
+    assert.notEqual(await hashes(page, "fig-tab-learned"), first);
+    await page.goto(`${env.server.url}?t.seed=42#fig-tab-learned`);
+    await page.waitForFunction(() => !document.getElementById("loading"));
+    await installHelpers(page);
+    await showFigure(page, "fig-tab-learned");
+    await nextFrame(page);
+    assert.equal(await hashes(page, "fig-tab-learned"), first);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("T5 buckets in the readout match transformers' formula in float32", async () => {
+  for (const [bi, nb, md] of [
+    [true, 32, 128],
+    [false, 32, 128],
+    [true, 9, 128],
+    [false, 17, 27],
+  ]) {
+    const { page, problems, context } = await openPage(
+      env.browser,
+      `${env.server.url}?t.tn=300&t.nb=${nb}&t.md=${md}&t.bi=${bi ? 1 : 0}#fig-tab-t5`,
+    );
+    try {
+      await showFigure(page, "fig-tab-t5");
+      const curve = "#fig-tab-t5 canvas:not(.layer) >> nth=1";
+      await page.focus(curve);
+      await page.keyboard.press("Home");
+      const reach = Math.max(299, md + Math.floor(md / 2), 8);
+      // Step along the curve: Home is −reach; every step adds one.
+      for (let r = -reach, k = 0; r <= reach; r += 1, k += 1) {
+        if (Math.abs(r) <= 40 || r % 17 === 0 || Math.abs(r) === md || Math.abs(r) === md - 1) {
+          const text = await page.textContent("#fig-tab-t5-curve-readout");
+          const got = Number(/→ bucket (\d+)/.exec(text)?.[1]);
+          assert.equal(got, t5Bucket(r, bi, nb, md), `nb ${nb}, md ${md}, ${bi ? "bidirectional" : "causal"}: ${text}`);
+        }
+        if (r < reach) await page.keyboard.press("ArrowRight");
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test("chapter 4 fits a 390 px phone", async () => {
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?#tables`, { width: 390, height: 844 });
+  try {
+    for (const id of FIGURES) {
+      await showFigure(page, id);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= 390, `#${id}: the page is ${wide} px wide`);
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
