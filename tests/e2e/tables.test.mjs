@@ -115,7 +115,7 @@ test("each control a chapter-4 figure declares repaints it", async (t) => {
           .filter((e) => e.type !== "radio" && !e.id.endsWith("-value") && !e.disabled && e.id !== "ctl-t-preset")
           .map((e) => e.id);
         const radios = [...new Set([...root.querySelectorAll("input[type=radio]")].map((e) => e.name))];
-        return [...ids, ...radios];
+        return [...ids, ...radios].filter((c) => !c.startsWith("quiz-"));
       });
       assert.deepEqual(all.filter((c) => !used.has(c)), []);
     });
@@ -253,6 +253,33 @@ test("chapter 4 fits a 390 px phone", async () => {
       await showFigure(page, id);
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(wide <= 390, `#${id}: the page is ${wide} px wide`);
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("every quiz link opens a state whose figure shows the answer; answers stay out of the URL", async () => {
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?#quiz`);
+  try {
+    const questions = await page.$$("#tables fieldset.question");
+    assert.ok(questions.length >= 6, `${questions.length} questions`);
+    for (const q of questions) await (await q.$("input[type=radio]")).check();
+    const links = await page.$$eval("#tables fieldset.question .answer a", (a) =>
+      a.map((x) => ({ href: x.getAttribute("href"), shows: x.dataset.shows })),
+    );
+    assert.equal(links.length, questions.length);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(new URL(page.url()).search, "", `the answers reached the URL: ${page.url()}`);
+    for (const { href, shows } of links) {
+      const url = new URL(href, env.server.url).href;
+      const id = new URL(url).hash.slice(1);
+      await page.goto(url);
+      await page.waitForFunction(() => !document.getElementById("loading"));
+      await showFigure(page, id);
+      const text = await page.textContent(`#${id}`);
+      assert.ok(text.includes(shows), `${href}: #${id} does not show “${shows}”`);
     }
     assert.deepEqual(problems, []);
   } finally {

@@ -1,5 +1,6 @@
 //! The explainer's chapters, in reading order. A chapter is prose, controls and figures.
 
+pub mod closing;
 pub mod context;
 pub mod rope;
 pub mod sinusoids;

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::app::chapters::closing::{Quiz, Timeline};
 use crate::app::figures::tables::alibi::AlibiBias;
 use crate::app::figures::tables::alibi_attention::AlibiAttention;
 use crate::app::figures::tables::compare::Comparison;
@@ -81,6 +82,14 @@ pub fn Tables() -> impl IntoView {
             <div class="figure-stack">
                 <Comparison />
             </div>
+            <h3 id="timeline">"From 2017 to today"</h3>
+            <Timeline />
+            <h3 id="quiz">"Check yourself"</h3>
+            <p>
+                "Seven questions; each answer links to a figure set up to show it (in a new tab, "
+                "so your answers here stay). Your answers are not saved or put in the link."
+            </p>
+            <Quiz />
         </section>
     }
 }

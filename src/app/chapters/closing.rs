@@ -1,0 +1,290 @@
+//! What closes the book: a timeline of the methods, each entry linked to its figure, and a quiz
+//! a reader answers by moving figures — every explanation links to a figure in the state that
+//! shows the answer. The reader's answers live only in the page, never in the URL.
+
+use leptos::prelude::*;
+
+/// One timeline entry: year, what appeared, who, and the figure (with its state) that shows it.
+struct Moment {
+    year: &'static str,
+    what: &'static str,
+    who: &'static str,
+    link: &'static str,
+}
+
+const TIMELINE: [Moment; 13] = [
+    Moment {
+        year: "2017",
+        what: "Sinusoidal positions added to the input",
+        who: "Vaswani et al., the Transformer",
+        link: "#fig-heatmap",
+    },
+    Moment {
+        year: "2018",
+        what: "Learned absolute positions",
+        who: "GPT (Radford et al.), BERT (Devlin et al.)",
+        link: "#fig-tab-learned",
+    },
+    Moment {
+        year: "2018",
+        what: "Relative positions clipped at ±k, inside attention",
+        who: "Shaw, Uszkoreit & Vaswani",
+        link: "#fig-tab-shaw",
+    },
+    Moment {
+        year: "2019",
+        what: "Relative sinusoidal positions with learned content and position biases",
+        who: "Transformer-XL (Dai et al.)",
+        link: "#fig-shift",
+    },
+    Moment {
+        year: "2019",
+        what: "Bucketed relative biases, one scalar per bucket and head",
+        who: "T5 (Raffel et al.)",
+        link: "#fig-tab-t5",
+    },
+    Moment {
+        year: "2021",
+        what: "Rotary position embedding: rotate q and k",
+        who: "RoFormer (Su et al.)",
+        link: "#fig-rope-2d",
+    },
+    Moment {
+        year: "2021",
+        what: "Linear biases, one fixed slope per head",
+        who: "ALiBi (Press, Smith & Lewis)",
+        link: "#fig-tab-slopes",
+    },
+    Moment {
+        year: "2022",
+        what: "Causal language models without any positional encoding",
+        who: "NoPE (Haviv et al.)",
+        link: "#fig-tab-nope",
+    },
+    Moment {
+        year: "2023",
+        what: "Position interpolation: divide every frequency by s",
+        who: "Chen et al.",
+        link: "?c.type=linear#fig-ctx-wavelengths",
+    },
+    Moment {
+        year: "2023",
+        what: "NTK-aware scaling: raise the base instead",
+        who: "bloc97 (a Reddit post), then dynamic NTK",
+        link: "?c.type=ntk#fig-ctx-wavelengths",
+    },
+    Moment {
+        year: "2023",
+        what: "YaRN: interpolate only the slow pairs, sharpen the softmax",
+        who: "Peng et al.",
+        link: "?c.type=yarn#fig-ctx-wavelengths",
+    },
+    Moment {
+        year: "2024",
+        what: "LongRoPE's searched per-pair factors; Llama 3.1's frequency bands",
+        who: "Ding et al.; Meta",
+        link: "?c.type=llama3#fig-ctx-wavelengths",
+    },
+    Moment {
+        year: "2023",
+        what: "NoPE generalises to longer inputs on small tasks",
+        who: "Kazemnejad et al.",
+        link: "#fig-tab-nope",
+    },
+];
+
+/// The timeline, 2017 to today.
+#[component]
+pub fn Timeline() -> impl IntoView {
+    let mut moments: Vec<&Moment> = TIMELINE.iter().collect();
+    moments.sort_by_key(|m| m.year);
+    view! {
+        <ol class="timeline" aria-label="Timeline of positional encodings">
+            {moments
+                .into_iter()
+                .map(|m| {
+                    view! {
+                        <li>
+                            <span class="year">{m.year}</span>
+                            <span class="what">
+                                <a href=m.link>{m.what}</a>
+                                <span class="who">{m.who}</span>
+                            </span>
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ol>
+    }
+}
+
+/// One question: its options (the right one marked), the explanation, and the figure link (with
+/// the state that shows the answer) plus a phrase that figure then shows, which the browser tests
+/// look for.
+struct Question {
+    ask: &'static str,
+    options: [&'static str; 3],
+    right: usize,
+    why: &'static str,
+    link: &'static str,
+    shows: &'static str,
+}
+
+const QUIZ: [Question; 7] = [
+    Question {
+        ask: "Can sinusoidal positional encoding handle sequences longer than those seen during \
+              training?",
+        options: [
+            "No: like a learned table, it has no vector past the training length.",
+            "It has a vector for every position, but nothing guarantees the model uses unseen \
+             ones well.",
+            "Yes: any model trained with it reads any length equally well.",
+        ],
+        right: 1,
+        why: "The table is a formula, so every position has a row; Press et al. (2022) measured \
+              sinusoidal models degrading past their training length anyway.",
+        link: "?t.L=512&t.n=1024#fig-tab-learned",
+        shows: "The sinusoidal rows continue",
+    },
+    Question {
+        ask: "A model with a learned table of 512 rows reads a 600-token text. What does token 550 \
+              get as its position?",
+        options: [
+            "The row of position 550 mod 512.",
+            "The last row, 511.",
+            "Nothing: the table has no row 550.",
+        ],
+        right: 2,
+        why: "A learned table is a lookup: positions 512 … 599 have no vector at all.",
+        link: "?t.L=512&t.n=600#fig-tab-learned",
+        shows: "88 of the 600 positions (512 … 599) have no learned vector",
+    },
+    Question {
+        ask: "With RoPE, the words “ate” and “cheese” are moved further into a sentence, keeping \
+              their distance. What happens to the angle between them?",
+        options: [
+            "It grows with the position.",
+            "It stays the same.",
+            "It depends on the words in front of them.",
+        ],
+        right: 1,
+        why: "Both vectors turn by the same extra angle, so the angle between them depends only \
+              on their distance.",
+        link: "?r.stheta=40#fig-rope-sentences",
+        shows: "same angle",
+    },
+    Question {
+        ask: "ALiBi with 12 heads: where do heads 9 to 12 take their slopes from?",
+        options: [
+            "From 2^(−8h/12), like any other head count.",
+            "They repeat the slopes of heads 1 to 4.",
+            "From every other slope of the 16-head sequence.",
+        ],
+        right: 2,
+        why: "12 is not a power of two: heads 1 … 8 take the 8-head slopes and heads 9 … 12 \
+              slopes 1, 3, 5 and 7 of the 16-head sequence.",
+        link: "?t.h=12#fig-tab-slopes",
+        shows: "heads 9 … 12 take slopes 1, 3, 5, … of the 16-head sequence",
+    },
+    Question {
+        ask: "Of 8 ALiBi heads, how far does the last one look before a key's weight halves?",
+        options: [
+            "About 2 positions.",
+            "About 177 positions.",
+            "It never halves.",
+        ],
+        right: 1,
+        why: "Its slope is 1/256, and the weight halves every ln 2 / m ≈ 177 positions.",
+        link: "?t.head=8#fig-tab-alibi-attention",
+        shows: "its weight halves every 177.4 positions",
+    },
+    Question {
+        ask: "T5 with 32 buckets and max_distance 128: can it tell a key 200 positions back from \
+              one 1000 positions back?",
+        options: [
+            "Yes, every distance has its own bucket.",
+            "Only roughly, in wide logarithmic buckets.",
+            "No: both fall in the same last bucket.",
+        ],
+        right: 2,
+        why: "Every distance from max_distance on shares the last bucket of its side, so their \
+              biases are equal.",
+        link: "?t.tn=300#fig-tab-t5",
+        shows: "every distance from 128 on shares the last bucket of its side",
+    },
+    Question {
+        ask: "A decoder has no positional encoding at all. Can it know where a token is?",
+        options: [
+            "No: without an encoding, attention is blind to order.",
+            "Yes: its causal mask makes each token average a different number of values.",
+            "Only if the text is shorter than 512 tokens.",
+        ],
+        right: 1,
+        why: "Token i averages i + 1 values, so its output's variance is about 1/(i + 1): a \
+              signal of position.",
+        link: "?t.nn=512#fig-tab-nope",
+        shows: "without any positional encoding",
+    },
+];
+
+/// The quiz: pick an option, read why, open the figure that shows it.
+#[component]
+pub fn Quiz() -> impl IntoView {
+    view! {
+        <div class="quiz">
+            {QUIZ
+                .iter()
+                .enumerate()
+                .map(|(k, q)| {
+                    let picked = RwSignal::new(None::<usize>);
+                    let name = format!("quiz-{k}");
+                    view! {
+                        <fieldset class="question">
+                            <legend>{format!("{}. {}", k + 1, q.ask)}</legend>
+                            {q
+                                .options
+                                .iter()
+                                .enumerate()
+                                .map(|(i, text)| {
+                                    view! {
+                                        <label>
+                                            <input
+                                                type="radio"
+                                                name=name.clone()
+                                                on:change=move |_| picked.set(Some(i))
+                                            />
+                                            <span>{*text}</span>
+                                        </label>
+                                    }
+                                })
+                                .collect_view()}
+                            <p class="answer" aria-live="polite">
+                                {move || {
+                                    picked
+                                        .get()
+                                        .map(|i| {
+                                            view! {
+                                                <strong>
+                                                    {if i == q.right { "Right. " } else { "Not quite. " }}
+                                                </strong>
+                                                {q.why}
+                                                " "
+                                                <a
+                                                    href=q.link
+                                                    target="_blank"
+                                                    rel="noopener"
+                                                    data-shows=q.shows
+                                                >
+                                                    "See it in the figure ↗"
+                                                </a>
+                                            }
+                                        })
+                                }}
+                            </p>
+                        </fieldset>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}
