@@ -3,8 +3,8 @@
 //! No position vectors: each head `h` adds `−m_h·|i − j|` to the attention score of query `i` and
 //! key `j` (causal models use only `j ≤ i`, i.e. `−m_h·(i − j)`). The slopes are a geometric
 //! sequence: for `n` heads, a power of two, `m_h = 2^(−8h/n)`, `h = 1..n` (so 8 heads get
-//! 1/2, 1/4, …, 1/256). For other `n` the paper (and Hugging Face's `_get_alibi_slopes` in
-//! `transformers.models.bloom`) takes the slopes of the closest power of two below, `p`, and
+//! 1/2, 1/4, …, 1/256). The paper trains only powers of two; for other `n` the authors' code
+//! (`get_slopes`, and Hugging Face's `_get_alibi_slopes` in `transformers.models.bloom`) takes the slopes of the closest power of two below, `p`, and
 //! adds the first `n − p` of every other slope of `2p` heads (`2^(−4·(2k−1)/p)`, k = 1, 2, …).
 
 /// Slopes of the closest power of two `p` heads: `2^(−8h/p)`, h = 1..=p.

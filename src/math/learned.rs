@@ -1,7 +1,7 @@
 //! Learned absolute position embeddings (as in BERT and GPT-2): a trainable table of `max_len`
-//! vectors. Before training it is random; here a seeded `N(0, σ²)` table (GPT-2 initialises with
-//! σ = 0.02; the explainer uses σ = 1 by default so it reads on the same colour scale) stands in
-//! for it. Its defining weakness: a position at or beyond `max_len` has no row at all.
+//! vectors. Before training it is random; here a seeded `N(0, σ²)` table stands in for it (the
+//! page uses σ = 0.02, Hugging Face transformers' `initializer_range` for BERT and GPT-2; OpenAI's
+//! original GPT-2 code used 0.01). Its defining weakness: a position at or beyond `max_len` has no row at all.
 //!
 //! Random access by row: row `pos` of seed `seed` is drawn from its own Xoshiro256++ stream
 //! (`rand::rngs::Xoshiro256PlusPlus::seed_from_u64`) seeded with [`row_seed`]`(seed, pos)`, with

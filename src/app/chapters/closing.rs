@@ -184,7 +184,7 @@ const QUIZ: [Question; 7] = [
         why: "12 is not a power of two: heads 1 … 8 take the 8-head slopes and heads 9 … 12 \
               slopes 1, 3, 5 and 7 of the 16-head sequence.",
         link: "?t.h=12#fig-tab-slopes",
-        shows: "heads 9 … 12 take slopes 1, 3, 5, … of the 16-head sequence",
+        shows: "heads 9 … 12 take slopes 1, 3, …, 7 of the 16-head sequence",
     },
     Question {
         ask: "Of 8 ALiBi heads, how far does the last one look before a key's weight halves?",

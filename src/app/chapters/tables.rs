@@ -26,7 +26,8 @@ pub fn Tables() -> impl IntoView {
             <p>
                 "Sinusoids and rotations are formulas. The other families either store one "
                 "learned vector per position, learn something per distance instead, or skip "
-                "vectors altogether and bias the attention scores. Each choice decides what "
+                "vectors altogether and bias the attention scores — or use nothing at all. Each "
+                "choice decides what "
                 "happens at a position the model never saw in training."
             </p>
             <h3>"Learned absolute positions"</h3>

@@ -206,8 +206,8 @@ pub fn AlibiBias() -> impl IntoView {
                 )
             } else {
                 format!(
-                    "Query {i}, key {j}: distance {} → bias {} (the key's weight is multiplied by \
-                     e^bias = {}).",
+                    "Query {i}, key {j}: distance {} → bias {} (relative to the key at the \
+                     query's own position, this key's weight is multiplied by e^bias = {}).",
                     i.abs_diff(j),
                     crate::params::format_significant(b, 5),
                     crate::params::format_significant(b.exp(), 4)
@@ -249,10 +249,11 @@ pub fn AlibiBias() -> impl IntoView {
     };
     let describe_tiles = move || {
         format!(
-            "Small multiples of the bias of all {} heads on one colour scale: the first heads' \
-             bias falls off steeply, so only a thin band near the diagonal is bright; the last \
-             heads' band is wide.",
-            s.heads.get()
+            "Small multiples of the bias of all {} heads on one colour scale, their slopes {}: \
+             a steep slope leaves only a thin bright band near the diagonal, a shallow one a \
+             wide band.",
+            s.heads.get(),
+            super::slopes::shape(s.heads.get())
         )
     };
     view! {
@@ -300,9 +301,9 @@ pub fn AlibiBias() -> impl IntoView {
             </div>
             <p class="readout" id="fig-tab-alibi-tiles-readout" aria-live="polite">{tiles_readout}</p>
             <figcaption>
-                "The bias is added to the attention score before the softmax, so a key's weight "
-                "is multiplied by e^(−m·|i − j|): farther keys are damped, more so for larger "
-                "slopes. Colours stop at −8 (a factor e⁻⁸ ≈ 0.0003); hover for exact values. "
+                "The bias is added to the attention score before the softmax, so relative to the "
+                "key at the query's own position a key's weight is multiplied by e^(−m·|i − j|): "
+                "farther keys are damped, more so for larger slopes. Colours stop at −8 (a factor e⁻⁸ ≈ 0.0003); hover for exact values. "
                 "The formula has no length in it: make n as long as you like, and every bias "
                 "is still defined — which is why ALiBi models can be run on sequences longer "
                 "than their training ones (Press et al.'s 1.3-billion-parameter model, trained "

@@ -127,15 +127,18 @@ pub fn AlibiAttention() -> impl IntoView {
         }
     };
     let finding = move || {
-        let n = s.alibi_len.get();
+        let (n, causal) = (s.alibi_len.get(), s.causal.get());
+        // The farthest key the shown query sees.
+        let q = query(n, causal);
+        let reach = q.max(n - 1 - q);
         slopes.with(|ms| {
             let half = |m: f64| alibi::half_weight_distance(m);
             let local = ms.iter().filter(|&&m| half(m) < 4.0).count();
-            let global = ms.iter().filter(|&&m| half(m) >= n as f64).count();
+            let global = ms.iter().filter(|&&m| half(m) > reach as f64).count();
             format!(
                 "With {} heads and n = {n}: {local} head(s) halve their weight within 4 \
-                 positions (local), {global} keep more than half of it across the whole \
-                 sequence (global), and the rest lie between.",
+                 positions (local), {global} keep more than half of it on every key this query \
+                 sees, up to {reach} positions away (global), and the rest lie between.",
                 ms.len()
             )
         })

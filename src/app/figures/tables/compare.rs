@@ -43,7 +43,8 @@ const ROWS: [Row; 8] = [
         used_by: "Shaw et al.'s translation Transformer",
         idea: "a learned vector per distance j − i, clipped at ±k, in the keys and the values",
         extrapolates: "defined at any length: farther pairs share the vectors of ±k",
-        parameters: "2 × (2k + 1) vectors per layer",
+        parameters: "2 × (2k + 1) vectors per layer and head (shared across heads in their big \
+                     model)",
         acts: "keys and values in attention",
     },
     Row {
@@ -52,7 +53,8 @@ const ROWS: [Row; 8] = [
         used_by: "T5, mT5, Flan-T5",
         idea: "a learned scalar per distance bucket and head; exact near, logarithmic far",
         extrapolates: "defined at any length: all distances past max_distance share one bucket",
-        parameters: "num_buckets × heads, in the first layer, shared by the others",
+        parameters: "num_buckets × heads per stack (encoder and decoder each), in its first \
+                     layer and reused by the others",
         acts: "biases scores",
     },
     Row {
@@ -73,7 +75,8 @@ const ROWS: [Row; 8] = [
         idea: "slow down some or all rotation frequencies so long contexts map to familiar \
                angles",
         extrapolates: "to a chosen target length, usually with some long-context fine-tuning",
-        parameters: "a few scalars (LongRoPE: one factor per pair)",
+        parameters: "none: a few fixed scalars (LongRoPE: searched factors, one per pair, for \
+                     short and long contexts)",
         acts: "rotates q and k",
     },
     Row {
@@ -144,8 +147,8 @@ pub fn Comparison() -> impl IntoView {
                 "Every family in this book, side by side; each method's name links to the figure "
                 "that shows it. Where an encoding acts decides what it can do: added to x, it "
                 "mixes with the content in every product; rotating q and k, it reaches only the "
-                "scores and makes them depend on the distance; as a bias, it is a fixed "
-                "preference for near or far keys."
+                "scores and makes them depend on the distance; as a bias, it is a "
+                "content-independent preference for near or far keys."
             </figcaption>
         </figure>
     }

@@ -142,12 +142,16 @@ pub fn LearnedSimilarity() -> impl IntoView {
                 }
                 (0..p - 1).map(|a| m[a * p + a + 1]).sum::<f64>() / (p - 1) as f64
             };
+            let orthogonal = if d >= 32 {
+                "random vectors in this many dimensions are nearly orthogonal"
+            } else {
+                "random vectors in few dimensions are rarely parallel, but not orthogonal either"
+            };
             format!(
                 "Over the first {p} positions: off the diagonal, the learned rows' similarity \
-                 has a root mean square of {:.3} (1/√d = {:.3}: random vectors in {d} \
-                 dimensions are nearly orthogonal), and neighbours are no more alike than \
-                 strangers (mean similarity at distance 1: {:.3}). The sinusoidal rows' \
-                 similarity at distance 1 is {:.3}.",
+                 has a root mean square of {:.3} (1/√d = {:.3}: {orthogonal}), and neighbours \
+                 are no more alike than strangers (mean similarity at distance 1: {:.3}). The \
+                 sinusoidal rows' mean similarity at distance 1 is {:.3}.",
                 off_diagonal_rms(l, p),
                 1.0 / (d as f64).sqrt(),
                 neighbours(l),
@@ -160,8 +164,13 @@ pub fn LearnedSimilarity() -> impl IntoView {
             "Two cosine-similarity matrices over the first {} positions. Left, the untrained \
              learned rows: 1 on the diagonal and speckled noise elsewhere, with no band. Right, \
              the sinusoidal rows: bands parallel to the diagonal, because their similarity \
-             depends only on the distance.",
-            shown.get()
+             depends {}on the distance.",
+            shown.get(),
+            if s.dim.get().is_multiple_of(2) {
+                "only "
+            } else {
+                "nearly only (exactly for even d) "
+            }
         )
     };
     view! {
@@ -195,8 +204,8 @@ pub fn LearnedSimilarity() -> impl IntoView {
             <p class="finding">{finding}</p>
             <figcaption>
                 "The same table as above (its seed, width and rows; at most the first 128 "
-                "positions). Untrained, a learned table knows nothing about order: position 5 is "
-                "as unlike position 6 as it is unlike position 100. Whatever diagonal structure "
+                "positions). Untrained, a learned table knows nothing about order: a position is "
+                "no more like its neighbour than like a distant position. Whatever diagonal structure "
                 "a trained table has, training put there. The sinusoidal table has it by "
                 "construction."
             </figcaption>

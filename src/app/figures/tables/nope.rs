@@ -92,10 +92,12 @@ pub fn NoPosition() -> impl IntoView {
         match cursor.get(n) {
             Some(i) => variance.with(|v| {
                 format!(
-                    "Query {i} sees {} tokens: each gets weight {}; its output's variance is {} \
-                     (expected 1/(i + 1) = {}).",
+                    "Query {i} sees {} tokens: each gets weight {}; its output's mean square \
+                     over the {} coordinates (an estimate of its variance) is {} (expected \
+                     1/(i + 1) = {}).",
                     i + 1,
                     format_significant(nope::uniform_weight(i), 4),
+                    s.nope_dim.get(),
                     format_significant(v.get(i).copied().unwrap_or(0.0), 4),
                     format_significant(nope::uniform_weight(i), 4)
                 )
@@ -106,14 +108,15 @@ pub fn NoPosition() -> impl IntoView {
         }
     };
     let finding = move || {
+        let (n, d) = (s.nope_len.get(), s.nope_dim.get());
         variance.with(|v| {
             let (first, last) = (
                 v.first().copied().unwrap_or(0.0),
                 v.last().copied().unwrap_or(0.0),
             );
             format!(
-                "The first token's output has variance {} and the last one's {}: from the \
-                 output's size alone, a later layer can tell roughly how far into the \
+                "The first token's output has mean square {} and the last one's {} (estimates \
+                 of 1 and 1/{n} from {d} coordinates): from the output's size alone, a later layer can tell roughly how far into the \
                  sequence a token is — without any positional encoding.",
                 format_significant(first, 3),
                 format_significant(last, 3)
@@ -123,8 +126,8 @@ pub fn NoPosition() -> impl IntoView {
     let describe = move || {
         format!(
             "Two falling lines on log–log axes over {} positions: the weight 1/(i + 1) that \
-             uniform causal attention gives each key, and the simulated variance of the output, \
-             which follows it. {}",
+             uniform causal attention gives each key, and the output's mean square, an estimate \
+             of its variance that scatters around the same line (more so for small d). {}",
             s.nope_len.get(),
             finding()
         )

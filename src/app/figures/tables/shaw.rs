@@ -92,21 +92,36 @@ pub fn ShawClipped() -> impl IntoView {
     let finding = move || {
         let (n, k) = (s.shaw_len.get(), s.shaw_k.get());
         let distinct = (2 * k + 1).min(2 * n - 1);
+        let far = if k + 1 < n {
+            format!(
+                "every pair more than {k} apart shares the vectors of distance ±{k}, at any length"
+            )
+        } else {
+            format!(
+                "no pair of these {n} positions is more than k = {k} apart, so nothing is clipped yet"
+            )
+        };
         format!(
-            "k = {k}: {distinct} distinct vectors serve all {} query–key pairs of {n} positions; \
-             every pair more than {k} apart shares the vector of distance ±{k}, at any length.",
+            "k = {k}: {distinct} distinct clipped distances (each with a wᴷ and a wⱽ) serve all \
+             {} query–key pairs of {n} positions; {far}.",
             n * n
         )
     };
     let describe = move || {
-        format!(
-            "A {n} by {n} matrix of clipped relative positions with k = {k}: a band of {w} \
-             diagonals where the colour changes with the distance, and flat colour beyond it \
-             (−{k} below the band, +{k} above).",
-            n = s.shaw_len.get(),
-            k = s.shaw_k.get(),
-            w = 2 * s.shaw_k.get() + 1
-        )
+        let (n, k) = (s.shaw_len.get(), s.shaw_k.get());
+        if k + 1 < n {
+            format!(
+                "A {n} by {n} matrix of clipped relative positions with k = {k}: a band of {w} \
+                 diagonals where the colour changes with the distance, and flat colour beyond \
+                 it (−{k} below the band, +{k} above).",
+                w = 2 * k + 1
+            )
+        } else {
+            format!(
+                "A {n} by {n} matrix of relative positions j − i: every diagonal has its own \
+                 colour, since k = {k} clips nothing at this length."
+            )
+        }
     };
     view! {
         <figure
@@ -135,7 +150,8 @@ pub fn ShawClipped() -> impl IntoView {
                 "Shaw, Uszkoreit and Vaswani (2018) give attention no absolute positions at all. "
                 "Each query–key pair adds a learned vector for its distance j − i to the key (in "
                 "the score) and to the value (in the output), and distances are clipped at ±k "
-                "(their translation models used k = 16 and scored about the same for any k ≥ 2). "
+                "(their base translation model used k = 16 and their big one k = 8; BLEU barely "
+                "changed for any k ≥ 2). "
                 "Only distance matters, and "
                 "the same 2k + 1 vectors serve any sequence length."
             </figcaption>

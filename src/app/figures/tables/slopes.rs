@@ -35,6 +35,21 @@ fn power_below(h: usize) -> usize {
     1 << (usize::BITS - 1 - h.max(1).leading_zeros())
 }
 
+/// How the slopes of `heads` heads fall, in words (for text alternatives).
+pub fn shape(heads: usize) -> String {
+    let p = power_below(heads);
+    if heads == 1 {
+        "a single dot".to_string()
+    } else if p == heads {
+        "falling steadily from head 1 to the last".to_string()
+    } else {
+        format!(
+            "falling from head 1 to head {p}, then again from a steeper start at head {}",
+            p + 1
+        )
+    }
+}
+
 /// Where head `h` (from 1) of `heads` takes its slope from, in words.
 fn origin(h: usize, heads: usize) -> String {
     let p = power_below(heads);
@@ -144,28 +159,43 @@ pub fn AlibiSlopes() -> impl IntoView {
     let finding = move || {
         let heads = s.heads.get();
         let p = power_below(heads);
-        if p == heads {
+        let mine = if s.slope.get().is_some() {
+            format!(" Head {} uses your slope instead.", head.get())
+        } else {
+            String::new()
+        };
+        let rule = if heads == 1 {
+            "1 head: its slope is 2^−8 = 1/256.".to_string()
+        } else if p == heads {
             format!(
-                "{heads} heads, a power of two: the slopes start at 2^(−8/{heads}) and each is \
-                 2^(−8/{heads}) times the one before, down to 2^−8 = 1/256."
+                "{heads} heads, a power of two: the paper's slopes start at 2^(−8/{heads}) and \
+                 each is 2^(−8/{heads}) times the one before, down to 2^−8 = 1/256."
             )
         } else {
+            let extra = heads - p;
+            let taken = if extra == 1 {
+                "slope 1".to_string()
+            } else {
+                format!("slopes 1, 3, …, {}", 2 * extra - 1)
+            };
             format!(
                 "{heads} heads is not a power of two: heads 1 … {p} take the {p}-head slopes, \
-                 and heads {} … {heads} take slopes 1, 3, 5, … of the {}-head sequence, which \
-                 fall between them. (The rule is from the authors' code, whose comment notes \
+                 and heads {} … {heads} take {taken} of the {}-head sequence. These interleave \
+                 with the first run: the first is steeper than all of them, the others fall \
+                 between neighbours. (The rule is from the authors' code, whose comment notes \
                  that the geometric sequence has its good properties only for powers of two; \
                  the paper trains only those.)",
                 p + 1,
                 2 * p
             )
-        }
+        };
+        format!("{rule}{mine}")
     };
     let describe = move || {
         format!(
-            "Dots for the slopes of {} ALiBi heads on a logarithmic axis, falling from left to \
-             right. {}",
+            "Dots for the slopes of {} ALiBi heads on a logarithmic axis, {}. {}",
             s.heads.get(),
+            shape(s.heads.get()),
             readout()
         )
     };
@@ -199,8 +229,8 @@ pub fn AlibiSlopes() -> impl IntoView {
                 "score of query i and key j, with its own slope m. Large slopes make a head look "
                 "only at its neighbours; small ones let it see far. Press, Smith and Lewis "
                 "(2022) fix the slopes instead of learning them (trainable slopes did not "
-                "extrapolate as well in their experiments). The slopes are those of "
-                "transformers' bloom._get_alibi_slopes."
+                "extrapolate as well in their experiments). The slopes are those of Hugging "
+                "Face transformers' BLOOM code (bloom._get_alibi_slopes in transformers 5)."
             </figcaption>
         </figure>
     }

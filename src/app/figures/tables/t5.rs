@@ -35,21 +35,34 @@ fn reach(len: usize, max_distance: usize) -> usize {
     (len - 1).max(max_distance + max_distance / 2).max(8)
 }
 
+/// The distances (keys before the query) from the exact ones to `max_distance − 1` that share
+/// bucket `bucket`: the first and last of the run (buckets never decrease with the distance).
+fn log_group(bucket: usize, bi: bool, nb: usize, md: usize) -> Option<(usize, usize)> {
+    let exact = exact_buckets(nb, bi);
+    let mut run = (exact..md).filter(|&d| t5_bucket(-(d as i64), bi, nb, md) == bucket);
+    let first = run.next()?;
+    Some((first, run.next_back().unwrap_or(first)))
+}
+
 /// Which regime relative position `r` falls in.
-fn regime(r: i64, bidirectional: bool, buckets: usize, max_distance: usize) -> &'static str {
-    let distance = if bidirectional {
+fn regime(r: i64, bi: bool, nb: usize, md: usize) -> String {
+    let distance = if bi {
         r.unsigned_abs()
     } else {
         (-r).max(0) as u64
     };
-    if !bidirectional && r > 0 {
-        "a future key: a decoder masks it; the bucket is 0"
-    } else if distance < exact_buckets(buckets, bidirectional) as u64 {
-        "exact: one bucket for this distance"
-    } else if distance >= max_distance as u64 {
-        "at or beyond max_distance: the last bucket"
+    if !bi && r > 0 {
+        "a future key: a decoder masks it; the bucket is 0".into()
+    } else if distance < exact_buckets(nb, bi) as u64 {
+        "exact: one bucket for this distance".into()
+    } else if distance >= md as u64 {
+        "at or beyond max_distance: the last bucket".into()
     } else {
-        "logarithmic: shared with nearby distances"
+        let own = t5_bucket(-(distance as i64), bi, nb, md);
+        match log_group(own, bi, nb, md) {
+            Some((a, b)) if a < b => format!("logarithmic: shared by distances {a} … {b}"),
+            _ => "logarithmic, but a bucket of its own at these settings".into(),
+        }
     }
 }
 
@@ -171,19 +184,36 @@ pub fn T5Buckets() -> impl IntoView {
         let (nb, md, bi) = (s.buckets.get(), max_distance.get(), s.bidirectional.get());
         let exact = exact_buckets(nb, bi);
         let side = if bi { nb / 2 } else { nb };
+        // The buckets the distances exact … md − 1 use, and those no distance reaches.
+        let bucket = |d: usize| t5_bucket(-(d as i64), bi, nb, md);
+        let mut used: Vec<usize> = (exact..md).map(bucket).collect();
+        used.dedup();
+        let reached = used.len() + usize::from(used.last() != Some(&bucket(md)));
+        let unused = (side - exact).saturating_sub(reached);
         format!(
-            "{}: {side} buckets per direction; distances 0 … {} get one bucket each, {} … {} \
-             share the other {} in logarithmically wider groups, and every distance from {md} \
-             on shares {}.",
+            "{}: distances 0 … {} get one bucket each; {} … {} fall into {} log-spaced \
+             bucket(s){}; and every distance from {md} on shares {}.",
             if bi {
-                "Bidirectional (the encoder)"
+                format!(
+                    "Bidirectional (the encoder): {side} buckets for keys before the query and \
+                     {side} for keys after it (which start at distance 1, so bucket {side} is \
+                     unused)"
+                )
             } else {
-                "Causal (the decoder: keys after the query all get bucket 0, and the mask hides them)"
+                format!(
+                    "Causal (the decoder): {nb} buckets for keys at or before the query (keys \
+                     after it all get bucket 0, and the mask hides them)"
+                )
             },
             exact - 1,
             exact,
             md - 1,
-            side - exact,
+            used.len(),
+            if unused > 0 {
+                format!(", and {unused} bucket(s) of each side are never used at these settings")
+            } else {
+                String::new()
+            },
             if bi {
                 format!(
                     "the last bucket of its side ({}, or {} for keys after the query)",
