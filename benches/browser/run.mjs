@@ -76,7 +76,7 @@ if (!["", "app", "pelab"].includes(ONLY) || !(EVENTS > 0) || !(WARMUP >= 0)) {
 // positions, the token cloud at 256 positions); PE-Lab has only chapter 1's n and d.
 const SIZES = [
   { key: "defaults", n: 100, d: 128, budget: 8, aim: 4, app: "" },
-  { key: "largest", n: 1024, d: 1024, budget: 16, aim: 12, app: "&r.n=4096&r.d=256&r.cn=256&c.d=512&c.T=131072" },
+  { key: "largest", n: 1024, d: 1024, budget: 16, aim: 12, app: "&r.n=4096&r.d=256&r.cn=256&c.d=512&c.T=131072&t.L=2048&t.d=1024&t.n=4096&t.h=64&t.an=512&t.tn=1024&t.sn=128&t.nn=2048&t.nd=1024" },
 ];
 const BUNDLE_BUDGET_KB = 260; // gzip, 1 KB = 1000 bytes (the whole book so far)
 const BUNDLE_AIM_KB = 150;
@@ -240,6 +240,8 @@ async function benchControl({ token, figIds, warmup, events, timeoutMs, probeMs 
     if (kind === "text") {
       // A list ("0, 1, 4, 10") loses its last item; words lose the last word; a single word (a
       // box that takes one word) gains a letter; an empty box gets a word.
+      // A whole number (a seed) alternates with the next one.
+      if (/^\d+$/.test(initial.trim())) return [initial, String(Number(initial.trim()) + 1)];
       const list = initial.split(/\s*,\s*/).filter(Boolean);
       if (list.length >= 2) return [initial, list.slice(0, -1).join(", ")];
       const words = initial.trim().split(/\s+/).filter(Boolean);

@@ -18,7 +18,7 @@ use crate::chart::colorbar::ColorBar;
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
 use crate::math::learned;
-use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
+use crate::math::sinusoidal::{Column, Layout, SinusoidalParams, Spacing};
 use crate::params::tables::{MAX_LEN, SEQUENCE, WIDTH};
 
 fn height(width: f64) -> f64 {
@@ -99,7 +99,15 @@ pub fn LearnedCliff() -> impl IntoView {
         };
         learned_layout.set_value(left.paint_fn(surface, height, &spec, v, value, &[]));
         let Some(el) = sin_ref.get() else { return };
+        // Each column's frequency and phase once (cos x = sin(x + π/2)): one sin per drawn cell.
         let p = sinusoidal(n, d);
+        let waves: Vec<(f64, f64)> = (0..d)
+            .map(|c| match p.column(c) {
+                Column::Sin(k) => (p.pair_omega(k), 0.0),
+                Column::Cos(k) => (p.pair_omega(k), std::f64::consts::FRAC_PI_2),
+                Column::Zero => (0.0, 0.0),
+            })
+            .collect();
         let spec = HeatmapSpec {
             title: "Sinusoidal table (a formula)",
             colorbar: ColorBar {
@@ -114,7 +122,18 @@ pub fn LearnedCliff() -> impl IntoView {
             el,
             css_width: sin_width.get(),
         };
-        sin_layout.set_value(right.paint_fn(&surface, height, &spec, v, |r, c| p.value(r, c), &[]));
+        sin_layout.set_value(right.paint_fn(
+            &surface,
+            height,
+            &spec,
+            v,
+            |r, c| {
+                waves
+                    .get(c)
+                    .map_or(0.0, |(w, phase)| (r as f64 * w + phase).sin())
+            },
+            &[],
+        ));
     });
 
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
