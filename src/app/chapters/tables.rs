@@ -8,6 +8,7 @@ use crate::app::chapters::closing::{Quiz, Timeline};
 use crate::app::figures::tables::alibi::AlibiBias;
 use crate::app::figures::tables::alibi_attention::AlibiAttention;
 use crate::app::figures::tables::compare::Comparison;
+use crate::app::figures::tables::extrapolate::ExtrapolationSideBySide;
 use crate::app::figures::tables::learned::LearnedCliff;
 use crate::app::figures::tables::learned_similarity::LearnedSimilarity;
 use crate::app::figures::tables::nope::NoPosition;
@@ -82,6 +83,11 @@ pub fn Tables() -> impl IntoView {
             <h3>"Every method side by side"</h3>
             <div class="figure-stack">
                 <Comparison />
+                <p class="bridge">
+                    "And the question every method must answer: what happens past the training "
+                    "length?"
+                </p>
+                <ExtrapolationSideBySide />
             </div>
             <h3 id="timeline">"From 2017 to today"</h3>
             <Timeline />
