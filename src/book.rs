@@ -89,6 +89,7 @@ pub const CHAPTERS: [Chapter; 4] = [
             fig("fig-tab-alibi-attention", "Local and global heads"),
             fig("fig-tab-nope", "No position at all"),
             fig("fig-tab-compare", "Every method side by side"),
+            fig("fig-tab-same", "One position, every method"),
             fig("fig-tab-extrapolate", "Past the training length"),
         ],
     },

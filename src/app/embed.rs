@@ -101,6 +101,7 @@ fn figure(id: &str) -> Option<(AnyView, bool)> {
         ),
         "fig-tab-nope" => (view! { <tables::nope::NoPosition /> }.into_any(), false),
         "fig-tab-compare" => (view! { <tables::compare::Comparison /> }.into_any(), false),
+        "fig-tab-same" => (view! { <tables::same::SamePosition /> }.into_any(), false),
         "fig-tab-extrapolate" => (
             view! { <tables::extrapolate::ExtrapolationSideBySide /> }.into_any(),
             false,

@@ -9,9 +9,9 @@ use super::{Notice, format_number, parse_f64, parse_usize, quote};
 pub const PREFIX: &str = "t.";
 
 /// Every key the chapter reads, prefix included.
-pub const KEYS: [&str; 17] = [
+pub const KEYS: [&str; 18] = [
     "t.L", "t.n", "t.d", "t.seed", "t.k", "t.sn", "t.tn", "t.nb", "t.md", "t.bi", "t.h", "t.an",
-    "t.causal", "t.head", "t.m", "t.nn", "t.nd",
+    "t.causal", "t.head", "t.m", "t.nn", "t.nd", "t.p",
 ];
 
 /// A learned table's rows (`max_len`): BERT has 512, GPT-2 1024.
@@ -53,6 +53,9 @@ pub const NOPE_LEN: (usize, usize) = (2, 2048);
 /// NoPE's value width.
 pub const NOPE_DIM: (usize, usize) = (1, 1024);
 
+/// The position every method is compared at (past any max_len the page allows).
+pub const POSITION: (usize, usize) = (0, 4095);
+
 /// The chapter's controls.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TablesView {
@@ -90,6 +93,8 @@ pub struct TablesView {
     pub nope_len: usize,
     /// NoPE value width.
     pub nope_dim: usize,
+    /// The position every method is compared at.
+    pub pos: usize,
 }
 
 impl Default for TablesView {
@@ -112,6 +117,7 @@ impl Default for TablesView {
             slope: None,
             nope_len: 256,
             nope_dim: 64,
+            pos: 37,
         }
     }
 }
@@ -203,6 +209,7 @@ impl TablesView {
                 }
                 "nn" => int("t.nn (sequence length)", NOPE_LEN, &mut view.nope_len),
                 "nd" => int("t.nd (width)", NOPE_DIM, &mut view.nope_dim),
+                "p" => int("t.p (position)", POSITION, &mut view.pos),
                 _ => None,
             };
             notices.extend(notice);
@@ -256,6 +263,7 @@ impl TablesView {
         int("t.head", self.head, d.head);
         int("t.nn", self.nope_len, d.nope_len);
         int("t.nd", self.nope_dim, d.nope_dim);
+        int("t.p", self.pos, d.pos);
         if self.seed != d.seed {
             out.push(("t.seed", self.seed.to_string()));
         }
@@ -316,6 +324,7 @@ mod tests {
             slope: Some(0.125),
             nope_len: 2048,
             nope_dim: 1,
+            pos: 4095,
         };
         let pairs = view.to_query();
         assert_eq!(pairs.len(), KEYS.len());

@@ -22,6 +22,7 @@ const FIGURES = [
   "fig-tab-alibi-attention",
   "fig-tab-nope",
   "fig-tab-compare",
+  "fig-tab-same",
   "fig-tab-extrapolate",
 ];
 

@@ -12,6 +12,7 @@ use crate::app::figures::tables::extrapolate::ExtrapolationSideBySide;
 use crate::app::figures::tables::learned::LearnedCliff;
 use crate::app::figures::tables::learned_similarity::LearnedSimilarity;
 use crate::app::figures::tables::nope::NoPosition;
+use crate::app::figures::tables::same::SamePosition;
 use crate::app::figures::tables::shaw::ShawClipped;
 use crate::app::figures::tables::slopes::AlibiSlopes;
 use crate::app::figures::tables::t5::T5Buckets;
@@ -83,6 +84,8 @@ pub fn Tables() -> impl IntoView {
             <h3>"Every method side by side"</h3>
             <div class="figure-stack">
                 <Comparison />
+                <p class="bridge">"What each one does with a single position:"</p>
+                <SamePosition />
                 <p class="bridge">
                     "And the question every method must answer: what happens past the training "
                     "length?"

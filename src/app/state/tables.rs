@@ -43,6 +43,8 @@ pub struct TablesState {
     pub nope_len: RwSignal<usize>,
     /// NoPE value width.
     pub nope_dim: RwSignal<usize>,
+    /// The position every method is compared at.
+    pub pos: RwSignal<usize>,
     derived: Derived,
 }
 
@@ -75,6 +77,7 @@ impl TablesState {
         let slope = RwSignal::new(v.slope);
         let nope_len = RwSignal::new(v.nope_len);
         let nope_dim = RwSignal::new(v.nope_dim);
+        let pos = RwSignal::new(v.pos);
         let head_in_range = Memo::new(move |_| head.get().clamp(1, heads.get().max(1)));
         let distance_in_range = Memo::new(move |_| {
             max_distance
@@ -107,6 +110,7 @@ impl TablesState {
             slope: slope.get(),
             nope_len: nope_len.get(),
             nope_dim: nope_dim.get(),
+            pos: pos.get(),
         });
         TablesState {
             max_len,
@@ -126,6 +130,7 @@ impl TablesState {
             slope,
             nope_len,
             nope_dim,
+            pos,
             derived: Derived {
                 view,
                 paper_slopes,

@@ -45,15 +45,10 @@ pub fn LearnedSimilarity() -> impl IntoView {
     let s = expect_context::<AppState>().tables;
     let theme = expect_context::<PageTheme>().chart();
     let shown = Memo::new(move |_| s.max_len.get().min(POSITIONS));
-    // Both matrices, recomputed only when the table changes.
-    let matrices = Memo::new(move |_| {
-        let (p, d, seed) = (shown.get(), s.dim.get(), s.seed.get());
-        let mut learned_m = Vec::new();
-        learned::cosine_similarity_into(seed, SIGMA, p, d, &mut learned_m);
-        let mut sin_m = Vec::new();
-        similarity::sinusoidal_matrix_into(&sinusoidal(p, d), &mut sin_m);
-        (learned_m, sin_m)
-    });
+    // Both matrices in buffers kept across redraws, recomputed only when the table changes;
+    // `version` tells the readouts they changed.
+    let matrices = StoredValue::new((Vec::<f64>::new(), Vec::<f64>::new()));
+    let version = RwSignal::new(0u64);
     let learned_ref = NodeRef::<Canvas>::new();
     let sin_ref = NodeRef::<Canvas>::new();
     let sin_width = observed_width(sin_ref);
@@ -63,15 +58,20 @@ pub fn LearnedSimilarity() -> impl IntoView {
     );
     let cursor = RwSignal::new(None::<(usize, usize)>);
     let (mut left, mut right) = (MatrixPainter::default(), MatrixPainter::default());
-    let (mut version, mut drawn_for) = (0u64, None);
+    let mut drawn_for = None;
     let stats = draw_effect(learned_ref, move |surface| {
         let (p, t) = (shown.get(), theme.get());
         let key = (p, s.dim.get(), s.seed.get());
         if drawn_for != Some(key) {
             drawn_for = Some(key);
-            version += 1;
+            let (d, seed) = (key.1, key.2);
+            matrices.update_value(|(l, sm)| {
+                learned::cosine_similarity_into(seed, SIGMA, p, d, l);
+                similarity::sinusoidal_matrix_into(&sinusoidal(p, d), sm);
+            });
+            version.update(|v| *v += 1);
         }
-        let v = Some(version);
+        let v = Some(version.get_untracked());
         let spec = HeatmapSpec {
             title: "Learned rows (untrained)",
             x_desc: "position b",
@@ -88,7 +88,7 @@ pub fn LearnedSimilarity() -> impl IntoView {
             row_names: None,
             theme: t,
         };
-        matrices.with(|(l, sm)| {
+        matrices.with_value(|(l, sm)| {
             let cells = |values| Matrix {
                 values,
                 stride: p,
@@ -123,7 +123,8 @@ pub fn LearnedSimilarity() -> impl IntoView {
                 .to_string();
         };
         let p = shown.get();
-        matrices.with(|(l, sm)| {
+        version.track();
+        matrices.with_value(|(l, sm)| {
             let at = |m: &[f64]| m.get(a * p + b).copied().unwrap_or(0.0);
             format!(
                 "Positions {a} and {b} (distance {}): learned {:.4} · sinusoidal {:.4}",
@@ -135,12 +136,18 @@ pub fn LearnedSimilarity() -> impl IntoView {
     };
     let finding = move || {
         let (p, d) = (shown.get(), s.dim.get());
-        matrices.with(|(l, sm)| {
+        version.track();
+        matrices.with_value(|(l, sm)| {
+            // Until the figure has drawn (it computes its matrices when first seen), nothing.
+            if l.len() != p * p || sm.len() != p * p {
+                return String::new();
+            }
             let neighbours = |m: &[f64]| {
                 if p < 2 {
                     return 0.0;
                 }
-                (0..p - 1).map(|a| m[a * p + a + 1]).sum::<f64>() / (p - 1) as f64
+                let sum: f64 = (0..p - 1).filter_map(|a| m.get(a * p + a + 1)).sum();
+                sum / (p - 1) as f64
             };
             let orthogonal = if d >= 32 {
                 "random vectors in this many dimensions are nearly orthogonal"

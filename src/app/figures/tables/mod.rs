@@ -7,6 +7,7 @@ pub mod extrapolate;
 pub mod learned;
 pub mod learned_similarity;
 pub mod nope;
+pub mod same;
 pub mod shaw;
 pub mod slopes;
 pub mod t5;
