@@ -12,6 +12,9 @@
 //! viewport; figures further away skip the work and repaint, with the current values, when they
 //! scroll in.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -68,6 +71,17 @@ pub fn now() -> f64 {
 /// can wait for the repaint that follows. Without `IntersectionObserver` support, `near` is
 /// simply set.
 fn watch_visibility(el: &HtmlCanvasElement, near: RwSignal<bool>) {
+    watch_one_of(el, near, Rc::new(RefCell::new(vec![false])), 0);
+}
+
+/// [`watch_visibility`] for canvas `index` of a figure drawn on several (`seen` holds whether
+/// each is near): the figure is near while any of them is.
+fn watch_one_of(
+    el: &HtmlCanvasElement,
+    near: RwSignal<bool>,
+    seen: Rc<RefCell<Vec<bool>>>,
+    index: usize,
+) {
     let canvas = el.clone();
     let on_change = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
         if let Some(last) = entries.iter().last() {
@@ -77,9 +91,16 @@ fn watch_visibility(el: &HtmlCanvasElement, near: RwSignal<bool>) {
             if is_near {
                 let _ = canvas.set_attribute("data-near-at", &format!("{:.3}", now()));
             }
+            let any = {
+                let mut seen = seen.borrow_mut();
+                if let Some(slot) = seen.get_mut(index) {
+                    *slot = is_near;
+                }
+                seen.iter().any(|&s| s)
+            };
             // A figure that was unmounted (an embed swapped, a test's app dropped) has disposed
             // its signal: its observer then does nothing instead of panicking.
-            let _ = near.try_set(is_near);
+            let _ = near.try_set(any);
         }
     });
     let init = web_sys::IntersectionObserverInit::new();
@@ -152,10 +173,36 @@ pub fn draw_effect(canvas: NodeRef<Canvas>, draw: impl FnMut(&Surface) + 'static
 pub fn draw_effect_into(
     canvas: NodeRef<Canvas>,
     stats: DrawStats,
-    mut draw: impl FnMut(&Surface) + 'static,
+    draw: impl FnMut(&Surface) + 'static,
 ) {
     let near = stats.near;
     once_mounted(canvas, move |el| watch_visibility(el, near));
+    run_draws(canvas, stats, draw);
+}
+
+/// [`draw_effect_into`] for a figure drawn on several canvases, `panels` (the first is the one
+/// `draw` is given): it draws while any of them is near the viewport, so a tall figure scrolled
+/// to from below still paints.
+pub fn draw_panels_effect(
+    panels: &[NodeRef<Canvas>],
+    stats: DrawStats,
+    draw: impl FnMut(&Surface) + 'static,
+) {
+    let Some(&first) = panels.first() else {
+        return;
+    };
+    let seen = Rc::new(RefCell::new(vec![false; panels.len()]));
+    for (index, &panel) in panels.iter().enumerate() {
+        let (near, seen) = (stats.near, seen.clone());
+        once_mounted(panel, move |el| watch_one_of(el, near, seen.clone(), index));
+    }
+    run_draws(first, stats, draw);
+}
+
+/// The effect of [`draw_effect_into`]: draws on `canvas` whenever what `draw` reads changes or
+/// the canvas is resized, while `stats.near` holds, and times each run.
+fn run_draws(canvas: NodeRef<Canvas>, stats: DrawStats, mut draw: impl FnMut(&Surface) + 'static) {
+    let near = stats.near;
     let width = observed_width(canvas);
     Effect::new(move |_| {
         // Off screen: read nothing else, so no input reaches this figure until it comes near.

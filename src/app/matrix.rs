@@ -458,6 +458,23 @@ pub fn step_cursor(
     ))
 }
 
+/// The key handler of a matrix figure's canvas: the arrow, Home/End and Page keys move `cursor`
+/// over the `size()` = (rows, columns) cells, starting from `start` when nothing is selected.
+pub fn key_cursor(
+    cursor: RwSignal<Option<(usize, usize)>>,
+    size: impl Fn() -> (usize, usize) + Copy + 'static,
+    start: (usize, usize),
+) -> impl Fn(leptos::ev::KeyboardEvent) + Copy + 'static {
+    move |ev| {
+        let (rows, cols) = size();
+        let at = cursor.get_untracked().unwrap_or(start);
+        if let Some(next) = step_cursor(&ev.key(), at, 0..rows, 0..cols) {
+            ev.prevent_default();
+            cursor.set(Some(next));
+        }
+    }
+}
+
 /// Arrow-key navigation over `n` items in a row (clock faces, wheels): the next selection for
 /// `key` from `at` (nothing selected starts at 0), or `None` for keys it does not handle or when
 /// there are no items.

@@ -12,18 +12,18 @@ struct Moment {
     link: &'static str,
 }
 
-const TIMELINE: [Moment; 13] = [
+const TIMELINE: [Moment; 14] = [
+    Moment {
+        year: "2017",
+        what: "Learned absolute positions",
+        who: "ConvS2S (Gehring et al.); then GPT and BERT (2018)",
+        link: "#fig-tab-learned",
+    },
     Moment {
         year: "2017",
         what: "Sinusoidal positions added to the input",
         who: "Vaswani et al., the Transformer",
         link: "#fig-heatmap",
-    },
-    Moment {
-        year: "2018",
-        what: "Learned absolute positions",
-        who: "GPT (Radford et al.), BERT (Devlin et al.)",
-        link: "#fig-tab-learned",
     },
     Moment {
         year: "2018",
@@ -52,13 +52,19 @@ const TIMELINE: [Moment; 13] = [
     Moment {
         year: "2021",
         what: "Linear biases, one fixed slope per head",
-        who: "ALiBi (Press, Smith & Lewis)",
+        who: "ALiBi (Press, Smith & Lewis; ICLR 2022)",
         link: "#fig-tab-slopes",
     },
     Moment {
         year: "2022",
         what: "Causal language models without any positional encoding",
-        who: "NoPE (Haviv et al.)",
+        who: "Haviv et al. (“NoPos”)",
+        link: "#fig-tab-nope",
+    },
+    Moment {
+        year: "2023",
+        what: "No positional encoding (named NoPE) generalises to longer inputs on small tasks",
+        who: "Kazemnejad et al.",
         link: "#fig-tab-nope",
     },
     Moment {
@@ -69,8 +75,8 @@ const TIMELINE: [Moment; 13] = [
     },
     Moment {
         year: "2023",
-        what: "NTK-aware scaling: raise the base instead",
-        who: "bloc97 (a Reddit post), then dynamic NTK",
+        what: "NTK-aware scaling: raise the base instead; then dynamic NTK",
+        who: "bloc97 (Reddit); dynamic NTK by emozilla (Reddit)",
         link: "?c.type=ntk#fig-ctx-wavelengths",
     },
     Moment {
@@ -81,15 +87,15 @@ const TIMELINE: [Moment; 13] = [
     },
     Moment {
         year: "2024",
-        what: "LongRoPE's searched per-pair factors; Llama 3.1's frequency bands",
-        who: "Ding et al.; Meta",
-        link: "?c.type=llama3#fig-ctx-wavelengths",
+        what: "LongRoPE's searched per-pair factors",
+        who: "Ding et al.",
+        link: "?c.type=longrope#fig-ctx-wavelengths",
     },
     Moment {
-        year: "2023",
-        what: "NoPE generalises to longer inputs on small tasks",
-        who: "Kazemnejad et al.",
-        link: "#fig-tab-nope",
+        year: "2024",
+        what: "Llama 3.1's frequency bands",
+        who: "Meta",
+        link: "?c.type=llama3#fig-ctx-wavelengths",
     },
 ];
 
@@ -220,8 +226,8 @@ const QUIZ: [Question; 7] = [
             "Only if the text is shorter than 512 tokens.",
         ],
         right: 1,
-        why: "Token i averages i + 1 values, so its output's variance is about 1/(i + 1): a \
-              signal of position.",
+        why: "With equal scores, token i averages i + 1 values; if those are independent with \
+              unit variance, its output's variance is 1/(i + 1): a signal of position.",
         link: "?t.nn=512#fig-tab-nope",
         shows: "without any positional encoding",
     },

@@ -10,8 +10,10 @@ use web_sys::ImageData;
 use super::slopes::slope_text;
 use crate::app::canvas::{self, Surface};
 use crate::app::controls::IntSlider;
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
-use crate::app::matrix::{MatrixPainter, event_pixel, hover_cell, step_cursor, step_item};
+use crate::app::figure::{
+    DrawStats, FigureLink, InteractiveCanvas, draw_panels_effect, observed_width,
+};
+use crate::app::matrix::{MatrixPainter, event_pixel, hover_cell, key_cursor, step_item};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::colorbar::ColorBar;
@@ -59,7 +61,8 @@ pub fn AlibiBias() -> impl IntoView {
     let mut painter = MatrixPainter::default();
     let mut rgba = Vec::new();
     let (mut version, mut drawn_for) = (0u64, None);
-    let stats = draw_effect(matrix_ref, move |surface| {
+    let stats = DrawStats::new();
+    draw_panels_effect(&[matrix_ref, tiles_ref], stats, move |surface| {
         let (n, causal, h, t) = (s.alibi_len.get(), s.causal.get(), head.get(), theme.get());
         let m = slopes.with(|v| v.get(h - 1).copied().unwrap_or(0.0));
         let title = format!("Bias of head {h}, m = {}", slope_text(m));
@@ -154,14 +157,11 @@ pub fn AlibiBias() -> impl IntoView {
             }
         });
     });
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let n = s.alibi_len.get_untracked();
-        let at = cursor.get_untracked().unwrap_or((n - 1, 0));
-        if let Some(next) = step_cursor(&ev.key(), at, 0..n, 0..n) {
-            ev.prevent_default();
-            cursor.set(Some(next));
-        }
-    };
+    let on_key = key_cursor(
+        cursor,
+        move || (s.alibi_len.get_untracked(), s.alibi_len.get_untracked()),
+        (0, 0),
+    );
     let choose = move |k: usize| {
         if k + 1 != head.get_untracked() {
             s.slope.set(None);

@@ -1,15 +1,16 @@
 //! Extrapolation side by side: one length past the training length `L`, and what each method
 //! gives a position `p` there. A learned table has nothing; sinusoids and RoPE's angles continue
-//! (RoPE's slowest pair into angles training never showed); ALiBi's bias just grows; T5's bucket
-//! stops changing at max_distance.
+//! (RoPE's slowest pair, unless it turned a full circle within `L`, into angles training never
+//! showed); ALiBi's bias just grows; T5's bucket stops changing at or before max_distance.
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::SIGMA;
+use super::learned::sinusoidal;
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{DrawStats, FigureLink, draw_effect_into, observed_width};
+use crate::app::figure::{DrawStats, FigureLink, draw_panels_effect, observed_width};
 use crate::app::figures::context::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -44,6 +45,22 @@ impl Inputs {
         rope::inv_freq(d, 10_000.0).last().copied().unwrap_or(1.0)
     }
 
+    /// The sinusoidal table's slowest pair's frequency for width `dim` (odd widths have
+    /// ⌈d/2⌉ pairs).
+    fn sin_slowest(self) -> f64 {
+        let p = sinusoidal(1, self.dim);
+        p.pair_omega(p.pairs().saturating_sub(1))
+    }
+
+    /// The first distance whose T5 bucket is the last one (every farther key shares it).
+    fn t5_flat_from(self) -> usize {
+        let (nb, md, bi) = self.buckets;
+        let last = t5_bucket(-(md as i64), bi, nb, md);
+        (0..=md)
+            .find(|&d| t5_bucket(-(d as i64), bi, nb, md) == last)
+            .unwrap_or(md)
+    }
+
     fn at(self, panel: usize, p: usize, row: &mut Vec<f64>) -> Option<f64> {
         let (nb, md, bi) = self.buckets;
         match panel {
@@ -51,7 +68,7 @@ impl Inputs {
                 learned::row_into(self.seed, SIGMA, p, self.dim, row);
                 row.first().copied().unwrap_or(0.0)
             }),
-            1 => Some((p as f64 * self.slowest()).sin()),
+            1 => Some((p as f64 * self.sin_slowest()).sin()),
             2 => Some((p as f64 * self.slowest()).to_degrees()),
             3 => Some(-self.slope * p as f64),
             _ => Some(t5_bucket(-(p as i64), bi, nb, md) as f64),
@@ -68,7 +85,7 @@ const TITLES: [(&str, &str); PANELS] = [
     ("Sinusoidal: the slowest pair's sine, sin(p·ω)", "sin"),
     ("RoPE: the slowest pair's angle p·θ", "degrees"),
     (
-        "ALiBi: the bias of a key p positions back (last head)",
+        "ALiBi: the bias of a key p positions back (the head with the smallest slope)",
         "bias",
     ),
     ("T5: the bucket of a key p positions back", "bucket"),
@@ -84,7 +101,7 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
         max_len: s.max_len.get(),
         dim: s.dim.get(),
         seed: s.seed.get(),
-        slope: slopes.with(|m| m.last().copied().unwrap_or(0.0)),
+        slope: slopes.with(|m| m.iter().copied().fold(f64::INFINITY, f64::min)),
         buckets: (s.buckets.get(), max_distance.get(), s.bidirectional.get()),
     });
     let refs: [NodeRef<Canvas>; PANELS] = std::array::from_fn(|_| NodeRef::new());
@@ -94,7 +111,7 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
     let stats = DrawStats::new();
     // How many positions a panel plots at most (the rest are sampled evenly).
     const POINTS: usize = 800;
-    draw_effect_into(refs[0], stats, move |first| {
+    draw_panels_effect(&refs, stats, move |first| {
         let (n, t, x) = (s.seq_len.get(), theme.get(), inputs.get());
         let at = cursor.get(n);
         let step = n.div_ceil(POINTS).max(1);
@@ -185,6 +202,20 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
         let (n, x) = (s.seq_len.get(), inputs.get());
         let seen = (x.max_len.saturating_sub(1) as f64 * x.slowest()).to_degrees();
         let reach = ((n - 1) as f64 * x.slowest()).to_degrees();
+        let rope = if seen >= 360.0 {
+            format!(
+                "RoPE's slowest pair (wavelength {} positions) already turned a full circle \
+                 within max_len, so it only repeats angles seen in training",
+                format_significant(std::f64::consts::TAU / x.slowest(), 3)
+            )
+        } else {
+            format!(
+                "RoPE's slowest pair turns on to {}°, beyond the {}° it reached in training",
+                format_significant(reach, 4),
+                format_significant(seen, 4)
+            )
+        };
+        let flat = x.t5_flat_from();
         if n <= x.max_len {
             format!(
                 "The sequence ({n}) fits in max_len ({}): every method still has something for \
@@ -194,25 +225,28 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
         } else {
             format!(
                 "Past max_len = {}: the learned table has nothing; the sinusoid continues; \
-                 RoPE's slowest pair turns on to {}°, beyond the {}° it reached in training; \
-                 ALiBi's bias keeps falling in a straight line; T5's bucket {}.",
+                 {rope}; ALiBi's bias keeps falling in a straight line; T5's bucket {} \
+                 (every distance from there on, max_distance = {} included, shares the last \
+                 bucket).",
                 x.max_len,
-                format_significant(reach, 4),
-                format_significant(seen, 4),
-                if n > x.buckets.1 {
-                    format!("stops changing at distance {}", x.buckets.1)
+                if n > flat {
+                    format!("stops changing at distance {flat}")
                 } else {
-                    format!("would stop changing at distance {}", x.buckets.1)
-                }
+                    format!("would stop changing at distance {flat}")
+                },
+                x.buckets.1
             )
         }
     };
     let describe = move || {
         format!(
-            "Five small line plots over positions 0 to {}, one per method, with max_len {} \
-             marked. {}",
+            "Five small line plots over positions 0 to {}, one per method{}. {}",
             s.seq_len.get() - 1,
-            s.max_len.get(),
+            if s.max_len.get() < s.seq_len.get() {
+                format!(", with max_len {} marked", s.max_len.get())
+            } else {
+                String::new()
+            },
             finding()
         )
     };
@@ -259,10 +293,11 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
             <figcaption>
                 "One length slider for every method, past the training length max_len (the same "
                 "sliders as the learned table's). The learned table and the sinusoids use its "
-                "width d; RoPE's panel uses head_dim d (base 10000); ALiBi uses the heads above; "
+                "width d; RoPE's panel uses head_dim d rounded down to even (base 10000); ALiBi "
+                "the smallest slope of the heads above; "
                 "T5 its buckets above. Continuing is not the same as working: the sinusoid and "
-                "RoPE's angle are defined everywhere, but past max_len the model meets values it "
-                "never trained on."
+                "RoPE's angle are defined everywhere, but past max_len the model meets positions "
+                "(and, for pairs that had not turned a full circle, angles) it never trained on."
             </figcaption>
         </figure>
     }

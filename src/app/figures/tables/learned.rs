@@ -11,7 +11,7 @@ use super::{Presets, SIGMA, SeedField};
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
-use crate::app::matrix::{MatrixPainter, hover_cell, step_cursor};
+use crate::app::matrix::{MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::colorbar::ColorBar;
@@ -136,14 +136,11 @@ pub fn LearnedCliff() -> impl IntoView {
         ));
     });
 
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let (n, d) = (s.seq_len.get_untracked(), s.dim.get_untracked());
-        let at = cursor.get_untracked().unwrap_or((0, 0));
-        if let Some(next) = step_cursor(&ev.key(), at, 0..n, 0..d) {
-            ev.prevent_default();
-            cursor.set(Some(next));
-        }
-    };
+    let on_key = key_cursor(
+        cursor,
+        move || (s.seq_len.get_untracked(), s.dim.get_untracked()),
+        (0, 0),
+    );
     let readout = move || {
         let Some((r, c)) = cursor.get() else {
             return "Hover either table (or focus it and use the arrow keys) to read a value."

@@ -10,7 +10,7 @@ use super::SIGMA;
 use super::learned::sinusoidal;
 use crate::app::canvas::Surface;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::colorbar::ColorBar;
@@ -108,14 +108,11 @@ pub fn LearnedSimilarity() -> impl IntoView {
             right_layout.set_value(right.paint(&surface, height, &spec, cells(sm), &[]));
         });
     });
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let p = shown.get_untracked();
-        let at = cursor.get_untracked().unwrap_or((0, 0));
-        if let Some(next) = step_cursor(&ev.key(), at, 0..p, 0..p) {
-            ev.prevent_default();
-            cursor.set(Some(next));
-        }
-    };
+    let on_key = key_cursor(
+        cursor,
+        move || (shown.get_untracked(), shown.get_untracked()),
+        (0, 0),
+    );
     let readout = move || {
         let Some((a, b)) = cursor.get() else {
             return "Hover either matrix (or focus it and use the arrow keys) to compare two \

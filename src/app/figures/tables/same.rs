@@ -10,7 +10,7 @@ use super::SIGMA;
 use super::learned::sinusoidal;
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{DrawStats, FigureLink, draw_effect_into, observed_width};
+use crate::app::figure::{DrawStats, FigureLink, draw_panels_effect, observed_width};
 use crate::app::figures::context::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -92,7 +92,7 @@ fn panel(
             &c.angles,
         ),
         _ => (
-            format!("ALiBi: bias of query {p} (head {head}), added to scores"),
+            format!("ALiBi: bias of query {p} over keys 0 … {p} (head {head}), added to scores"),
             "key j",
             "bias",
             &c.bias,
@@ -114,7 +114,7 @@ pub fn SamePosition() -> impl IntoView {
     let widths: Vec<RwSignal<f64>> = refs.iter().map(|r| observed_width(*r)).collect();
     let cursors: [XCursor; PANELS] = std::array::from_fn(|_| XCursor::new());
     let stats = DrawStats::new();
-    draw_effect_into(refs[0], stats, move |first| {
+    draw_panels_effect(&refs, stats, move |first| {
         let (p, h, t) = (s.pos.get(), head.get(), theme.get());
         data.with(|c| {
             for k in 0..PANELS {
@@ -191,19 +191,32 @@ pub fn SamePosition() -> impl IntoView {
         let (p, d) = (s.pos.get(), s.dim.get());
         data.with(|c| {
             let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let deg = |a: Option<&f64>| format_significant(a.copied().unwrap_or(0.0), 4);
+            let rope = if c.angles.len() == 1 {
+                format!("turns its one pair by {}°", deg(c.angles.first()))
+            } else {
+                format!(
+                    "turns its fastest pair by {}° and its slowest by {}° (mod 360)",
+                    deg(c.angles.first()),
+                    deg(c.angles.last())
+                )
+            };
+            let alibi = if p == 0 {
+                "its only key is the query itself (bias 0)".to_string()
+            } else {
+                format!(
+                    "lowers the score of the key {p} positions back by {}",
+                    format_significant(-c.bias.first().copied().unwrap_or(0.0), 4)
+                )
+            };
             format!(
                 "At position {p} with d = {d}: sinusoids add a vector of length {}; the learned \
-                 table {}; RoPE turns its fastest pair by {}° and its slowest by {}° (mod 360) \
-                 and adds nothing; ALiBi adds nothing to x and lowers the score of the key {p} \
-                 positions back by {}.",
+                 table {}; RoPE {rope} and adds nothing; ALiBi adds nothing to x, and {alibi}.",
                 format_significant(norm(&c.sinusoidal), 4),
                 match &c.learned {
                     Some(row) => format!("adds one of length {}", format_significant(norm(row), 4)),
                     None => "has no row to add".to_string(),
                 },
-                format_significant(c.angles.first().copied().unwrap_or(0.0), 4),
-                format_significant(c.angles.last().copied().unwrap_or(0.0), 4),
-                format_significant(-c.bias.first().copied().unwrap_or(0.0), 4),
             )
         })
     };

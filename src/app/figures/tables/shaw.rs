@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::app::controls::IntSlider;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::colorbar::ColorBar;
@@ -64,14 +64,11 @@ pub fn ShawClipped() -> impl IntoView {
         };
         layout.set_value(painter.paint(surface, height, &spec, cells, &[]));
     });
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let n = s.shaw_len.get_untracked();
-        let at = cursor.get_untracked().unwrap_or((0, 0));
-        if let Some(next) = step_cursor(&ev.key(), at, 0..n, 0..n) {
-            ev.prevent_default();
-            cursor.set(Some(next));
-        }
-    };
+    let on_key = key_cursor(
+        cursor,
+        move || (s.shaw_len.get_untracked(), s.shaw_len.get_untracked()),
+        (0, 0),
+    );
     let readout = move || match cursor.get() {
         Some((i, j)) if i < s.shaw_len.get() && j < s.shaw_len.get() => {
             let (r, k) = (relative(i, j), s.shaw_k.get());

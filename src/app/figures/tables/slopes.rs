@@ -119,6 +119,19 @@ pub fn AlibiSlopes() -> impl IntoView {
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
                 (a.min(y), b.max(y))
             });
+        // One bar per head in use: a stem from the bottom of the plot up to its dot.
+        let bottom = lo - 0.2;
+        slopes.with(|m| {
+            for (i, v) in m.iter().enumerate() {
+                series.push(Series {
+                    label: String::new(),
+                    color: series_color(0),
+                    points: vec![((i + 1) as f64, bottom), ((i + 1) as f64, v.log10())],
+                    dots: false,
+                    line: true,
+                });
+            }
+        });
         let x_max = if p == h_count { h_count } else { 2 * p };
         let at = cursor.get(h_count).map(|k| k + 1).unwrap_or(chosen);
         let spec = LinePlotSpec {
@@ -126,7 +139,7 @@ pub fn AlibiSlopes() -> impl IntoView {
             x_desc: "head h",
             y_desc: "m",
             x_range: 0.5..x_max as f64 + 0.5,
-            y_range: (lo - 0.2)..(hi + 0.2),
+            y_range: bottom..(hi + 0.2),
             series,
             marker: Some((at as f64, format!("head {at}"))),
             theme: t,

@@ -9,9 +9,11 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::controls::{Choice, IntSlider};
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
+use crate::app::figure::{
+    DrawStats, FigureLink, InteractiveCanvas, draw_panels_effect, observed_width,
+};
 use crate::app::figures::context::XCursor;
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -81,7 +83,8 @@ pub fn T5Buckets() -> impl IntoView {
     let count = move || 2 * reach(s.t5_len.get_untracked(), max_distance.get_untracked()) + 1;
     let mut painter = MatrixPainter::default();
     let mut diagonals = Vec::new();
-    let stats = draw_effect(matrix_ref, move |surface| {
+    let stats = DrawStats::new();
+    draw_panels_effect(&[matrix_ref, curve_ref], stats, move |surface| {
         let (n, nb, md, bi, t) = (
             s.t5_len.get(),
             s.buckets.get(),
@@ -148,14 +151,11 @@ pub fn T5Buckets() -> impl IntoView {
             .layout
             .set_value(paint_lines(&surface, curve_height, &spec));
     });
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let n = s.t5_len.get_untracked();
-        let at = cursor.get_untracked().unwrap_or((0, 0));
-        if let Some(next) = step_cursor(&ev.key(), at, 0..n, 0..n) {
-            ev.prevent_default();
-            cursor.set(Some(next));
-        }
-    };
+    let on_key = key_cursor(
+        cursor,
+        move || (s.t5_len.get_untracked(), s.t5_len.get_untracked()),
+        (0, 0),
+    );
     let explain = move |r: i64| {
         let (nb, md, bi) = (s.buckets.get(), max_distance.get(), s.bidirectional.get());
         format!(
