@@ -146,6 +146,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_shorter_row_is_a_prefix_of_the_longer_one() {
+        // The extrapolation figure draws only column 0 of each row this way.
+        let (mut short, mut long) = (Vec::new(), Vec::new());
+        for pos in [0, 1, 511, 4095] {
+            row_into(7, 0.02, pos, 1, &mut short);
+            row_into(7, 0.02, pos, 1024, &mut long);
+            assert_eq!(short[..], long[..1], "row {pos}");
+        }
+    }
+
+    #[test]
     fn same_seed_same_table_and_no_row_past_the_end() {
         let a = LearnedTable::new(16, 8, 1.0, 7);
         assert_eq!(a, LearnedTable::new(16, 8, 1.0, 7));

@@ -35,21 +35,23 @@ struct Inputs {
     dim: usize,
     seed: u64,
     slope: f64,
+    /// RoPE's slowest frequency for head_dim `dim` rounded down to even, base 10000.
+    rope_theta: f64,
+    /// The sinusoid's slowest frequency for width `dim`.
+    sin_omega: f64,
     buckets: (usize, usize, bool),
 }
 
 impl Inputs {
     /// RoPE's slowest pair's frequency for head_dim `dim` (rounded down to even), base 10000.
     fn slowest(self) -> f64 {
-        let d = (self.dim / 2 * 2).max(2);
-        rope::inv_freq(d, 10_000.0).last().copied().unwrap_or(1.0)
+        self.rope_theta
     }
 
     /// The sinusoidal table's slowest pair's frequency for width `dim` (odd widths have
     /// ⌈d/2⌉ pairs).
     fn sin_slowest(self) -> f64 {
-        let p = sinusoidal(1, self.dim);
-        p.pair_omega(p.pairs().saturating_sub(1))
+        self.sin_omega
     }
 
     /// The first distance whose T5 bucket is the last one (every farther key shares it).
@@ -64,8 +66,10 @@ impl Inputs {
     fn at(self, panel: usize, p: usize, row: &mut Vec<f64>) -> Option<f64> {
         let (nb, md, bi) = self.buckets;
         match panel {
+            // Column 0 is the first draw of the row's own stream: drawing one value gives it
+            // (the other d − 1 are not needed).
             0 => (p < self.max_len).then(|| {
-                learned::row_into(self.seed, SIGMA, p, self.dim, row);
+                learned::row_into(self.seed, SIGMA, p, 1, row);
                 row.first().copied().unwrap_or(0.0)
             }),
             1 => Some((p as f64 * self.sin_slowest()).sin()),
@@ -102,6 +106,14 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
         dim: s.dim.get(),
         seed: s.seed.get(),
         slope: slopes.with(|m| m.iter().copied().fold(f64::INFINITY, f64::min)),
+        rope_theta: {
+            let d = (s.dim.get() / 2 * 2).max(2);
+            rope::inv_freq(d, 10_000.0).last().copied().unwrap_or(1.0)
+        },
+        sin_omega: {
+            let p = sinusoidal(1, s.dim.get());
+            p.pair_omega(p.pairs().saturating_sub(1))
+        },
         buckets: (s.buckets.get(), max_distance.get(), s.bidirectional.get()),
     });
     let refs: [NodeRef<Canvas>; PANELS] = std::array::from_fn(|_| NodeRef::new());
