@@ -152,6 +152,12 @@ impl Lut {
 /// on light and dark backgrounds.
 pub const HATCH: Rgba = [0x8c, 0x8c, 0x8c, 255];
 
+/// A cell with no value in a small image: the stripe grey, translucent over the background.
+pub const MISSING: Rgba = [0x8c, 0x8c, 0x8c, 0x90];
+
+/// Rows from which a no-value cell is striped rather than flat.
+pub const STRIPED_ROWS: usize = 128;
+
 /// Pixel `(x, y)` of the no-value pattern: diagonal stripes two pixels wide every six, over
 /// transparency (the chart's background shows between them).
 pub fn hatch(x: usize, y: usize) -> Rgba {
@@ -234,8 +240,9 @@ impl Lut {
 
     /// Paints `value(r, c)` for every `r` in `rows` and `c` in `cols` (a missing value paints
     /// entry 0; NaN — no value at all, such as a row past a learned table's end or a masked
-    /// entry — paints the [`HATCH`] pattern) as an RGBA image `cols.len()` pixels wide, into
-    /// `out` (allocation reused).
+    /// entry — paints the [`hatch`] pattern, or flat [`MISSING`] when there are fewer than
+    /// [`STRIPED_ROWS`] rows: one image pixel per cell, stretched, would turn stripes into
+    /// blocks) as an RGBA image `cols.len()` pixels wide, into `out` (allocation reused).
     fn paint_cells_into(
         &self,
         rows: &[usize],
@@ -247,12 +254,13 @@ impl Lut {
         resize_exact(out, rows.len() * cols.len() * 4);
         let scale = 255.0 / (hi - lo);
         let mut px = out.chunks_exact_mut(4);
+        let striped = rows.len() >= STRIPED_ROWS;
         for (y, &r) in rows.iter().enumerate() {
             for (x, &c) in cols.iter().enumerate() {
                 let v = value(r, c).unwrap_or(lo);
                 if let Some(p) = px.next() {
                     if v.is_nan() {
-                        p.copy_from_slice(&hatch(x, y));
+                        p.copy_from_slice(&if striped { hatch(x, y) } else { MISSING });
                     } else {
                         p.copy_from_slice(&self.entries[usize::from(Self::index(v, lo, scale))]);
                     }
@@ -295,12 +303,17 @@ mod tests {
     fn nan_cells_are_hatched() {
         let lut = Lut::diverging(Diverging::Light);
         let mut out = Vec::new();
-        let (rows, cols) = ([0, 1], [0, 1, 2]);
-        lut.paint_fn_into(&rows, &cols, (-1.0, 1.0), &mut out, |r, c| {
-            if r == 1 { f64::NAN } else { c as f64 - 1.0 }
-        });
+        let cols = [0, 1, 2];
+        let value = |r: usize, c: usize| if r == 1 { f64::NAN } else { c as f64 - 1.0 };
+        // Few rows: flat.
+        lut.paint_fn_into(&[0, 1], &cols, (-1.0, 1.0), &mut out, value);
         assert_eq!(&out[..4], &lut.entry(0));
-        // Row 1: pixel (0, 1) is stripe ((0 + 1) mod 6 < 2), (1, 1) and (2, 1) background.
+        assert_eq!(&out[12..16], &MISSING);
+        assert_eq!(&out[20..24], &MISSING);
+        // Many rows: striped. Row 1: pixel (0, 1) is stripe ((0 + 1) mod 6 < 2), (1, 1) and
+        // (2, 1) background.
+        let rows: Vec<usize> = (0..STRIPED_ROWS).collect();
+        lut.paint_fn_into(&rows, &cols, (-1.0, 1.0), &mut out, value);
         assert_eq!(&out[12..16], &HATCH);
         assert_eq!(&out[16..20], &[0, 0, 0, 0]);
         assert_eq!(&out[20..24], &[0, 0, 0, 0]);

@@ -53,6 +53,14 @@ try {
       await page.waitForTimeout(200);
       await page.screenshot({ path: `${out}/context.png` });
       console.log(`${out}/context.png`);
+      // Chapter 4: ALiBi's bias of one head and the small multiples of every head.
+      await page.evaluate(() => {
+        const top = document.getElementById("fig-tab-alibi").getBoundingClientRect().top;
+        window.scrollBy(0, top - 20);
+      });
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: `${out}/tables.png` });
+      console.log(`${out}/tables.png`);
     }
     if (problems.length) console.error(name, problems);
     console.log(`${out}/${name}.png`);

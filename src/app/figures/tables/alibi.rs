@@ -1,6 +1,6 @@
 //! ALiBi's bias `−m·|i − j|` (Press, Smith & Lewis 2022, §3): the chosen head's matrix, and
 //! small multiples of every head on the same colour scale. With the causal mask, keys after the
-//! query are masked (hatched).
+//! query are masked (grey).
 
 use leptos::html::Canvas;
 use leptos::prelude::*;

@@ -1,6 +1,6 @@
 //! A learned position table and its cliff: rows `0 … n − 1` of a seeded `N(0, σ²)` table of
 //! `max_len` rows, beside the sinusoidal table over the same rows. Past `max_len` the learned
-//! table has no row (hatched); the sinusoidal one is a formula and goes on.
+//! table has no row (grey, hatched when there are many rows); the sinusoidal one goes on.
 
 use std::cell::RefCell;
 
@@ -193,7 +193,7 @@ pub fn LearnedCliff() -> impl IntoView {
             s.max_len.get(),
             s.seed.get(),
             if s.seq_len.get() > s.max_len.get() {
-                ", and hatched rows from position max_len on, where it has no vector"
+                ", and greyed-out rows from position max_len on, where it has no vector"
             } else {
                 ""
             }
@@ -247,7 +247,7 @@ pub fn LearnedCliff() -> impl IntoView {
                 "the initialisation Hugging Face transformers gives BERT's and GPT-2's); training "
                 "shapes it. Whatever training "
                 "does, it has max_len rows: BERT has 512, GPT-2 1024, and a position past the "
-                "last row has no vector at all (hatched). The sinusoidal table on the right is "
+                "last row has no vector at all (greyed out). The sinusoidal table on the right is "
                 "computed, not stored, so it has a row for every position."
             </figcaption>
         </figure>
