@@ -131,10 +131,8 @@ pub fn T5Buckets() -> impl IntoView {
             x_range: -(r as f64)..r as f64,
             y_range: -0.5..nb as f64 - 0.5,
             series: vec![Series {
-                label: format!(
-                    "num_buckets {nb}, max_distance {md}, {}",
-                    if bi { "bidirectional" } else { "causal" }
-                ),
+                // One line, named by the title and the controls: no legend over it.
+                label: String::new(),
                 color: series_color(0),
                 points,
                 dots: false,
