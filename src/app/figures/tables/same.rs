@@ -38,9 +38,17 @@ struct Contributions {
     angles: Vec<f64>,
     /// ALiBi's bias of query `p` for keys `0 … p` (causal), the chosen head.
     bias: Vec<f64>,
+    /// Whether that head's slope is the reader's, not the paper's.
+    own_slope: bool,
 }
 
-fn contributions(p: usize, d: usize, max_len: usize, seed: u64, slope: f64) -> Contributions {
+fn contributions(
+    p: usize,
+    d: usize,
+    max_len: usize,
+    seed: u64,
+    (slope, own_slope): (f64, bool),
+) -> Contributions {
     let table = sinusoidal(p + 1, d);
     let sinusoidal = (0..d).map(|c| table.value(p, c)).collect();
     let learned = (p < max_len).then(|| {
@@ -59,6 +67,7 @@ fn contributions(p: usize, d: usize, max_len: usize, seed: u64, slope: f64) -> C
         learned,
         angles,
         bias,
+        own_slope,
     }
 }
 
@@ -92,8 +101,11 @@ fn panel(
             &c.angles,
         ),
         _ => (
-            format!("ALiBi: bias of query {p} over keys 0 … {p} (head {head}), added to scores"),
-            "key j",
+            format!(
+                "ALiBi: biases on query {p}'s keys (head {head}{})",
+                if c.own_slope { ", your slope" } else { "" }
+            ),
+            "key j (0 … p)",
             "bias",
             &c.bias,
         ),
@@ -108,7 +120,14 @@ pub fn SamePosition() -> impl IntoView {
     let (slopes, head) = (s.slopes(), s.head());
     let data = Memo::new(move |_| {
         let m = slopes.with(|v| v.get(head.get() - 1).copied().unwrap_or(0.0));
-        contributions(s.pos.get(), s.dim.get(), s.max_len.get(), s.seed.get(), m)
+        let own = s.slope.get().is_some();
+        contributions(
+            s.pos.get(),
+            s.dim.get(),
+            s.max_len.get(),
+            s.seed.get(),
+            (m, own),
+        )
     });
     let refs: [NodeRef<Canvas>; PANELS] = std::array::from_fn(|_| NodeRef::new());
     let widths: Vec<RwSignal<f64>> = refs.iter().map(|r| observed_width(*r)).collect();
