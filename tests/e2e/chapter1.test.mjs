@@ -425,3 +425,35 @@ test("the table shows as heatmap, waves or both; the choice is in the URL and su
     await context.close();
   }
 });
+
+test("a figure's lower canvas on screen alone still repaints when a control changes", async () => {
+  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?`);
+  try {
+    await installHelpers(page);
+    await showFigure(page, "fig-similarity");
+    // Scroll so that the similarity curve is at the top of the window and the matrix above it.
+    await page.evaluate(() => {
+      const curve = document.querySelectorAll("#fig-similarity canvas:not(.layer)")[1];
+      window.scrollBy(0, curve.getBoundingClientRect().top - 4);
+    });
+    await page.waitForFunction(() => document.querySelector("#fig-similarity canvas:not(.layer)").dataset.near === "false");
+    const curveHash = () =>
+      page.evaluate(() => {
+        const c = document.querySelectorAll("#fig-similarity canvas:not(.layer)")[1];
+        const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+        let h = 2166136261;
+        for (let i = 0; i < d.length; i += 4) h = Math.imul(h ^ ((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]), 16777619) >>> 0;
+        return h;
+      });
+    const before = await curveHash();
+    const since = await drawnAt(page, "fig-similarity");
+    // The sticky control panel stays on screen beside the figure.
+    await page.focus("#ctl-base");
+    await page.keyboard.press("PageUp");
+    assert.ok(await waitRedraw(page, "fig-similarity", since), "the figure did not redraw");
+    assert.notEqual(await curveHash(), before, "the curve on screen kept its old picture");
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -5,7 +5,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
+use crate::app::figure::{
+    DrawStats, FigureLink, InteractiveCanvas, draw_panels_effect, observed_width,
+};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -44,7 +46,9 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
     let mut painter = MatrixPainter::default();
     let mut computed_for = None;
     // One effect paints both canvases, so the curve always reads the matrix just computed.
-    let stats = draw_effect(matrix_ref, move |canvas| {
+    // Drawn while either canvas is in view (the lower one can be on screen alone).
+    let stats = DrawStats::new();
+    draw_panels_effect(&[matrix_ref, curve_ref], stats, move |canvas| {
         let p = params.get();
         let (n, at, t) = (p.positions, pos.get(), theme.get());
         if computed_for != Some(p) {

@@ -7,7 +7,9 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::controls::Choice;
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
+use crate::app::figure::{
+    DrawStats, FigureLink, InteractiveCanvas, draw_panels_effect, observed_width,
+};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -58,7 +60,9 @@ pub fn ScoresOverPositions() -> impl IntoView {
     let mut painter = MatrixPainter::default();
     let mut version = 0u64;
     let mut last = None;
-    let stats = draw_effect(matrix_ref, move |surface| {
+    // Drawn while either canvas is in view (the lower one can be on screen alone).
+    let stats = DrawStats::new();
+    draw_panels_effect(&[matrix_ref, curve_ref], stats, move |surface| {
         let (n, m, t) = (s.positions.get(), pos.get(), theme.get());
         scores.with(|(g, bound)| {
             let scale = g.iter().fold(1e-12_f64, |a, v| a.max(v.abs()));

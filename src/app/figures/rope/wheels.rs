@@ -9,7 +9,9 @@ use leptos::prelude::*;
 
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
+use crate::app::figure::{
+    DrawStats, FigureLink, InteractiveCanvas, draw_panels_effect, observed_width,
+};
 use crate::app::matrix::MatrixPainter;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -95,7 +97,9 @@ pub fn FrequencyWheels() -> impl IntoView {
     let mut painter = MatrixPainter::default();
     let mut version = 0u64;
     let mut entries: Vec<(f64, usize, f64)> = Vec::new();
-    let stats = draw_effect(wheels_ref, move |surface| {
+    // Drawn while either canvas is in view (the lower one can be on screen alone).
+    let stats = DrawStats::new();
+    draw_panels_effect(&[wheels_ref, matrix_ref], stats, move |surface| {
         let (m, t, layout_kind) = (pos.get(), theme.get(), s.layout.get());
         let drawn = inv_freq.with(|f| paint_wheels(surface, m, f, selected.get(), t));
         layout.set_value(drawn);
