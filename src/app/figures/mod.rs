@@ -4,6 +4,7 @@
 pub mod attention;
 pub mod clocks;
 pub mod context;
+pub mod cursor;
 pub mod heatmap;
 pub mod naive;
 pub mod rope;

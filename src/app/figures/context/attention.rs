@@ -6,8 +6,9 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::{XCursor, method_name};
+use super::method_name;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;

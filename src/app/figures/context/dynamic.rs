@@ -5,9 +5,10 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::{XCursor, length_text};
+use super::length_text;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use super::slopes::slope_text;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
-use crate::app::figures::context::XCursor;
+use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use super::SeedField;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
-use crate::app::figures::context::XCursor;
+use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;

@@ -11,7 +11,7 @@ use super::learned::sinusoidal;
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, FigureLink, draw_panels_effect, observed_width};
-use crate::app::figures::context::XCursor;
+use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::app::controls::IntSlider;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor, toeplitz_diagonals};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::colorbar::ColorBar;
@@ -37,9 +37,8 @@ pub fn ShawClipped() -> impl IntoView {
     let mut diagonals = Vec::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (n, k, t) = (s.shaw_len.get(), s.shaw_k.get(), theme.get());
-        // Entry (i, j) depends on j − i only: the 2n − 1 diagonals, (r, c) ↦ [r + n − 1 − c].
-        diagonals.clear();
-        diagonals.extend((0..2 * n - 1).map(|q| shaw_clip(n as i64 - 1 - q as i64, k) as f64));
+        // Entry (i, j) depends on j − i only: its 2n − 1 diagonals.
+        toeplitz_diagonals(n, |r| shaw_clip(r, k) as f64, &mut diagonals);
         let spec = HeatmapSpec {
             title: "Clipped relative position clip(j − i, −k, k)",
             x_desc: "key j",

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::app::controls::{IntSlider, show_value};
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
-use crate::app::figures::context::XCursor;
+use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;

@@ -12,8 +12,8 @@ use crate::app::controls::{Choice, IntSlider};
 use crate::app::figure::{
     DrawStats, FigureLink, InteractiveCanvas, draw_panels_effect, observed_width,
 };
-use crate::app::figures::context::XCursor;
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
+use crate::app::figures::cursor::XCursor;
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor, toeplitz_diagonals};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -93,9 +93,8 @@ pub fn T5Buckets() -> impl IntoView {
             theme.get(),
         );
         let bucket = |r: i64| t5_bucket(r, bi, nb, md);
-        // (r, c) ↦ diagonals[r + n − 1 − c], the bucket of c − r.
-        diagonals.clear();
-        diagonals.extend((0..2 * n - 1).map(|q| bucket(n as i64 - 1 - q as i64) as f64));
+        // Entry (i, j) is the bucket of j − i: its 2n − 1 diagonals.
+        toeplitz_diagonals(n, |r| bucket(r) as f64, &mut diagonals);
         let spec = HeatmapSpec {
             title: "Bucket of each query–key pair",
             x_desc: "key j",
