@@ -5,7 +5,12 @@
 #   make bench   criterion kernels (native), then the browser benchmark (input → repainted per
 #                figure and control, against PE-Lab's algorithm; bundle size; budgets), then the
 #                animation benchmark (600 frames: display rate, flat wasm memory and JS heap), then
-#                the long-session benchmark (10,000 slider moves: wasm memory and JS heap)
+#                the long-session benchmark (10,000 slider moves: wasm memory and JS heap), then
+#                Lighthouse (below)
+#   make lighthouse  Lighthouse (npm, pinned in benches/lighthouse) on dist/ served gzip-compressed,
+#                in Debian's Chromium (mobile, simulated throttling): the four category scores, FCP,
+#                LCP, TBT, CLS and the audits that did not pass, with their elements. A measurement:
+#                LIGHTHOUSE_ARGS="--runs=3" for medians, "--assert" to fail below 100 or CLS > 0.01
 # Nothing is downloaded from outside the package registries (crates.io, Debian, npm).
 
 SHELL := /bin/bash
@@ -21,7 +26,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: serve test bench build tools lint unit wasm-test e2e fuzz screenshots clean
+.PHONY: serve test bench lighthouse build tools lint unit wasm-test e2e fuzz screenshots clean
 
 serve: tools
 	trunk serve --release
@@ -29,11 +34,19 @@ serve: tools
 test: tools lint unit wasm-test e2e
 	@echo "make test: every tier passed"
 
-bench: build
+bench: build .tools/npm-lighthouse
 	cargo bench --bench kernels
 	CHROMIUM=$(CHROMIUM) node benches/browser/run.mjs dist
 	CHROMIUM=$(CHROMIUM) node benches/browser/animation.mjs dist
 	CHROMIUM=$(CHROMIUM) node benches/browser/memory.mjs dist
+	$(LIGHTHOUSE)
+
+# Reports (JSON and HTML) go to target/lighthouse/. Not part of `make test`: simulated timings on a
+# shared machine are too noisy to gate on, and its npm package is installed only for this and bench.
+LIGHTHOUSE_ARGS ?=
+LIGHTHOUSE = CHROME_PATH=$(CHROMIUM) node benches/lighthouse/run.mjs dist $(LIGHTHOUSE_ARGS)
+lighthouse: build .tools/npm-lighthouse
+	$(LIGHTHOUSE)
 
 build: tools
 	trunk build --release
@@ -78,6 +91,12 @@ tools: .tools/target .tools/chromium .tools/npm-tools .tools/npm-e2e .tools/wasm
 	npm ci --prefix tests/e2e --no-audit --no-fund
 	touch $@
 
+# Only for `make lighthouse` and `make bench` (not in `tools`: `make test` does not need it). Lighthouse 13 asks for
+# Node 22 in its engines field but runs on Debian's Node 20; npm warns (EBADENGINE) and installs.
+.tools/npm-lighthouse: benches/lighthouse/package.json benches/lighthouse/package-lock.json .tools/chromium | .tools
+	npm ci --prefix benches/lighthouse --no-audit --no-fund
+	touch $@
+
 # ---------------------------------------------------------------- test tiers
 lint: .tools/target
 	cargo fmt --check
@@ -107,4 +126,4 @@ screenshots: build
 
 clean:
 	cargo clean
-	rm -rf dist .tools tools/node_modules tests/e2e/node_modules
+	rm -rf dist .tools tools/node_modules tests/e2e/node_modules benches/lighthouse/node_modules

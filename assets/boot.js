@@ -4,18 +4,23 @@
 // Trunk writes the tag that loads this file (Trunk.toml `pattern_script`), in <head>, as a plain
 // blocking script with the hashed names of the app's JavaScript glue and wasm as data attributes:
 //   1. it picks the theme before the first paint (the app keeps it in step afterwards);
-//   2. it loads the app itself (what Trunk's inline loader did), and if that fails — WebAssembly
+//   2. it loads the app itself (what Trunk's inline loader did), after the first paint, and if
+//      that fails — WebAssembly
 //      missing or blocked, a 404, a wrong MIME type — the loading message says so at once;
 //   3. it still dispatches Trunk's `TrunkApplicationStarted` event with the wasm exports.
 (function () {
   "use strict";
   var script = document.currentScript;
 
-  var q = new URLSearchParams(location.search).get("theme");
+  var query = new URLSearchParams(location.search);
+  var q = query.get("theme");
   var dark =
     q === "dark" ||
     (q !== "light" && window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches);
   document.documentElement.setAttribute("data-theme", dark ? "dark" : "light");
+  // An embed shows one figure: the page's static header and introduction are hidden before the
+  // first paint (the app takes the class off again if the figure id is unknown).
+  if (query.has("embed")) document.documentElement.classList.add("embedded");
 
   function fail(text) {
     var show = function () {
@@ -48,11 +53,42 @@
     }
   }, 15000);
 
-  import(script.dataset.js)
-    .then(function (glue) {
-      return glue.default({ module_or_path: script.dataset.wasm }).then(function (wasm) {
+  // The app loads after the page has painted its static header and introduction: the reader sees
+  // text first whatever the network (on a fast one the app could otherwise start, and take the
+  // main thread, before anything was painted), and nothing the first paint does not need competes
+  // with it. The browser says when it painted text ("first-contentful-paint"); where it cannot
+  // (no paint timing, or a hidden tab, which paints nothing) a timer starts the app.
+  var painted = new Promise(function (ok) {
+    setTimeout(ok, 300);
+    // The entry arrives as the frame is handed over; after the next frame it is on screen.
+    var nextFrame = function () {
+      requestAnimationFrame(function () {
+        setTimeout(ok, 0);
+      });
+    };
+    try {
+      new PerformanceObserver(function (list) {
+        if (list.getEntriesByName("first-contentful-paint").length) nextFrame();
+      }).observe({ type: "paint", buffered: true });
+    } catch (e) {
+      ok();
+    }
+  });
+
+  painted
+    .then(function () {
+      // Both downloads at once: the wasm does not wait for the glue.
+      var wasm = fetch(script.dataset.wasm);
+      wasm.catch(function () {}); // reported below, when the glue awaits it
+      return import(script.dataset.js).then(function (glue) {
+        return [glue, wasm];
+      });
+    })
+    .then(function (loaded) {
+      var glue = loaded[0];
+      return glue.default({ module_or_path: loaded[1] }).then(function (exports) {
         window.wasmBindings = glue;
-        dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm: wasm } }));
+        dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm: exports } }));
       });
     })
     .catch(function (error) {

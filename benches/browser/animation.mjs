@@ -48,7 +48,7 @@ try {
       });
     });
     await page.goto(`${server.url}/${fig.query}`);
-    await page.waitForFunction(() => window.__wasmMemory && !document.getElementById("loading"));
+    await page.waitForFunction(() => window.__wasmMemory && !document.getElementById("loading") && (document.getElementById("app")?.dataset.pending ?? "0") === "0");
     await page.locator(`#${fig.id}`).scrollIntoViewIfNeeded();
     await page.waitForFunction((id) => Number(document.getElementById(id).dataset.drawnAt) > 0, fig.id);
     const cdp = await context.newCDPSession(page);

@@ -9,6 +9,7 @@ pub mod canvas;
 pub mod chapters;
 pub mod contents;
 pub mod controls;
+pub mod deferred;
 pub mod embed;
 pub mod figure;
 pub mod figures;
@@ -100,26 +101,39 @@ pub fn provide_app_state() -> (AppState, Option<&'static str>) {
 #[component]
 pub fn App() -> impl IntoView {
     let (_, embedded) = provide_app_state();
+    // boot.js marks a page with `?embed=` before the first paint (hiding the static header); an id
+    // the book does not have gets the whole page, header included, and a notice.
+    if let Some(root) = document().document_element() {
+        let _ = if embedded.is_some() {
+            root.class_list().add_1("embedded")
+        } else {
+            root.class_list().remove_1("embedded")
+        };
+    }
     if let Some(id) = embedded {
-        if let Some(root) = document().document_element() {
-            let _ = root.class_list().add_1("embedded");
-        }
         return view! {
             <NoticeBar />
             <embed::Embed id=id />
         }
         .into_any();
     }
+    deferred::defer_from_now();
     view! {
-        <Header />
+        <HeaderActions />
         <NoticeBar />
         <div class="book">
             <Contents />
             <div class="chapters">
                 <Sinusoids />
-                <Rope />
-                <Context />
-                <Tables />
+                <deferred::Deferred>
+                    <Rope />
+                </deferred::Deferred>
+                <deferred::Deferred>
+                    <Context />
+                </deferred::Deferred>
+                <deferred::Deferred>
+                    <Tables />
+                </deferred::Deferred>
             </div>
         </div>
         <footer class="footer">
@@ -148,9 +162,31 @@ pub(crate) async fn copy_text(text: &str) -> bool {
         .is_ok()
 }
 
-/// Title, theme switch and the copy-link button.
+/// The copy-link button and the theme switch, put into the static header's reserved
+/// `#masthead-actions` box (index.html: the title and introduction are there before the
+/// WebAssembly loads and are never re-created); where the page has no such box (a test mounting the
+/// app into an empty element), at the top of the app.
 #[component]
-fn Header() -> impl IntoView {
+fn HeaderActions() -> impl IntoView {
+    match document().get_element_by_id("masthead-actions") {
+        Some(el) => view! {
+            <leptos::portal::Portal mount=el>
+                <Actions />
+            </leptos::portal::Portal>
+        }
+        .into_any(),
+        None => view! {
+            <div class="actions">
+                <Actions />
+            </div>
+        }
+        .into_any(),
+    }
+}
+
+/// The copy-link button and the theme switch.
+#[component]
+fn Actions() -> impl IntoView {
     let theme = expect_context::<PageTheme>();
     let dark = theme.is_dark();
     let link = expect_context::<url::ShareLink>();
@@ -174,13 +210,9 @@ fn Header() -> impl IntoView {
             ThemeChoice::Dark
         });
     };
+    // The theme switch is a toggle button: its name ("Dark theme") stays, aria-pressed says whether
+    // it is on (a name that changed with the state would contradict aria-pressed).
     view! {
-        <header class="masthead">
-            <div>
-                <h1>"Positional Encoding Explorer"</h1>
-                <p class="tagline">"How transformers know word order — every figure live."</p>
-            </div>
-            <div class="actions">
                 <button type="button" class="button" on:click=copy_link aria-live="polite">
                     {move || match copied.get() {
                         None => "Copy link",
@@ -193,12 +225,10 @@ fn Header() -> impl IntoView {
                     class="button"
                     on:click=toggle_theme
                     aria-pressed=move || dark.get().to_string()
-                    aria-label="Dark theme"
                 >
-                    {move || if dark.get() { "☀ Light" } else { "☾ Dark" }}
+                    <span aria-hidden="true">"☾ "</span>
+                    "Dark theme"
                 </button>
-            </div>
-        </header>
     }
 }
 

@@ -3,7 +3,7 @@
 // the page fits a 390 px phone screen.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { openPage, showFigure, shareBrowser } from "./harness.mjs";
+import { bookMounted, openPage, shareBrowser, showFigure } from "./harness.mjs";
 import {
   assertControlRepaints,
   canvasStats,
@@ -351,6 +351,7 @@ test("the URL sets every control, follows a change within 3 s, and a reload rest
     await page.reload();
     await page.waitForSelector("#fig-heatmap canvas");
     await page.waitForFunction(() => !document.getElementById("loading"));
+    await bookMounted(page);
     await waitAllDrawn(page);
     assert.deepEqual(await shows(), { ...expected, d: "48", dRange: "48" });
     assert.deepEqual(problems, []);

@@ -4,7 +4,7 @@
 // good one sets the controls, and the readouts agree with the formulas computed here in JS.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { openPage, showFigure, shareBrowser } from "./harness.mjs";
+import { bookMounted, openPage, shareBrowser, showFigure } from "./harness.mjs";
 import { assertControlRepaints, canvasStats, installHelpers } from "./figures.mjs";
 
 const env = shareBrowser();
@@ -80,6 +80,7 @@ test("each control a chapter-3 figure declares repaints it (from the same state 
         await t.test(`${token} → #${id}`, async () => {
           await page.goto(`${env.server.url}${STATE}`);
           await page.waitForFunction(() => !document.getElementById("loading"));
+          await bookMounted(page);
           await installHelpers(page);
           await assertControlRepaints(page, token, id);
         });
@@ -88,6 +89,7 @@ test("each control a chapter-3 figure declares repaints it (from the same state 
     await t.test("every chapter-3 control is declared by some figure", async () => {
       await page.goto(`${env.server.url}${STATE}`);
       await page.waitForFunction(() => !document.getElementById("loading"));
+      await bookMounted(page);
       const now = await page.$$eval("#context figure[data-controls]", (f) => f.flatMap((x) => x.dataset.controls.split(/\s+/)));
       const all = await page.evaluate(() => {
         const root = document.getElementById("context");
@@ -139,6 +141,7 @@ test("every preset sets the values of its model's config", async () => {
     // A link naming a preset comes back with the preset's values.
     await page.reload();
     await page.waitForFunction(() => !document.getElementById("loading"));
+    await bookMounted(page);
     const back = await controls(page);
     assert.equal(back.model, "longrope-synthetic");
     assert.equal(back.type, "longrope");

@@ -59,7 +59,16 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 9
   await page.goto(url);
   await page.waitForSelector("#fig-heatmap canvas, .embed figure");
   await page.waitForFunction(() => !document.getElementById("loading"));
+  await bookMounted(page);
   return { page, problems, context };
+}
+
+/**
+ * Waits until every part of the book is built: the app builds the parts below the first screen a
+ * slice per task after it mounts (src/app/deferred.rs), counting them down in `data-pending`.
+ */
+export async function bookMounted(page) {
+  await page.waitForFunction(() => (document.getElementById("app")?.dataset.pending ?? "0") === "0", null, { timeout: 10000 });
 }
 
 /**

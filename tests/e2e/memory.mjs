@@ -27,7 +27,7 @@ export async function longSession(browser, url, moves, { snapshot = false } = {}
   });
   try {
     await page.goto(url);
-    await page.waitForFunction(() => window.__wasmMemory && !document.getElementById("loading"));
+    await page.waitForFunction(() => window.__wasmMemory && !document.getElementById("loading") && (document.getElementById("app")?.dataset.pending ?? "0") === "0");
     const cdp = await context.newCDPSession(page);
     // With `snapshot`, also the page's JS objects: a heap snapshot's nodes without V8's compiled
     // code (functions compiled as they warm up are a cache, not data the page keeps) and without

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { openPage, showFigure, shareBrowser } from "./harness.mjs";
+import { bookMounted, openPage, shareBrowser, showFigure } from "./harness.mjs";
 
 const env = shareBrowser();
 
@@ -134,6 +134,7 @@ test("chapter-1 links keep their meaning; RoPE keys are prefixed and round-trip 
     for (const key of ["n=256", "d=64", "base=500", "pos=37", "r.d=64"]) assert.ok(search.includes(key), `${key} missing from ${search}`);
     await page.reload();
     await page.waitForFunction(() => !document.getElementById("loading"));
+    await bookMounted(page);
     assert.equal(await page.inputValue("#ctl-r-d-value"), "64");
     assert.equal(await page.inputValue("#ctl-d-value"), "64");
     assert.deepEqual(problems, []);
@@ -220,6 +221,7 @@ test("layouts: the permuted half-split scores equal the interleaved ones; the ef
       if (query) {
         await page.goto(`${env.server.url}?r.pos=37&${query}`);
         await page.waitForFunction(() => !document.getElementById("loading"));
+        await bookMounted(page);
       }
       const [inter, same, permuted] = (await page.getAttribute("#fig-rope-layouts", "data-scores")).split(",").map(Number);
       assert.ok(Math.abs(inter - permuted) < 1e-9 * (1 + Math.abs(inter)), `${query}: ${inter} vs ${permuted}`);

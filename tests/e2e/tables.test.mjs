@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { openPage, showFigure, shareBrowser } from "./harness.mjs";
+import { bookMounted, openPage, shareBrowser, showFigure } from "./harness.mjs";
 import { assertControlRepaints, canvasStats, hashes, installHelpers, nextFrame, waitRedraw, drawnAt } from "./figures.mjs";
 
 const env = shareBrowser();
@@ -100,6 +100,7 @@ test("each control a chapter-4 figure declares repaints it", async (t) => {
         await t.test(`${token} → #${id}`, async () => {
           await page.goto(`${env.server.url}?`);
           await page.waitForFunction(() => !document.getElementById("loading"));
+          await bookMounted(page);
           await installHelpers(page);
           await assertControlRepaints(page, token, id);
         });
@@ -108,6 +109,7 @@ test("each control a chapter-4 figure declares repaints it", async (t) => {
     await t.test("every chapter-4 control is declared by some figure", async () => {
       await page.goto(`${env.server.url}?`);
       await page.waitForFunction(() => !document.getElementById("loading"));
+      await bookMounted(page);
       const used = new Set(
         await page.$$eval("#tables figure[data-controls]", (f) => f.flatMap((x) => x.dataset.controls.split(/\s+/))),
       );
@@ -133,6 +135,7 @@ test("ALiBi slopes: 8 and 16 heads equal transformers', 12 heads interleave them
     for (const heads of [8, 16]) {
       await page.goto(`${env.server.url}?t.h=${heads}#fig-tab-slopes`);
       await page.waitForFunction(() => !document.getElementById("loading"));
+      await bookMounted(page);
       const got = await slopesOf(page);
       const want = refSlopes(heads);
       assert.equal(got.length, heads);
@@ -140,6 +143,7 @@ test("ALiBi slopes: 8 and 16 heads equal transformers', 12 heads interleave them
     }
     await page.goto(`${env.server.url}?t.h=12#fig-tab-slopes`);
     await page.waitForFunction(() => !document.getElementById("loading"));
+    await bookMounted(page);
     const got = await slopesOf(page);
     const want = [...refSlopes(8), ...refSlopes(16).filter((_, k) => k % 2 === 0).slice(0, 4)];
     assert.equal(got.length, 12);
@@ -205,6 +209,7 @@ test("re-roll changes the learned table and its seed in the URL; the same seed r
     assert.notEqual(await hashes(page, "fig-tab-learned"), first);
     await page.goto(`${env.server.url}?t.seed=42#fig-tab-learned`);
     await page.waitForFunction(() => !document.getElementById("loading"));
+    await bookMounted(page);
     await installHelpers(page);
     await showFigure(page, "fig-tab-learned");
     await nextFrame(page);
@@ -279,6 +284,7 @@ test("every quiz link opens a state whose figure shows the answer; answers stay 
       const id = new URL(url).hash.slice(1);
       await page.goto(url);
       await page.waitForFunction(() => !document.getElementById("loading"));
+      await bookMounted(page);
       await showFigure(page, id);
       const text = await page.textContent(`#${id}`);
       assert.ok(text.includes(shows), `${href}: #${id} does not show “${shows}”`);

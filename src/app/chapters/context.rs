@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::app::deferred::Deferred;
+
 use crate::app::controls::{Choice, FloatSlider, IntSlider, LengthSlider, LogSlider};
 use crate::app::figures::context::attention::AttentionFactor;
 use crate::app::figures::context::dynamic::DynamicNtk;
@@ -55,28 +57,40 @@ pub fn Context() -> impl IntoView {
                 "for real model configurations — or paste your own."
             </p>
             <div class="figure-grid">
-                <ContextControls />
+                <Deferred>
+                    <ContextControls />
+                </Deferred>
                 <div class="figure-stack">
-                    <Turns />
+                    <Deferred>
+                        <Turns />
+                    </Deferred>
                     <p class="bridge">
                         "Where does each method put its slow-down? Compare the wavelengths pair "
                         "by pair (tick more methods to overlay them):"
                     </p>
-                    <Wavelengths />
+                    <Deferred>
+                        <Wavelengths />
+                    </Deferred>
                     <p class="bridge">
                         "What the model computes from them: the score of a query and a key as "
                         "their distance grows, out to the target length."
                     </p>
-                    <ScoresByDistance />
+                    <Deferred>
+                        <ScoresByDistance />
+                    </Deferred>
                     <p class="bridge">
                         "YaRN and LongRoPE also rescale the scores themselves:"
                     </p>
-                    <AttentionFactor />
+                    <Deferred>
+                        <AttentionFactor />
+                    </Deferred>
                     <p class="bridge">
                         "Dynamic NTK does not fix one target: it recomputes the base for the "
                         "length of the sequence at hand."
                     </p>
-                    <DynamicNtk />
+                    <Deferred>
+                        <DynamicNtk />
+                    </Deferred>
                 </div>
             </div>
         </section>

@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::app::deferred::Deferred;
+
 use crate::app::controls::{Choice, IntSlider, LogSlider};
 use crate::app::figures::rope::add::WhyNotAdd;
 use crate::app::figures::rope::cloud::TokenCloud;
@@ -47,19 +49,25 @@ pub fn Rope() -> impl IntoView {
                 "the positions themselves, not just how far apart the two words are. Take two "
                 "words of chapter 1's sentence and move both by the same offset:"
             </p>
-            <WhyNotAdd />
+            <Deferred>
+                <WhyNotAdd />
+            </Deferred>
             <p>
                 "Start with one pair of coordinates — a 2D vector. At position m it is turned by "
                 "m·θ. A rotation can change the direction but never the length:"
             </p>
-            <RotatingVector />
+            <Deferred>
+                <RotatingVector />
+            </Deferred>
             <p>
                 "Why turn? The angle between two turned vectors is their original angle plus the "
                 "difference of their turns (mod 360°). In this toy a word's vector does not depend "
                 "on its neighbours, so the same two words at the same distance in two different "
                 "sentences end up at the same angle to each other:"
             </p>
-            <SameAngle />
+            <Deferred>
+                <SameAngle />
+            </Deferred>
             <p>
                 "A real attention head turns its query and key — after the projections W"
                 <sub>"q"</sub> " and W" <sub>"k"</sub> ", in every layer; the values are not "
@@ -71,43 +79,59 @@ pub fn Rope() -> impl IntoView {
                 {slowest} " positions for one turn."
             </p>
             <div class="figure-grid">
-                <RopeControls />
+                <Deferred>
+                    <RopeControls />
+                </Deferred>
                 <div class="figure-stack">
-                    <FrequencyWheels />
+                    <Deferred>
+                        <FrequencyWheels />
+                    </Deferred>
                     <p class="bridge">
                         "Implementations never build that matrix. The same rotation is two "
                         "element-wise products and a shuffle:"
                     </p>
-                    <EfficientForm />
+                    <Deferred>
+                        <EfficientForm />
+                    </Deferred>
                     <p class="bridge">
                         "For a fixed q and k, turning q by m and k by n and taking their dot product "
                         "gives a number that depends only on m − n (real q and k still depend on the "
                         "words and their context). Every diagonal of the score matrix is constant; "
                         "a causal model only uses m ≥ n:"
                     </p>
-                    <ScoresOverPositions />
+                    <Deferred>
+                        <ScoresOverPositions />
+                    </Deferred>
                     <p class="bridge">
                         "Which coordinates carry position? Turn one q to a few positions and compare "
                         "them coordinate by coordinate:"
                     </p>
-                    <BeforeAfter />
+                    <Deferred>
+                        <BeforeAfter />
+                    </Deferred>
                     <p class="bridge">
                         "Which coordinates form a pair is a convention, and the libraries disagree. "
                         "It changes the vectors, not the scores — once the weights are permuted:"
                     </p>
-                    <Layouts />
+                    <Deferred>
+                        <Layouts />
+                    </Deferred>
                 </div>
             </div>
             <p>
                 "Only the queries and keys are turned. The values — what attention averages — are "
                 "left alone; here is one reason:"
             </p>
-            <WhyOnlyQk />
+            <Deferred>
+                <WhyOnlyQk />
+            </Deferred>
             <p>
                 "Finally, the whole picture at once. Repeat chapter 1's sentence over many "
                 "positions and look at every token's vector, squeezed to three dimensions:"
             </p>
-            <TokenCloud />
+            <Deferred>
+                <TokenCloud />
+            </Deferred>
         </section>
     }
 }

@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::app::deferred::Deferred;
+
 use crate::app::controls::{Choice, IntSlider, LogSlider};
 use crate::app::figures::attention::OrderBlindness;
 use crate::app::figures::clocks::SinusoidalClocks;
@@ -162,11 +164,15 @@ pub fn Sinusoids() -> impl IntoView {
                 {move || explain::spacing_text(&params.get())}
             </p>
             <div class="figure-grid">
-                <SinusoidalControls />
+                <Deferred>
+                    <SinusoidalControls />
+                </Deferred>
                 <div class="figure-stack">
                     // Hidden figures are off screen for the drawing code too: they skip redraws.
                     <div class="slot" hidden=move || !s.show.get().heatmap()>
-                        <SinusoidalHeatmap />
+                        <Deferred>
+                            <SinusoidalHeatmap />
+                        </Deferred>
                     </div>
                     <p class="bridge" hidden=move || !s.show.get().waves()>
                         "Read the table down a column and you get a wave. With d_model = "
@@ -178,19 +184,25 @@ pub fn Sinusoids() -> impl IntoView {
                         {slowest_share}
                     </p>
                     <div class="slot" hidden=move || !s.show.get().waves()>
-                        <SinusoidalWaves />
+                        <Deferred>
+                            <SinusoidalWaves />
+                        </Deferred>
                     </div>
                     <p class="bridge">
                         "Read it along a row instead — one position — and each pair is a clock "
                         "hand turning at its own speed. The hands together tell every position "
                         "apart, the way seconds, minutes and hours do."
                     </p>
-                    <SinusoidalClocks />
+                    <Deferred>
+                        <SinusoidalClocks />
+                    </Deferred>
                     <p class="bridge">
                         "If every position has its own pattern, how alike are two positions? "
                         "Compare every pair of rows:"
                     </p>
-                    <SinusoidalSimilarity />
+                    <Deferred>
+                        <SinusoidalSimilarity />
+                    </Deferred>
                     <p class="bridge">
                         {move || if params.get().is_shift_invariant() {
                             "The similarity depends only on the distance because a shift by k "
@@ -207,12 +219,16 @@ pub fn Sinusoids() -> impl IntoView {
                         }}
                         " would be out of reach of any fixed matrix:"
                     </p>
-                    <RelativeShift />
+                    <Deferred>
+                        <RelativeShift />
+                    </Deferred>
                     <p class="bridge">
                         "Finally, the model never sees the encoding alone: it is added to the "
                         "word's own vector. Where does position end up?"
                     </p>
-                    <AddToToken />
+                    <Deferred>
+                        <AddToToken />
+                    </Deferred>
                     <p class="bridge">
                         "Vaswani et al. chose sinusoids because they “may allow the model to "
                         "extrapolate to sequence lengths longer than the ones encountered during "

@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::app::deferred::Deferred;
+
 use crate::app::chapters::closing::{Quiz, Timeline};
 use crate::app::figures::tables::alibi::AlibiBias;
 use crate::app::figures::tables::alibi_attention::AlibiAttention;
@@ -41,11 +43,15 @@ pub fn Tables() -> impl IntoView {
                 " positions."
             </p>
             <div class="figure-stack">
-                <LearnedCliff />
+                <Deferred>
+                    <LearnedCliff />
+                </Deferred>
                 <p class="bridge">
                     "Does a random table already encode order? Compare how alike its rows are:"
                 </p>
-                <LearnedSimilarity />
+                <Deferred>
+                    <LearnedSimilarity />
+                </Deferred>
             </div>
             <h3>"Relative positions"</h3>
             <p>
@@ -55,8 +61,12 @@ pub fn Tables() -> impl IntoView {
                 "few buckets of distances."
             </p>
             <div class="figure-stack">
-                <ShawClipped />
-                <T5Buckets />
+                <Deferred>
+                    <ShawClipped />
+                </Deferred>
+                <Deferred>
+                    <T5Buckets />
+                </Deferred>
             </div>
             <h3>"ALiBi: attention with linear biases"</h3>
             <p>
@@ -65,13 +75,19 @@ pub fn Tables() -> impl IntoView {
                 "preferred, and each head prefers them with its own strength."
             </p>
             <div class="figure-stack">
-                <AlibiSlopes />
+                <Deferred>
+                    <AlibiSlopes />
+                </Deferred>
                 <p class="bridge">
                     "The bias of the chosen head, and of every head at once (click one to choose it):"
                 </p>
-                <AlibiBias />
+                <Deferred>
+                    <AlibiBias />
+                </Deferred>
                 <p class="bridge">"What those biases do to the attention of one query:"</p>
-                <AlibiAttention />
+                <Deferred>
+                    <AlibiAttention />
+                </Deferred>
             </div>
             <h3>"NoPE: no positional encoding"</h3>
             <p>
@@ -79,27 +95,39 @@ pub fn Tables() -> impl IntoView {
                 "positions differently: token i may look at i + 1 tokens, no more."
             </p>
             <div class="figure-stack">
-                <NoPosition />
+                <Deferred>
+                    <NoPosition />
+                </Deferred>
             </div>
             <h3>"Every method side by side"</h3>
             <div class="figure-stack">
-                <Comparison />
+                <Deferred>
+                    <Comparison />
+                </Deferred>
                 <p class="bridge">"What each one does with a single position:"</p>
-                <SamePosition />
+                <Deferred>
+                    <SamePosition />
+                </Deferred>
                 <p class="bridge">
                     "And the question every method must answer: what happens past the training "
                     "length?"
                 </p>
-                <ExtrapolationSideBySide />
+                <Deferred>
+                    <ExtrapolationSideBySide />
+                </Deferred>
             </div>
             <h3 id="timeline">"From 2017 to today"</h3>
-            <Timeline />
+            <Deferred>
+                <Timeline />
+            </Deferred>
             <h3 id="quiz">"Check yourself"</h3>
             <p>
                 "Seven questions; each answer links to a figure set up to show it (in a new tab, "
                 "so your answers here stay). Your answers are not saved or put in the link."
             </p>
-            <Quiz />
+            <Deferred>
+                <Quiz />
+            </Deferred>
         </section>
     }
 }

@@ -242,16 +242,18 @@ pub fn RotatingVector() -> impl IntoView {
                 <FloatSlider label="y" id="ctl-r-y" min=VECTOR_COORD.0 max=VECTOR_COORD.1 step=0.01 value=y />
             </div>
             <div class="figure-tools buttons">
-                <button type="button" class="button" on:click=move |_| step_by(-1) aria-label="Previous position">
-                    "◀ m − 1"
+                <button type="button" class="button" on:click=move |_| step_by(-1) title="Previous position">
+                    <span aria-hidden="true">"◀ "</span>
+                    "m − 1"
                 </button>
                 {animated.then(|| view! {
                     <button type="button" class="button" on:click=toggle aria-pressed=move || player.playing.get().to_string()>
                         {move || if player.playing.get() { "❚❚ Pause" } else { "▶ Play" }}
                     </button>
                 })}
-                <button type="button" class="button" on:click=move |_| step_by(1) aria-label="Next position">
-                    "m + 1 ▶"
+                <button type="button" class="button" on:click=move |_| step_by(1) title="Next position">
+                    "m + 1"
+                    <span aria-hidden="true">" ▶"</span>
                 </button>
                 <button type="button" class="button" on:click=apple>
                     "Apple = [1, 0], 90° per position"
