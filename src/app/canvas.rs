@@ -4,12 +4,33 @@
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// Device pixels per CSS pixel (1 if unknown).
+thread_local! {
+    /// The density figures draw at instead of the screen's, while a figure is exported
+    /// ([`set_ratio_override`]).
+    static RATIO_OVERRIDE: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Backing-store pixels per CSS pixel that figures draw at: the screen's device-pixel ratio, or
+/// the export density while a picture is taken.
 pub fn device_pixel_ratio() -> f64 {
+    RATIO_OVERRIDE
+        .with(std::cell::Cell::get)
+        .unwrap_or_else(screen_pixel_ratio)
+}
+
+/// The screen's device pixels per CSS pixel (1 if unknown).
+pub fn screen_pixel_ratio() -> f64 {
     web_sys::window()
         .map(|w| w.device_pixel_ratio())
         .filter(|r| r.is_finite() && *r > 0.0)
         .unwrap_or(1.0)
+}
+
+/// Makes figures draw at `ratio` instead of the screen's density (`None`: the screen's again).
+/// Only [`super::theme::PageTheme::set_pixel_ratio`] calls it, so that the charts' theme (line
+/// widths, font sizes) follows.
+pub(super) fn set_ratio_override(ratio: Option<f64>) {
+    RATIO_OVERRIDE.with(|r| r.set(ratio.filter(|r| r.is_finite() && *r > 0.0)));
 }
 
 /// The canvas's 2D context.

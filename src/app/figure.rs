@@ -346,6 +346,7 @@ pub fn FigureLink(
         });
     };
     view! {
+        <super::export::PngButton id=id title=title />
         <EmbedCode id=id title=title />
         <a
             class="figure-link"

@@ -11,6 +11,7 @@ pub mod contents;
 pub mod controls;
 pub mod deferred;
 pub mod embed;
+pub mod export;
 pub mod figure;
 pub mod figures;
 pub mod matrix;

@@ -18,6 +18,8 @@ pub struct PageTheme {
     dark: Memo<bool>,
     /// The charts' theme: colours for `dark`, sizes for the device-pixel ratio.
     chart: Memo<Theme>,
+    /// The device-pixel ratio the charts draw at.
+    ratio: RwSignal<f64>,
 }
 
 impl PageTheme {
@@ -66,7 +68,15 @@ impl PageTheme {
             choice,
             dark,
             chart,
+            ratio,
         }
+    }
+
+    /// Makes every figure on screen redraw at `ratio` device pixels per CSS pixel (a PNG export),
+    /// or at the screen's density again (`None`).
+    pub fn set_pixel_ratio(self, ratio: Option<f64>) {
+        super::canvas::set_ratio_override(ratio);
+        self.ratio.set(device_pixel_ratio());
     }
 
     /// Whether the page is dark now.

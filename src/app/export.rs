@@ -1,0 +1,175 @@
+//! A figure as a PNG file: its canvases redrawn at twice the screen's pixel density (or the
+//! screen's own, if higher), stacked as the page shows them, and downloaded as `<figure-id>.png`.
+//!
+//! Every canvas of the figure is drawn into one image at its place on the page, in page order (a
+//! matrix figure's cells and outline layers lie over its frame); a layer clipped by a box
+//! (`.layer-clip`) is clipped the same way, and CSS-scaled cell rasters stay sharp (no smoothing).
+//! The background is the figure's own. Text outside the canvases (captions, readouts) is not in
+//! the picture; the charts carry their titles, axes and legends.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
+
+use super::canvas::{self, context_2d};
+use super::theme::PageTheme;
+
+/// The pixel density of an exported picture: twice the CSS size, or the screen's, if higher.
+pub fn export_ratio() -> f64 {
+    canvas::screen_pixel_ratio().max(2.0)
+}
+
+/// The corner button that downloads the figure as a PNG. Figures without a canvas (a table)
+/// have none.
+#[component]
+pub fn PngButton(
+    /// The figure's element id.
+    id: &'static str,
+    /// Its title in the contents.
+    title: &'static str,
+) -> impl IntoView {
+    let theme = expect_context::<PageTheme>();
+    let busy = RwSignal::new(false);
+    let failed = RwSignal::new(false);
+    let on_click = move |_| {
+        if busy.get_untracked() {
+            return;
+        }
+        busy.set(true);
+        failed.set(false);
+        // Redraw at the export density, give the figure's effects a task to repaint, take the
+        // picture, then go back to the screen's density.
+        theme.set_pixel_ratio(Some(export_ratio()));
+        set_timeout(
+            move || {
+                let ok = save_png(id).is_some();
+                theme.set_pixel_ratio(None);
+                let _ = failed.try_set(!ok);
+                let _ = busy.try_set(false);
+            },
+            std::time::Duration::from_millis(50),
+        );
+    };
+    // A figure without a canvas has nothing to picture: the button hides once mounted.
+    let button = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(el) = button.get() {
+            let has_canvas = document()
+                .get_element_by_id(id)
+                .and_then(|f| f.query_selector("canvas").ok().flatten())
+                .is_some();
+            el.set_hidden(!has_canvas);
+        }
+    });
+    view! {
+        <button
+            node_ref=button
+            type="button"
+            class="figure-png"
+            title="Download this figure as a PNG picture"
+            aria-busy=move || busy.get().to_string()
+            on:click=on_click
+        >
+            <span aria-hidden="true">"PNG"</span>
+            <span class="visually-hidden">{format!("Download the figure “{title}” as a PNG picture")}</span>
+            <span class="figure-link-status" aria-live="polite">
+                {move || if failed.get() { "failed" } else { "" }}
+            </span>
+        </button>
+    }
+}
+
+/// Draws figure `id`'s canvases into one picture and downloads it; `None` if the figure has no
+/// drawn canvas or the browser refuses.
+fn save_png(id: &str) -> Option<()> {
+    let figure = document().get_element_by_id(id)?;
+    let data_url = picture(&figure)?.to_data_url().ok()?;
+    let link: web_sys::HtmlElement = document().create_element("a").ok()?.unchecked_into();
+    link.set_attribute("href", &data_url).ok()?;
+    link.set_attribute("download", &format!("{id}.png")).ok()?;
+    link.click();
+    Some(())
+}
+
+/// A canvas holding every laid-out canvas of `figure`, at the export density.
+fn picture(figure: &Element) -> Option<HtmlCanvasElement> {
+    let list = figure.query_selector_all("canvas").ok()?;
+    let canvases: Vec<HtmlCanvasElement> = (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into::<HtmlCanvasElement>().ok())
+        .filter(|c| {
+            let r = c.get_bounding_client_rect();
+            c.width() > 0 && c.height() > 0 && r.width() > 0.0 && r.height() > 0.0
+        })
+        .collect();
+    let rects: Vec<web_sys::DomRect> = canvases
+        .iter()
+        .map(|c| visible_rect(c).unwrap_or_else(|| c.get_bounding_client_rect()))
+        .collect();
+    let left = rects.iter().map(|r| r.left()).fold(f64::INFINITY, f64::min);
+    let top = rects.iter().map(|r| r.top()).fold(f64::INFINITY, f64::min);
+    let right = rects
+        .iter()
+        .map(|r| r.right())
+        .fold(f64::NEG_INFINITY, f64::max);
+    let bottom = rects
+        .iter()
+        .map(|r| r.bottom())
+        .fold(f64::NEG_INFINITY, f64::max);
+    if !(right > left && bottom > top) {
+        return None;
+    }
+    let scale = export_ratio();
+    let out: HtmlCanvasElement = document().create_element("canvas").ok()?.unchecked_into();
+    out.set_width(((right - left) * scale).round() as u32);
+    out.set_height(((bottom - top) * scale).round() as u32);
+    let ctx = context_2d(&out)?;
+    let background = window()
+        .get_computed_style(figure)
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_property_value("background-color").ok())
+        .unwrap_or_else(|| "#ffffff".to_string());
+    ctx.set_fill_style_str(&background);
+    ctx.fill_rect(0.0, 0.0, f64::from(out.width()), f64::from(out.height()));
+    ctx.set_image_smoothing_enabled(false);
+    for (canvas, clip) in canvases.iter().zip(&rects) {
+        draw_layer(&ctx, canvas, clip, (left, top), scale);
+    }
+    Some(out)
+}
+
+/// The box that clips `canvas` on the page (its `.layer-clip` parent), if any.
+fn visible_rect(canvas: &HtmlCanvasElement) -> Option<web_sys::DomRect> {
+    let clip = canvas.parent_element()?;
+    clip.class_list()
+        .contains("layer-clip")
+        .then(|| clip.get_bounding_client_rect())
+}
+
+/// Draws `canvas` at its place on the page (relative to `origin`, scaled), clipped to `clip`.
+fn draw_layer(
+    ctx: &CanvasRenderingContext2d,
+    canvas: &HtmlCanvasElement,
+    clip: &web_sys::DomRect,
+    (left, top): (f64, f64),
+    scale: f64,
+) {
+    let r = canvas.get_bounding_client_rect();
+    ctx.save();
+    ctx.begin_path();
+    ctx.rect(
+        (clip.left() - left) * scale,
+        (clip.top() - top) * scale,
+        clip.width() * scale,
+        clip.height() * scale,
+    );
+    ctx.clip();
+    let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(
+        canvas,
+        (r.left() - left) * scale,
+        (r.top() - top) * scale,
+        r.width() * scale,
+        r.height() * scale,
+    );
+    ctx.restore();
+}
