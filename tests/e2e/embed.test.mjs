@@ -160,3 +160,43 @@ test("framed on another origin, the figure reports its height and the host page 
     await context.close();
   }
 });
+
+test("a good guest: the wheel over an embedded figure scrolls the host page, and keys reach the figure only through its controls", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  try {
+    await page.goto(`${host.url}/`);
+    await page.evaluate((src) => {
+      document.getElementById("slot").innerHTML =
+        `<iframe src="${src}" title="The encoding as a table — Positional Encoding Explorer" width="100%" height="400" style="border:0"></iframe>`;
+      // A long post: the host page has room to scroll.
+      const rest = document.createElement("div");
+      rest.style.height = "3000px";
+      document.body.append(rest);
+    }, `${env.server.url}?embed=fig-heatmap`);
+    await page.waitForFunction(() => Number(document.querySelector("iframe").dataset.reportedHeight) > 400, null, { timeout: 10000 });
+    const frame = page.frames().find((f) => f.url().includes("embed="));
+    await frame.waitForFunction(() => Number(document.getElementById("fig-heatmap")?.dataset.drawnAt) > 0, null, { timeout: 10000 });
+    const search = await frame.evaluate(() => location.search);
+    // The wheel over the figure's canvas scrolls the host page, and changes nothing in the figure.
+    await page.evaluate(() => scrollTo(0, document.querySelector("iframe").getBoundingClientRect().top + scrollY - 40));
+    const before = await page.evaluate(() => scrollY);
+    const box = await frame.locator("#fig-heatmap canvas:not(.layer)").boundingBox();
+    const frameBox = await page.locator("iframe").boundingBox();
+    await page.mouse.move(frameBox.x + box.x + box.width / 2, frameBox.y + box.y + box.height / 2);
+    await page.mouse.wheel(0, 400);
+    await page.waitForFunction((y) => scrollY > y + 100, before, { timeout: 3000 });
+    assert.equal(await frame.evaluate(() => location.search), search);
+    // Keys pressed while the host page has focus do nothing to the figure.
+    await page.evaluate(() => document.body.focus());
+    for (const key of ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "+", "-", "Home", "End"]) await page.keyboard.press(key);
+    await page.waitForTimeout(200);
+    assert.equal(await frame.evaluate(() => location.search), search);
+    assert.equal(await page.evaluate(() => document.activeElement === document.body), true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
