@@ -5,7 +5,9 @@
 //! browser can paint and handle input between them, and the blocking time fell to about 0.1 s.
 //!
 //! Nothing on screen moves: a deferred part is empty until it is built, and the parts are chosen
-//! below the first screen (a browser test sums layout shifts during load). A link to a figure
+//! below the first screen (a browser test sums layout shifts during load). Chapter 1's first
+//! figure is built at once (on a 1280 × 900 desktop it starts 555 px down); the first deferred
+//! one starts about 1,500 px down at every width measured (412 to 1,920 px). A link to a figure
 //! (`#fig-…`) mounts everything at once, so the figure exists to scroll to; so does an embed,
 //! which has one figure only.
 //!

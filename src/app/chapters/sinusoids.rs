@@ -136,7 +136,9 @@ pub fn Sinusoids() -> impl IntoView {
                     s.dim.get()
                 )}
             </p>
-            <NaiveFixes />
+            <Deferred>
+                <NaiveFixes />
+            </Deferred>
             <p>
                 "The original Transformer (Vaswani et al., 2017) uses a ladder from fast to slow — "
                 "which can be seen as a smooth version of binary counting — made of sines and "
