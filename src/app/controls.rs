@@ -336,19 +336,53 @@ pub fn Choice<T>(
 where
     T: Copy + PartialEq + Send + Sync + 'static,
 {
+    let (values, labels): (Vec<T>, Vec<&'static str>) = options.into_iter().unzip();
+    let values = std::sync::Arc::new(values);
+    let chosen = {
+        let values = values.clone();
+        move || {
+            let v = value.get();
+            values.iter().position(|o| *o == v)
+        }
+    };
+    let choose = move |k: usize| {
+        if let Some(&o) = values.get(k) {
+            value.set(o);
+        }
+    };
+    choice_view(
+        legend,
+        name,
+        labels,
+        std::sync::Arc::new(chosen),
+        std::sync::Arc::new(choose),
+    )
+}
+
+/// The view of [`Choice`], built once for every value type: options by index, `chosen` the
+/// index of the current value, `choose` sets the value of an index.
+fn choice_view(
+    legend: &'static str,
+    name: &'static str,
+    labels: Vec<&'static str>,
+    chosen: std::sync::Arc<dyn Fn() -> Option<usize> + Send + Sync>,
+    choose: std::sync::Arc<dyn Fn(usize) + Send + Sync>,
+) -> AnyView {
     view! {
         <fieldset class="choice">
             <legend>{legend}</legend>
-            {options
+            {labels
                 .into_iter()
-                .map(|(option, text)| {
+                .enumerate()
+                .map(|(k, text)| {
+                    let (chosen, choose) = (chosen.clone(), choose.clone());
                     view! {
                         <label>
                             <input
                                 type="radio"
                                 name=name
-                                prop:checked=move || value.get() == option
-                                on:change=move |_| value.set(option)
+                                prop:checked=move || chosen() == Some(k)
+                                on:change=move |_| choose(k)
                             />
                             <span>{text}</span>
                         </label>
@@ -357,6 +391,7 @@ where
                 .collect_view()}
         </fieldset>
     }
+    .into_any()
 }
 
 /// A text box committed on `change` (Enter or leaving it): `check` turns the text into the value
@@ -381,7 +416,30 @@ where
     C: Fn(&str) -> Result<String, params::Notice> + 'static,
     S: Fn(String) + 'static,
 {
+    text_field_view(
+        label,
+        id,
+        hint,
+        std::sync::Arc::new(current),
+        Box::new(check),
+        Box::new(set),
+    )
+}
+
+/// Turns a text field's text into the value to keep, or a notice.
+type Check = dyn Fn(&str) -> Result<String, params::Notice>;
+
+/// The view of [`TextField`], built once for every field's closures (as `dyn`).
+fn text_field_view(
+    label: &'static str,
+    id: &'static str,
+    hint: &'static str,
+    current: std::sync::Arc<dyn Fn() -> String + Send + Sync>,
+    check: Box<Check>,
+    set: Box<dyn Fn(String)>,
+) -> AnyView {
     let notices = expect_context::<Notices>();
+    let shown = current.clone();
     let on_change = move |ev: leptos::ev::Event| {
         let text = event_target_value(&ev);
         match check(&text) {
@@ -393,7 +451,7 @@ where
         }
     };
     let input = NodeRef::<Input>::new();
-    show_value(input, current);
+    show_value(input, move || shown());
     let hint_id = format!("{id}-hint");
     view! {
         <span class="text-field">
@@ -410,4 +468,5 @@ where
             <span id=hint_id class="hint">{hint}</span>
         </span>
     }
+    .into_any()
 }

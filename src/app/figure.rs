@@ -205,7 +205,13 @@ pub fn draw_panels_effect(
 /// A figure also draws once while off screen, in an idle moment after the page loads
 /// ([`prime_when_idle`]): a canvas takes its height when it first draws, so a figure that waited
 /// until it scrolled into view would grow there and push the text under it down (layout shift).
-fn run_draws(canvas: NodeRef<Canvas>, stats: DrawStats, mut draw: impl FnMut(&Surface) + 'static) {
+fn run_draws(canvas: NodeRef<Canvas>, stats: DrawStats, draw: impl FnMut(&Surface) + 'static) {
+    // One copy of the effect for all 69 figures' draw closures, not one per closure type:
+    // monomorphised, this function cost about as much wasm as the closures themselves.
+    run_boxed_draws(canvas, stats, Box::new(draw));
+}
+
+fn run_boxed_draws(canvas: NodeRef<Canvas>, stats: DrawStats, mut draw: Box<dyn FnMut(&Surface)>) {
     let near = stats.near;
     let width = observed_width(canvas);
     // Set by the idle queue: draw once even though off screen.
@@ -305,13 +311,33 @@ where
     X: Fn() + 'static,
     K: Fn(web_sys::KeyboardEvent) + 'static,
 {
+    interactive_canvas(
+        node_ref,
+        readout_id,
+        std::sync::Arc::new(label),
+        Box::new(on_move),
+        Box::new(on_leave),
+        Box::new(on_key),
+    )
+}
+
+/// The view of [`InteractiveCanvas`], built once for every figure's closures (as `dyn`), not once
+/// per closure type.
+fn interactive_canvas(
+    node_ref: NodeRef<Canvas>,
+    readout_id: &'static str,
+    label: std::sync::Arc<dyn Fn() -> String + Send + Sync>,
+    on_move: Box<dyn Fn(web_sys::MouseEvent)>,
+    on_leave: Box<dyn Fn()>,
+    on_key: Box<dyn Fn(web_sys::KeyboardEvent)>,
+) -> AnyView {
     view! {
         <div class="canvas-wrap">
             <canvas
                 node_ref=node_ref
                 tabindex="0"
                 role="img"
-                aria-label=label
+                aria-label=move || label()
                 aria-describedby=readout_id
                 on:mousemove=on_move
                 on:mouseleave=move |_| on_leave()
@@ -319,6 +345,7 @@ where
             ></canvas>
         </div>
     }
+    .into_any()
 }
 
 /// The figure's link: a small corner button that puts the address of the current view, scrolled

@@ -210,6 +210,9 @@ impl Layers {
     }
 }
 
+/// Writes the RGBA pixels of the sampled cells: (colour table, rows, columns, value range, pixels).
+type CellFill<'a> = Box<dyn FnOnce(&Lut, &[usize], &[usize], (f64, f64), &mut Vec<u8>) + 'a>;
+
 impl MatrixPainter {
     /// Sizes the surface (CSS height from `height(width)`), draws `spec`'s frame if it changed,
     /// paints the block `spec.rows × spec.cols` of `matrix` if it or the frame changed, and
@@ -231,17 +234,17 @@ impl MatrixPainter {
         } = matrix;
         self.paint_cells(
             surface,
-            height,
+            &height,
             spec,
             version,
             highlight_rows,
-            |lut, rows, cols, range, rgba| {
+            Box::new(|lut, rows, cols, range, rgba| {
                 if toeplitz {
                     lut.paint_toeplitz_into(values, stride, rows, cols, range, rgba);
                 } else {
                     lut.paint_sampled_into(values, stride, rows, cols, range, rgba);
                 }
-            },
+            }),
         )
     }
 
@@ -260,24 +263,27 @@ impl MatrixPainter {
     ) -> Option<HeatmapLayout> {
         self.paint_cells(
             surface,
-            height,
+            &height,
             spec,
             version,
             highlight_rows,
-            |lut, rows, cols, range, rgba| lut.paint_fn_into(rows, cols, range, rgba, &value),
+            Box::new(|lut, rows, cols, range, rgba| {
+                lut.paint_fn_into(rows, cols, range, rgba, &value)
+            }),
         )
     }
 
     /// What [`MatrixPainter::paint`] and [`MatrixPainter::paint_fn`] share: `fill` writes the
-    /// RGBA pixels of the sampled `rows × cols` cells with the colour table, over `range`.
+    /// RGBA pixels of the sampled `rows × cols` cells with the colour table, over `range`. Not
+    /// generic (the closures come as `dyn`): one copy serves every matrix figure.
     fn paint_cells(
         &mut self,
         surface: &Surface,
-        height: impl Fn(f64) -> f64,
+        height: &dyn Fn(f64) -> f64,
         spec: &HeatmapSpec,
         version: Option<u64>,
         highlight_rows: &[usize],
-        fill: impl FnOnce(&Lut, &[usize], &[usize], (f64, f64), &mut Vec<u8>),
+        fill: CellFill<'_>,
     ) -> Option<HeatmapLayout> {
         canvas::fit(surface, height)?;
         let canvas = &surface.el;
