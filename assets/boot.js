@@ -6,7 +6,7 @@
 //   1. it picks the theme before the first paint (the app keeps it in step afterwards);
 //   2. it loads the app itself (what Trunk's inline loader did), after the first paint, and if
 //      that fails — WebAssembly
-//      missing or blocked, a 404, a wrong MIME type — the loading message says so at once;
+//      missing or blocked, a 404 — the loading message says so at once;
 //   3. it still dispatches Trunk's `TrunkApplicationStarted` event with the wasm exports.
 (function () {
   "use strict";
@@ -56,8 +56,9 @@
   // The app loads after the page has painted its static header and introduction: the reader sees
   // text first whatever the network (on a fast one the app could otherwise start, and take the
   // main thread, before anything was painted), and nothing the first paint does not need competes
-  // with it. The browser says when it painted text ("first-contentful-paint"); where it cannot
-  // (no paint timing, or a hidden tab, which paints nothing) a timer starts the app.
+  // with it. The browser says when it painted text ("first-contentful-paint"); in any case a timer
+  // starts the app 300 ms after this script runs (no paint timing, a hidden tab that paints
+  // nothing, or a slow first paint).
   var painted = new Promise(function (ok) {
     setTimeout(ok, 300);
     // The entry arrives as the frame is handed over; after the next frame it is on screen.

@@ -1,5 +1,5 @@
-//! A figure as a PNG file: its canvases redrawn at twice the screen's pixel density (or the
-//! screen's own, if higher), stacked as the page shows them, and downloaded as `<figure-id>.png`.
+//! A figure as a PNG file: its canvases redrawn at twice their CSS size (or the screen's density,
+//! if higher), stacked as the page shows them, and downloaded as `<figure-id>.png`.
 //!
 //! Every canvas of the figure is drawn into one image at its place on the page, in page order (a
 //! matrix figure's cells and outline layers lie over its frame); a layer clipped by a box
