@@ -15,16 +15,15 @@
 //! While slices are pending, `<main id="app">` carries `data-pending` with their count (tests wait
 //! for `0`).
 
-use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
+use std::cell::Cell;
 
 use leptos::prelude::*;
 
+use super::tasks::{TaskQueue, When};
+
 thread_local! {
-    /// Slices waiting to be built, in page order.
-    static QUEUE: RefCell<VecDeque<Box<dyn FnOnce()>>> = RefCell::new(VecDeque::new());
-    /// Whether a task is already scheduled to build the next slice.
-    static SCHEDULED: Cell<bool> = const { Cell::new(false) };
+    /// Slices waiting to be built, in the order they were met.
+    static SLICES: TaskQueue = const { TaskQueue::new(When::Next, mark_pending) };
     /// Whether deferring is on (see [`defer_from_now`]).
     static ON: Cell<bool> = const { Cell::new(false) };
 }
@@ -45,7 +44,7 @@ pub fn Deferred(children: Children) -> impl IntoView {
     }
     let ready = RwSignal::new(false);
     let slot = std::sync::Mutex::new(Some(children));
-    enqueue(move || {
+    TaskQueue::push(&SLICES, move || {
         let _ = ready.try_set(true);
     });
     // `ready` changes once, so this builds the children once.
@@ -56,39 +55,6 @@ pub fn Deferred(children: Children) -> impl IntoView {
             .flatten()
     })
     .into_any()
-}
-
-fn enqueue(slice: impl FnOnce() + 'static) {
-    let pending = QUEUE.with(|q| {
-        let mut q = q.borrow_mut();
-        q.push_back(Box::new(slice));
-        q.len()
-    });
-    mark_pending(pending);
-    if !SCHEDULED.with(|s| s.replace(true)) {
-        schedule();
-    }
-}
-
-fn schedule() {
-    set_timeout(
-        || {
-            let next = QUEUE.with(|q| q.borrow_mut().pop_front());
-            let Some(slice) = next else {
-                SCHEDULED.with(|s| s.set(false));
-                return;
-            };
-            slice();
-            let pending = QUEUE.with(|q| q.borrow().len());
-            mark_pending(pending);
-            if pending == 0 {
-                SCHEDULED.with(|s| s.set(false));
-            } else {
-                schedule();
-            }
-        },
-        std::time::Duration::ZERO,
-    );
 }
 
 /// Mirrors the number of pending slices on `<main id="app">`.

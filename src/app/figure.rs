@@ -25,6 +25,7 @@ use web_sys::{
 };
 
 use super::canvas::Surface;
+use super::tasks::{TaskQueue, When};
 
 /// Timing of a figure's last redraw.
 #[derive(Clone, Copy, Default)]
@@ -203,7 +204,7 @@ pub fn draw_panels_effect(
 /// the canvas is resized, while `stats.near` holds, and times each run.
 ///
 /// A figure also draws once while off screen, in an idle moment after the page loads
-/// ([`prime_when_idle`]): a canvas takes its height when it first draws, so a figure that waited
+/// ([`PRIMERS`]): a canvas takes its height when it first draws, so a figure that waited
 /// until it scrolled into view would grow there and push the text under it down (layout shift).
 fn run_draws(canvas: NodeRef<Canvas>, stats: DrawStats, draw: impl FnMut(&Surface) + 'static) {
     // One copy of the effect for all 69 figures' draw closures, not one per closure type:
@@ -217,7 +218,7 @@ fn run_boxed_draws(canvas: NodeRef<Canvas>, stats: DrawStats, mut draw: Box<dyn 
     // Set by the idle queue: draw once even though off screen.
     let primed = RwSignal::new(false);
     once_mounted(canvas, move |_| {
-        prime_when_idle(move || {
+        TaskQueue::push(&PRIMERS, move || {
             // Already drawn (it came into view first), or unmounted: nothing to do.
             if stats.at.try_get_untracked() == Some(0.0) {
                 let _ = primed.try_set(true);
@@ -246,46 +247,9 @@ fn run_boxed_draws(canvas: NodeRef<Canvas>, stats: DrawStats, mut draw: Box<dyn 
 }
 
 thread_local! {
-    /// Figures waiting for their first, off-screen draw, in page order.
-    static PRIMERS: RefCell<std::collections::VecDeque<Box<dyn FnOnce()>>> =
-        RefCell::new(std::collections::VecDeque::new());
-    /// Whether an idle callback is already scheduled to work through [`PRIMERS`].
-    static PRIMING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `prime` when the browser is idle: one figure per idle period (`requestIdleCallback`, or a
-/// short timer where the browser has none), so first draws never add up to a long task that would
-/// delay the reader's input.
-fn prime_when_idle(prime: impl FnOnce() + 'static) {
-    PRIMERS.with(|q| q.borrow_mut().push_back(Box::new(prime)));
-    if !PRIMING.with(|p| p.replace(true)) {
-        schedule_priming();
-    }
-}
-
-fn schedule_priming() {
-    let step = Closure::once_into_js(|| {
-        let next = PRIMERS.with(|q| q.borrow_mut().pop_front());
-        if let Some(prime) = next {
-            prime();
-            schedule_priming();
-        } else {
-            PRIMING.with(|p| p.set(false));
-        }
-    });
-    let window = window();
-    let idle = js_sys::Reflect::get(&window, &"requestIdleCallback".into())
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    let scheduled = match idle {
-        Some(request) => request.call1(&window, &step).is_ok(),
-        None => window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(step.unchecked_ref(), 40)
-            .is_ok(),
-    };
-    if !scheduled {
-        PRIMING.with(|p| p.set(false));
-    }
+    /// Figures waiting for their first, off-screen draw, in page order: one per idle period, so
+    /// first draws never add up to a long task that would delay the reader's input.
+    static PRIMERS: TaskQueue = const { TaskQueue::new(When::Idle, |_| {}) };
 }
 
 /// A figure's interactive canvas: focusable (arrow keys move its cursor), an image with a live

@@ -18,6 +18,7 @@ pub mod matrix;
 pub mod panic;
 pub mod plot;
 pub mod state;
+pub mod tasks;
 pub mod theme;
 pub mod url;
 
