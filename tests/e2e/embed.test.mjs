@@ -126,17 +126,27 @@ test("the embed code holds the state, a title, lazy loading, full width, a measu
   }
 });
 
-test("framed on another origin, the figure reports its height and the host page applies it", async () => {
+/**
+ * Opens the sample host page (on another origin) with `iframe`, an iframe's HTML, in its slot;
+ * the host's page errors are collected in `errors`.
+ */
+async function openHost(iframe) {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${host.url}/`);
+  await page.evaluate((html) => {
+    document.getElementById("slot").innerHTML = html;
+  }, iframe);
+  return { context, page, errors };
+}
+
+test("framed on another origin, the figure reports its height and the host page applies it", async () => {
+  const { context, page, errors } = await openHost(
+    `<iframe src="${env.server.url}?embed=fig-ctx-turns" title="Pairs that never turn — Positional Encoding Explorer" loading="lazy" width="100%" height="4000" style="border:0"></iframe>`,
+  );
   try {
-    await page.goto(`${host.url}/`);
-    await page.evaluate((src) => {
-      document.getElementById("slot").innerHTML =
-        `<iframe src="${src}" title="Pairs that never turn — Positional Encoding Explorer" loading="lazy" width="100%" height="4000" style="border:0"></iframe>`;
-    }, `${env.server.url}?embed=fig-ctx-turns`);
     // Made too tall, the frame reports its content's height and shrinks to it.
     await page.waitForFunction(() => {
       const h = Number(document.querySelector("iframe").dataset.reportedHeight);
@@ -162,20 +172,16 @@ test("framed on another origin, the figure reports its height and the host page 
 });
 
 test("a good guest: the wheel over an embedded figure scrolls the host page, and keys reach the figure only through its controls", async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
+  const { context, page, errors } = await openHost(
+    `<iframe src="${env.server.url}?embed=fig-heatmap" title="The encoding as a table — Positional Encoding Explorer" width="100%" height="400" style="border:0"></iframe>`,
+  );
   try {
-    await page.goto(`${host.url}/`);
-    await page.evaluate((src) => {
-      document.getElementById("slot").innerHTML =
-        `<iframe src="${src}" title="The encoding as a table — Positional Encoding Explorer" width="100%" height="400" style="border:0"></iframe>`;
+    await page.evaluate(() => {
       // A long post: the host page has room to scroll.
       const rest = document.createElement("div");
       rest.style.height = "3000px";
       document.body.append(rest);
-    }, `${env.server.url}?embed=fig-heatmap`);
+    });
     await page.waitForFunction(() => Number(document.querySelector("iframe").dataset.reportedHeight) > 400, null, { timeout: 10000 });
     const frame = page.frames().find((f) => f.url().includes("embed="));
     await frame.waitForFunction(() => Number(document.getElementById("fig-heatmap")?.dataset.drawnAt) > 0, null, { timeout: 10000 });
