@@ -6,6 +6,7 @@ pub mod chart;
 pub mod explain;
 pub mod math;
 pub mod params;
+pub mod scene;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -1099,8 +1099,32 @@ fn pe_argv() -> impl Strategy<Value = (Vec<OsString>, usize)> {
     let config = format!("{}/pe-fuzz-config.json", env!("CARGO_TARGET_TMPDIR"));
     std::fs::write(&config, r#"{"head_dim": 8, "rope_theta": 500000}"#).expect("write config");
     let hostile = pe_hostile(&names, &config);
-    let argv = prop_oneof![pe_tame(&subs, &hostile), pe_wild(&subs, &top, &hostile)];
+    let out_dir = format!("{}/pe-render-out", env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(&out_dir).expect("output folder");
+    let argv = prop_oneof![pe_tame(&subs, &hostile), pe_wild(&subs, &top, &hostile)]
+        .prop_map(move |argv| confine_out(argv, &out_dir));
     (argv, 0..9usize)
+}
+
+/// `argv` with the value of every `--out` (the file `pe render` writes) replaced by a path in
+/// `dir`, so fuzzing writes nowhere else: a file there, or one in a folder that does not exist
+/// (the write fails), chosen by the argument count.
+fn confine_out(mut argv: Vec<OsString>, dir: &str) -> Vec<OsString> {
+    let path = if argv.len().is_multiple_of(2) {
+        format!("{dir}/figure")
+    } else {
+        format!("{dir}/missing/figure")
+    };
+    for k in 0..argv.len() {
+        if argv[k] == "--out" {
+            if let Some(v) = argv.get_mut(k + 1) {
+                *v = OsString::from(&path);
+            }
+        } else if argv[k].to_string_lossy().starts_with("--out=") {
+            argv[k] = OsString::from(format!("--out={path}"));
+        }
+    }
+    argv
 }
 
 /// The characters that break a line, drive a terminal or reorder text: none may be in an

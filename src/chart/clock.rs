@@ -99,9 +99,9 @@ pub struct Clock {
 
 /// What the clock figure shows.
 #[derive(Clone, Debug)]
-pub struct ClockSpec<'a> {
+pub struct ClockSpec {
     /// Caption.
-    pub title: &'a str,
+    pub title: String,
     /// The clocks, fastest first.
     pub clocks: Vec<Clock>,
     /// Which clock to emphasise (hovered or focused), if any.
@@ -160,7 +160,7 @@ pub fn draw<DB: DrawingBackend>(
     spec: &ClockSpec,
 ) -> Result<ClockLayout, DrawingAreaErrorKind<DB::ErrorType>> {
     let t = &spec.theme;
-    let title_h = super::theme::begin_titled(root, spec.title, t)? as i32;
+    let title_h = super::theme::begin_titled(root, &spec.title, t)? as i32;
     let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
     let (w, h) = root.dim_in_pixel();
     let label_h = f64::from(t.px(36.0));
@@ -367,7 +367,7 @@ mod tests {
     #[test]
     fn svg_has_every_face_and_label() {
         let spec = ClockSpec {
-            title: "clocks at position 7",
+            title: "clocks at position 7".into(),
             clocks: (0..6)
                 .map(|k| Clock {
                     angle: 7.0 / 10f64.powi(k),

@@ -8,13 +8,13 @@ use super::theme::Theme;
 
 /// What a colour bar shows.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ColorBar<'a> {
+pub struct ColorBar {
     /// Value at the bottom of the bar.
     pub lo: f64,
     /// Value at the top of the bar.
     pub hi: f64,
     /// Label beside the bar (e.g. "PE value").
-    pub label: &'a str,
+    pub label: &'static str,
     /// Diverging or sequential colours.
     pub scale: Scale,
 }

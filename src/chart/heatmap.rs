@@ -15,38 +15,38 @@ use super::theme::Theme;
 /// What a heatmap shows. Cell `(row, col)` of the raster is matrix entry `(rows.start + row,
 /// cols.start + col)`.
 #[derive(Clone, Debug)]
-pub struct HeatmapSpec<'a> {
+pub struct HeatmapSpec {
     /// Caption above the chart.
-    pub title: &'a str,
+    pub title: String,
     /// Description of the horizontal axis (columns).
-    pub x_desc: &'a str,
+    pub x_desc: &'static str,
     /// Description of the vertical axis (rows, top to bottom).
-    pub y_desc: &'a str,
+    pub y_desc: &'static str,
     /// The matrix columns shown.
     pub cols: Range<usize>,
     /// The matrix rows shown.
     pub rows: Range<usize>,
     /// The colour bar: value range, label and scale.
-    pub colorbar: ColorBar<'a>,
+    pub colorbar: ColorBar,
     /// Names for the columns (e.g. tokens), shown as tick labels instead of indices.
-    pub col_names: Option<&'a [String]>,
+    pub col_names: Option<Vec<String>>,
     /// Names for the rows.
-    pub row_names: Option<&'a [String]>,
+    pub row_names: Option<Vec<String>>,
     /// Page colours and scale.
     pub theme: Theme,
 }
 
-impl<'a> HeatmapSpec<'a> {
+impl HeatmapSpec {
     /// A positional-encoding table: dimensions across, positions down, values on the diverging
     /// −1 … 1 scale labelled "PE value".
     pub fn encoding(
-        title: &'a str,
+        title: impl Into<String>,
         rows: Range<usize>,
         cols: Range<usize>,
         theme: Theme,
-    ) -> HeatmapSpec<'a> {
+    ) -> HeatmapSpec {
         HeatmapSpec {
-            title,
+            title: title.into(),
             x_desc: "column j",
             y_desc: "position",
             cols,
@@ -182,7 +182,7 @@ fn draw_axes<DB: DrawingBackend>(
     let x_range = spec.cols.start as f64 - 0.5..spec.cols.end as f64 - 0.5;
     let y_range = -(spec.rows.end as f64) + 0.5..-(spec.rows.start as f64) + 0.5;
     let named = |names: Option<&[String]>, len: usize| names.map_or(8, |_| len.max(1));
-    let y_area = match spec.row_names {
+    let y_area = match &spec.row_names {
         Some(names) => {
             let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
             t.px((longest as f64 * 7.5 + 30.0).clamp(52.0, 140.0))
@@ -190,7 +190,7 @@ fn draw_axes<DB: DrawingBackend>(
         None => t.px(52.0),
     };
     let mut chart = ChartBuilder::on(main)
-        .caption(spec.title, font(15.0))
+        .caption(&spec.title, font(15.0))
         .margin(t.px(8.0))
         .x_label_area_size(t.px(if spec.col_names.is_some() { 48.0 } else { 40.0 }))
         .y_label_area_size(y_area)
@@ -198,14 +198,15 @@ fn draw_axes<DB: DrawingBackend>(
     // Column names that would not fit under their column (narrow screens) give way to indices.
     let plot_w = f64::from(w.saturating_sub(y_area)).max(1.0);
     let col_w = plot_w / spec.cols.len().max(1) as f64;
-    let widest = spec.col_names.map_or(0, |names| {
+    let widest = spec.col_names.as_deref().map_or(0, |names| {
         names.iter().map(|n| n.chars().count()).max().unwrap_or(0)
     });
     let col_names = spec
         .col_names
+        .as_deref()
         .filter(|_| widest as f64 * t.font(12.0) * 0.6 <= col_w);
     let x_label = |v: &f64| cell_label(*v, col_names);
-    let y_label = |v: &f64| cell_label(-*v, spec.row_names);
+    let y_label = |v: &f64| cell_label(-*v, spec.row_names.as_deref());
     chart
         .configure_mesh()
         .disable_mesh()
@@ -214,8 +215,8 @@ fn draw_axes<DB: DrawingBackend>(
         .axis_desc_style(font(13.0))
         .x_desc(spec.x_desc)
         .y_desc(spec.y_desc)
-        .x_labels(named(spec.col_names, spec.cols.len()))
-        .y_labels(named(spec.row_names, spec.rows.len()))
+        .x_labels(named(spec.col_names.as_deref(), spec.cols.len()))
+        .y_labels(named(spec.row_names.as_deref(), spec.rows.len()))
         .x_label_formatter(&x_label)
         .y_label_formatter(&y_label)
         .draw()?;

@@ -42,13 +42,13 @@ pub struct Series {
 
 /// What a line plot shows.
 #[derive(Clone, Debug)]
-pub struct LinePlotSpec<'a> {
+pub struct LinePlotSpec {
     /// Caption above the plot.
-    pub title: &'a str,
+    pub title: String,
     /// Horizontal axis description.
-    pub x_desc: &'a str,
+    pub x_desc: &'static str,
     /// Vertical axis description.
-    pub y_desc: &'a str,
+    pub y_desc: &'static str,
     /// Horizontal data range.
     pub x_range: Range<f64>,
     /// Vertical data range.
@@ -193,7 +193,7 @@ pub fn draw_with<DB: DrawingBackend>(
     let x_range = spec.x_range.clone();
     let y_range = spec.y_range.clone();
     let mut chart = ChartBuilder::on(root)
-        .caption(spec.title, font(15.0))
+        .caption(&spec.title, font(15.0))
         .margin(t.px(10.0))
         .x_label_area_size(t.px(40.0))
         .y_label_area_size(t.px(52.0))
@@ -389,9 +389,9 @@ mod tests {
     use super::*;
     use crate::chart::svg;
 
-    fn spec() -> LinePlotSpec<'static> {
+    fn spec() -> LinePlotSpec {
         LinePlotSpec {
-            title: "waves",
+            title: "waves".into(),
             x_desc: "position",
             y_desc: "PE value",
             x_range: 0.0..10.0,

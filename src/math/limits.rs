@@ -94,3 +94,6 @@ pub const SHAW_K: (usize, usize) = (0, 1024);
 
 /// Positions of the NoPE output-variance simulation (its cost is `len·dim`).
 pub const NOPE_LEN: (usize, usize) = (1, 4096);
+
+/// Width of a figure drawn by `pe render`, in CSS pixels (the page's narrowest to a wide slide).
+pub const RENDER_WIDTH: (u32, u32) = (320, 2400);

@@ -11,6 +11,61 @@ pub mod tables;
 
 pub use sinusoids::*;
 
+/// Every chapter's view: what a link's query describes, typed and clamped. The app holds it in
+/// signals (`app::state`); `scene` draws any figure from it natively.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Views {
+    /// Chapter 1's encoding, position and waves.
+    pub sinusoidal: SinusoidalView,
+    /// The order-blindness figure.
+    pub order: OrderView,
+    /// The naive-fixes figure.
+    pub naive: NaiveView,
+    /// Chapter 2, RoPE.
+    pub rope: rope::RopeView,
+    /// Chapter 3, context extension.
+    pub context: context::ContextView,
+    /// Chapter 4, tables and biases.
+    pub tables: tables::TablesView,
+}
+
+/// Whether `key` is one a link's query sets: a chapter's state key or `theme`.
+pub fn is_state_key(key: &str) -> bool {
+    key == "theme"
+        || sinusoids::KEYS
+            .iter()
+            .chain(&rope::KEYS)
+            .chain(&context::KEYS)
+            .chain(&tables::KEYS)
+            .any(|k| *k == key)
+}
+
+impl Views {
+    /// The views described by query `pairs`, and a notice for each value not taken as given.
+    pub fn from_query(pairs: &[(String, String)]) -> (Views, Vec<Notice>) {
+        let (sinusoidal, mut notices) = SinusoidalView::from_query(pairs);
+        let (order, more) = OrderView::from_query(pairs);
+        notices.extend(more);
+        let (naive, more) = NaiveView::from_query(pairs);
+        notices.extend(more);
+        let (rope, more) = rope::RopeView::from_query(pairs);
+        notices.extend(more);
+        let (context, more) = context::ContextView::from_query(pairs);
+        notices.extend(more);
+        let (tables, more) = tables::TablesView::from_query(pairs);
+        notices.extend(more);
+        let views = Views {
+            sinusoidal,
+            order,
+            naive,
+            rope,
+            context,
+            tables,
+        };
+        (views, notices)
+    }
+}
+
 /// A message for the reader about an input that was not taken as given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice(pub String);

@@ -8,31 +8,10 @@ use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
-use crate::chart::colorbar::ColorBar;
-use crate::chart::colormap::Scale;
-use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
+use crate::chart::heatmap::HeatmapLayout;
 use crate::math::attention::{self, TOY_DIM, identical_rows, tokenize};
 use crate::params::check_sentence;
-
-/// Height of the figure for a given CSS width.
-fn figure_height(width: f64) -> f64 {
-    (width * 0.62).clamp(300.0, 480.0)
-}
-
-/// Token labels with their position, so equal words stay distinguishable on the axes.
-fn labels(tokens: &[String]) -> Vec<String> {
-    tokens
-        .iter()
-        .enumerate()
-        .map(|(i, t)| format!("{t} ·{i}"))
-        .collect()
-}
-
-/// The upper end of the colour scale: the largest weight rounded up to a tenth (at least 0.1).
-fn scale_top(weights: &[f64]) -> f64 {
-    let max = weights.iter().copied().fold(0.0, f64::max);
-    ((max * 10.0).ceil() / 10.0).clamp(0.1, 1.0)
-}
+use crate::scene::sinusoids as scene;
 
 /// "dog bites man" against "man bites dog": the weight dog → man in each, without and with
 /// positions.
@@ -76,42 +55,16 @@ pub fn OrderBlindness() -> impl IntoView {
     let mut painter = MatrixPainter::default();
     let stats = draw_effect(canvas_ref, move |canvas| {
         let (toks, w, t) = (tokens.get(), weights.get(), theme.get());
-        let n = toks.len();
-        let names = labels(&toks);
-        let title = if state.with_position.get() {
-            "Attention weights with positions"
-        } else {
-            "Attention weights without positions"
-        };
-        let spec = HeatmapSpec {
-            title,
-            x_desc: "key (attended to)",
-            y_desc: "query",
-            cols: 0..n,
-            rows: 0..n,
-            colorbar: ColorBar {
-                lo: 0.0,
-                hi: scale_top(&w),
-                label: "weight",
-                scale: Scale::Sequential,
-            },
-            col_names: Some(&names),
-            row_names: Some(&names),
-            theme: t,
-        };
+        let spec = scene::attention_spec(&toks, &w, state.with_position.get(), t);
         // Outline every row that has an identical twin.
-        let twins: Vec<usize> = identical
-            .get()
-            .into_iter()
-            .flat_map(|(i, j)| [i, j])
-            .collect();
+        let twins = scene::twin_rows(&identical.get());
         let matrix = Matrix {
             values: &w,
-            stride: n,
+            stride: toks.len(),
             version: None,
             toeplitz: false,
         };
-        let drawn = painter.paint(canvas, figure_height, &spec, matrix, &twins);
+        let drawn = painter.paint(canvas, scene::attention_height, &spec, matrix, &twins);
         layout.set_value(drawn);
     });
 

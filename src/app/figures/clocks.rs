@@ -11,20 +11,10 @@ use crate::app::canvas::{self, Surface};
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::clock::{
-    self, ClockLayout, ClockSpec, pair_readout, shown_pairs, sinusoidal_clocks,
-};
+use crate::chart::clock::{self, ClockLayout, pair_readout, shown_pairs};
 use crate::chart::theme::Theme;
 use crate::math::sinusoidal::SinusoidalParams;
-
-/// Height of the figure for a given CSS width.
-fn figure_height(width: f64) -> f64 {
-    if width < 500.0 {
-        (width * 1.1).clamp(300.0, 520.0)
-    } else {
-        (width * 0.42).clamp(260.0, 400.0)
-    }
-}
+use crate::scene::sinusoids as scene;
 
 /// Draws the figure; returns the face layout for hover.
 fn paint(
@@ -35,16 +25,9 @@ fn paint(
     selected: Option<usize>,
     theme: Theme,
 ) -> Option<ClockLayout> {
-    canvas::fit(surface, figure_height)?;
+    canvas::fit(surface, scene::clocks_height)?;
     let root = backend::area(&surface.el)?;
-    let title = format!("Clocks at position {pos}: hand angle = pos · ω_i");
-    let spec = ClockSpec {
-        title: &title,
-        clocks: sinusoidal_clocks(p, pos, pairs),
-        selected,
-        counter_clockwise: false,
-        theme,
-    };
+    let spec = scene::clocks_spec(p, pos, pairs, selected, theme);
     let layout = clock::draw(&root, &spec).ok()?;
     root.present().ok()?;
     Some(layout)

@@ -11,15 +11,10 @@ use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
-use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
+use crate::chart::heatmap::HeatmapLayout;
 use crate::math::sinusoidal::{Column, SinusoidalParams};
 use crate::params::{Span, parse_usize};
-
-/// Height of the figure for a given CSS width: wide screens get a landscape chart, narrow ones a
-/// taller one so rows stay visible.
-fn figure_height(width: f64) -> f64 {
-    (width * 0.62).clamp(300.0, 560.0)
-}
+use crate::scene::sinusoids as scene;
 
 /// What the text alternative says about the current figure.
 fn describe(p: &SinusoidalParams, pos: usize) -> String {
@@ -65,16 +60,14 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
             computed_for = Some(p);
             version += 1;
         }
-        // The base is not in the title: the frame is then reused while only the base changes.
-        let title = "Sinusoidal positional encoding";
-        let spec = HeatmapSpec::encoding(title, rows.get(), cols.get(), t);
+        let spec = scene::heatmap_spec(rows.get(), cols.get(), t);
         let matrix = Matrix {
             values: &table,
             stride: p.dim,
             version: Some(version),
             toeplitz: false,
         };
-        let drawn = painter.paint(canvas, figure_height, &spec, matrix, &[row]);
+        let drawn = painter.paint(canvas, scene::heatmap_height, &spec, matrix, &[row]);
         layout.set_value(drawn);
     });
 

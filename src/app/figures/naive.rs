@@ -3,7 +3,6 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plotters::prelude::*;
 
 use crate::app::controls::{IntSlider, LogSlider};
 use crate::app::figure::{DrawStats, FigureLink, draw_effect_into};
@@ -11,21 +10,9 @@ use crate::app::matrix::{Matrix, MatrixPainter};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::colorbar::ColorBar;
-use crate::chart::colormap::Scale;
-use crate::chart::heatmap::HeatmapSpec;
-use crate::chart::lines::{self, LinePlotSpec, Series};
-use crate::math::attention::token_embedding;
 use crate::math::naive;
 use crate::params::{NAIVE_EPS, NAIVE_POS, format_number};
-
-fn plot_height(width: f64) -> f64 {
-    (width * 0.4).clamp(240.0, 340.0)
-}
-
-fn table_height(width: f64) -> f64 {
-    (width * 0.9).clamp(240.0, 420.0)
-}
+use crate::scene::sinusoids as scene;
 
 /// Magnitude of the position signal against position, for three schemes and the word itself.
 #[component]
@@ -35,66 +22,13 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
     let params = state.params();
     let canvas_ref = NodeRef::<Canvas>::new();
     draw_effect_into(canvas_ref, stats, move |canvas| {
-        let p = params.get();
-        let (n, d) = (p.positions, p.dim);
-        let word: f64 = token_embedding("dog", d)
-            .iter()
-            .map(|x| x * x)
-            .sum::<f64>()
-            .sqrt();
-        let curve = |f: &dyn Fn(usize) -> f64| -> Vec<(f64, f64)> {
-            (0..n).map(|p| (p as f64, f(p))).collect()
-        };
-        let top = naive::integer_norm(n.saturating_sub(1), d).max(word * 1.5);
-        let spec = LinePlotSpec {
-            title: "Size of the position signal added to each token",
-            x_desc: "position",
-            y_desc: "norm",
-            x_range: 0.0..(n.max(2) - 1) as f64,
-            y_range: 0.0..top * 1.05,
-            series: vec![
-                Series {
-                    label: "integer pos in every dim".into(),
-                    color: lines::series_color(4),
-                    points: curve(&|p| naive::integer_norm(p, d)),
-                    dots: false,
-                    line: true,
-                },
-                Series {
-                    label: format!("pos/(n−1), n = {n}"),
-                    color: lines::series_color(1),
-                    points: curve(&|p| naive::normalized_norm(p, n, d)),
-                    dots: false,
-                    line: true,
-                },
-                Series {
-                    label: "sinusoidal".into(),
-                    color: lines::series_color(0),
-                    points: curve(&|q| p.row_norm(q)),
-                    dots: false,
-                    line: true,
-                },
-                Series {
-                    label: "the word “dog” (for scale)".into(),
-                    color: RGBColor(0x99, 0x99, 0x99),
-                    points: curve(&|_| word),
-                    dots: false,
-                    line: true,
-                },
-            ],
-            marker: None,
-            theme: theme.get(),
-        };
-        paint_lines(canvas, plot_height, &spec);
+        let spec = scene::magnitudes_spec(&params.get(), theme.get());
+        paint_lines(canvas, scene::naive_plot_height, &spec);
     });
     let numbers = move || {
         let p = params.get();
         let last = p.positions - 1;
-        let word: f64 = token_embedding("dog", p.dim)
-            .iter()
-            .map(|x| x * x)
-            .sum::<f64>()
-            .sqrt();
+        let word = scene::word_norm(p.dim);
         let sinusoidal = if p.is_shift_invariant() || p.positions == 1 {
             format!(
                 "sinusoidal {:.2} (√{}, at every position)",
@@ -134,7 +68,7 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
                 {move || {
                     let p = params.get();
                     let last = p.positions - 1;
-                    let word: f64 = token_embedding("dog", p.dim).iter().map(|x| x * x).sum::<f64>().sqrt();
+                    let word = scene::word_norm(p.dim);
                     let bound = format!(
                         "Dividing by the length keeps it bounded (at most √d = {:.1}, about √3 times the word), but then “position 10” means something different in every sentence.",
                         (p.dim as f64).sqrt()
@@ -227,35 +161,20 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
     let params = state.params();
     let bits_ref = NodeRef::<Canvas>::new();
     let sine_ref = NodeRef::<Canvas>::new();
-    let n = Memo::new(move |_| params.get().positions.min(128));
+    let n = Memo::new(move |_| scene::bits_positions(&params.get()));
     let bits = Memo::new(move |_| naive::bits_for(n.get()));
     let mut bit_painter = MatrixPainter::default();
     draw_effect_into(bits_ref, stats, move |canvas| {
         let (n, b) = (n.get(), bits.get());
         let table = naive::binary_table(n, b);
-        let spec = HeatmapSpec {
-            title: "Binary bits of the position",
-            x_desc: "bit (fastest first)",
-            y_desc: "position",
-            cols: 0..b as usize,
-            rows: 0..n,
-            colorbar: ColorBar {
-                lo: 0.0,
-                hi: 1.0,
-                label: "bit",
-                scale: Scale::Sequential,
-            },
-            col_names: None,
-            row_names: None,
-            theme: theme.get(),
-        };
+        let spec = scene::bits_spec(n, b, theme.get());
         let matrix = Matrix {
             values: &table,
             stride: b as usize,
             version: None,
             toeplitz: false,
         };
-        bit_painter.paint(canvas, table_height, &spec, matrix, &[]);
+        bit_painter.paint(canvas, scene::naive_table_height, &spec, matrix, &[]);
     });
     let mut sine_painter = MatrixPainter::default();
     // One buffer for the table across redraws, as the heatmap keeps one: a fresh n × d table
@@ -264,17 +183,15 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
     draw_effect_into(sine_ref, stats, move |canvas| {
         let p = params.get();
         let n = n.get();
-        let cols = (2 * bits.get() as usize).min(p.dim);
         crate::math::sinusoidal::SinusoidalParams { positions: n, ..p }.table_into(&mut table);
-        let spec =
-            HeatmapSpec::encoding("Sinusoidal PE, first columns", 0..n, 0..cols, theme.get());
+        let spec = scene::first_columns_spec(&p, n, bits.get(), theme.get());
         let matrix = Matrix {
             values: &table,
             stride: p.dim,
             version: None,
             toeplitz: false,
         };
-        sine_painter.paint(canvas, table_height, &spec, matrix, &[]);
+        sine_painter.paint(canvas, scene::naive_table_height, &spec, matrix, &[]);
     });
     view! {
         <div class="subfigure">

@@ -11,13 +11,10 @@ use crate::app::figure::draw_effect;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{self, LinePlotLayout, LinePlotSpec, Series};
+use crate::chart::lines::LinePlotLayout;
 use crate::math::sinusoidal::Column;
 use crate::params::MAX_SHIFT;
-
-fn figure_height(width: f64) -> f64 {
-    (width * 0.42).clamp(240.0, 360.0)
-}
+use crate::scene::sinusoids as scene;
 
 /// `a` formatted with a fixed sign column, for the matrix entries.
 fn entry(a: f64) -> String {
@@ -63,36 +60,9 @@ pub fn RelativeShift() -> impl IntoView {
     let stats = draw_effect(canvas_ref, move |canvas| {
         let p = params.get();
         let (at, shift) = (pos.get(), k.get());
-        let title = format!("M_{shift} · PE({at}) lands exactly on PE({})", at + shift);
-        let line = |v: &Vec<f64>| -> Vec<(f64, f64)> {
-            v.iter().enumerate().map(|(i, &y)| (i as f64, y)).collect()
-        };
-        let spec = LinePlotSpec {
-            title: &title,
-            x_desc: "column j",
-            y_desc: "value",
-            x_range: 0.0..(p.dim - 1).max(1) as f64,
-            y_range: -1.15..1.15,
-            series: vec![
-                Series {
-                    label: format!("PE({})", at + shift),
-                    color: lines::series_color(0),
-                    points: target.with(line),
-                    dots: false,
-                    line: true,
-                },
-                Series {
-                    label: format!("M_{shift} · PE({at})"),
-                    color: lines::series_color(1),
-                    points: moved.with(line),
-                    dots: true,
-                    line: false,
-                },
-            ],
-            marker: None,
-            theme: theme.get(),
-        };
-        layout.set_value(paint_lines(canvas, figure_height, &spec));
+        let spec = target
+            .with(|tg| moved.with(|mv| scene::shift_spec(p.dim, at, shift, tg, mv, theme.get())));
+        layout.set_value(paint_lines(canvas, scene::shift_height, &spec));
     });
 
     let on_move = move |ev: leptos::ev::MouseEvent| {

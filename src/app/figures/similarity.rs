@@ -12,19 +12,9 @@ use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::colorbar::ColorBar;
-use crate::chart::colormap::Scale;
-use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
-use crate::chart::lines::{self, LinePlotSpec, Series};
+use crate::chart::heatmap::HeatmapLayout;
 use crate::math::similarity;
-
-fn matrix_height(width: f64) -> f64 {
-    (width * 0.75).clamp(300.0, 620.0)
-}
-
-fn curve_height(width: f64) -> f64 {
-    (width * 0.36).clamp(220.0, 320.0)
-}
+use crate::scene::sinusoids as scene;
 
 /// The similarity figure: matrix with hover, and the current position's row as a curve.
 #[component]
@@ -56,22 +46,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
             computed_for = Some(p);
             version.update(|v| *v += 1);
         }
-        let spec = HeatmapSpec {
-            title: "Cosine similarity of position vectors",
-            x_desc: "position b",
-            y_desc: "position a",
-            cols: 0..n,
-            rows: 0..n,
-            colorbar: ColorBar {
-                lo: -1.0,
-                hi: 1.0,
-                label: "cos(PE(a), PE(b))",
-                scale: Scale::Diverging,
-            },
-            col_names: None,
-            row_names: None,
-            theme: t,
-        };
+        let spec = scene::similarity_matrix_spec(n, t);
         let drawn = matrix.with_value(|m| {
             let cells = Matrix {
                 values: m,
@@ -79,7 +54,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
                 version: Some(version.get_untracked()),
                 toeplitz: false,
             };
-            painter.paint(canvas, matrix_height, &spec, cells, &[at])
+            painter.paint(canvas, scene::similarity_matrix_height, &spec, cells, &[at])
         });
         layout.set_value(drawn);
 
@@ -90,27 +65,9 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
             el: curve,
             css_width: curve_width.get(),
         };
-        let points: Vec<(f64, f64)> =
-            matrix.with_value(|m| (0..n).map(|j| (j as f64, m[at * n + j])).collect());
-        let lo = points.iter().map(|p| p.1).fold(1.0, f64::min).min(0.0);
-        let title = format!("Similarity of position {at} to every position");
-        let spec = LinePlotSpec {
-            title: &title,
-            x_desc: "position b",
-            y_desc: "similarity",
-            x_range: 0.0..(n.max(2) - 1) as f64,
-            y_range: (lo - 0.05)..1.05,
-            series: vec![Series {
-                label: format!("cos(PE({at}), PE(b))"),
-                color: lines::series_color(0),
-                points,
-                dots: n <= 40,
-                line: true,
-            }],
-            marker: Some((at as f64, format!("pos {at}"))),
-            theme: t,
-        };
-        paint_lines(&curve, curve_height, &spec);
+        let spec =
+            matrix.with_value(|m| scene::similarity_curve_spec(&m[at * n..(at + 1) * n], at, t));
+        paint_lines(&curve, scene::similarity_curve_height, &spec);
     });
 
     let on_move = hover_cell(matrix_ref, layout, cursor);

@@ -6,23 +6,14 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::figure::FigureLink;
-use plotters::prelude::*;
 
 use crate::app::figure::draw_effect;
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{self, LinePlotSpec, Series};
-use crate::math::attention::token_embedding;
 use crate::math::sinusoidal::{Column, Layout, SinusoidalParams};
 use crate::params::{MAX_COMPARE, parse_usize};
-
-fn figure_height(width: f64) -> f64 {
-    (width * 0.42).clamp(240.0, 360.0)
-}
-
-/// The word whose embedding is moved around (any fixed vector would do).
-const WORD: &str = "dog";
+use crate::scene::sinusoids as scene;
 
 /// Mean of |v| over the columns of each quarter of the frequency pairs, fastest first (pair `i`'s
 /// columns, wherever the layout puts them, count for quarter `⌊4i/pairs⌋`; zero padding counts
@@ -62,57 +53,12 @@ pub fn AddToToken() -> impl IntoView {
     let params = state.params();
     let at = state.compare;
     // x(p) − x(p₀) = PE(p) − PE(p₀): the word's embedding cancels.
-    let diffs = Memo::new(move |_| {
-        let p = params.get();
-        let [p0, p1, p2] = at.get();
-        let base = p.row(p0);
-        let diff =
-            |q: usize| -> Vec<f64> { p.row(q).iter().zip(&base).map(|(a, b)| a - b).collect() };
-        (diff(p1), diff(p2))
-    });
+    let diffs = Memo::new(move |_| scene::token_differences(&params.get(), at.get()));
 
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |canvas| {
-        let p = params.get();
-        let [p0, p1, p2] = at.get();
-        let line = |v: &[f64]| -> Vec<(f64, f64)> {
-            v.iter().enumerate().map(|(i, &y)| (i as f64, y)).collect()
-        };
-        let word = token_embedding(WORD, p.dim);
-        let (d1, d2) = diffs.get();
-        let spec = LinePlotSpec {
-            title: "Where position lives: x(p) − x(p₀) over dimensions",
-            x_desc: "column j",
-            y_desc: "difference",
-            x_range: 0.0..(p.dim - 1).max(1) as f64,
-            y_range: -2.1..2.1,
-            series: vec![
-                Series {
-                    label: format!("x({p1}) − x({p0})"),
-                    color: lines::series_color(0),
-                    points: line(&d1),
-                    dots: false,
-                    line: true,
-                },
-                Series {
-                    label: format!("x({p2}) − x({p0})"),
-                    color: lines::series_color(1),
-                    points: line(&d2),
-                    dots: false,
-                    line: true,
-                },
-                Series {
-                    label: format!("the word “{WORD}” itself"),
-                    color: RGBColor(0x99, 0x99, 0x99),
-                    points: line(&word),
-                    dots: false,
-                    line: true,
-                },
-            ],
-            marker: None,
-            theme: theme.get(),
-        };
-        paint_lines(canvas, figure_height, &spec);
+        let spec = diffs.with(|d| scene::token_spec(&params.get(), at.get(), d, theme.get()));
+        paint_lines(canvas, scene::token_height, &spec);
     });
 
     let set_slot = move |slot: usize, ev: leptos::ev::Event| {

@@ -3,58 +3,22 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plotters::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{self, LinePlotLayout, LinePlotSpec, Series};
+use crate::chart::lines::LinePlotLayout;
 use crate::chart::theme::Theme;
 use crate::math::sinusoidal::SinusoidalParams;
 use crate::params::{format_dims, parse_dims};
-
-/// Height of the figure for a given CSS width.
-fn figure_height(width: f64) -> f64 {
-    (width * 0.45).clamp(260.0, 420.0)
-}
-
-/// One wave: `PE(pos, dim)` for every position.
-fn wave(p: &SinusoidalParams, dim: usize, label: String, color: RGBColor) -> Series {
-    Series {
-        label,
-        color,
-        points: (0..p.positions)
-            .map(|pos| (pos as f64, p.value(pos, dim)))
-            .collect(),
-        dots: p.positions <= 40,
-        line: true,
-    }
-}
+use crate::scene::sinusoids as scene;
 
 /// The wavelength of a column in positions (`2π/ω`), or `None` for a constant column.
 fn wavelength(p: &SinusoidalParams, dim: usize) -> Option<f64> {
     let w = p.omega(dim);
     (w > 0.0).then(|| std::f64::consts::TAU / w)
-}
-
-/// The series to draw: the chosen dimensions, then the hovered heatmap column if it is not one.
-fn series(p: &SinusoidalParams, dims: &[usize], hovered: Option<usize>) -> Vec<Series> {
-    let mut out: Vec<Series> = dims
-        .iter()
-        .enumerate()
-        .map(|(k, &d)| wave(p, d, format!("column {d}"), lines::series_color(k)))
-        .collect();
-    if let Some(h) = hovered.filter(|h| *h < p.dim && !dims.contains(h)) {
-        out.push(wave(
-            p,
-            h,
-            format!("column {h} (hovered)"),
-            RGBColor(0x80, 0x80, 0x80),
-        ));
-    }
-    out
 }
 
 /// Draws the figure; returns the plot layout for hover.
@@ -66,17 +30,8 @@ fn paint(
     pos: usize,
     theme: Theme,
 ) -> Option<LinePlotLayout> {
-    let spec = LinePlotSpec {
-        title: "Each column is a wave over positions",
-        x_desc: "position",
-        y_desc: "PE(pos, j)",
-        x_range: 0.0..(p.positions.max(2) - 1) as f64,
-        y_range: -1.15..1.15,
-        series: series(p, dims, hovered),
-        marker: Some((pos as f64, format!("pos {pos}"))),
-        theme,
-    };
-    paint_lines(canvas, figure_height, &spec)
+    let spec = scene::waves_spec(p, dims, hovered, pos, theme);
+    paint_lines(canvas, scene::waves_height, &spec)
 }
 
 /// The wave figure with its dimension picker and readout.

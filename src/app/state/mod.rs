@@ -10,10 +10,7 @@ pub mod tables;
 use leptos::prelude::*;
 
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-use crate::params::context::ContextView;
-use crate::params::rope::RopeView;
-use crate::params::tables::TablesView;
-use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Span, TableView};
+use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Span, TableView, Views};
 use context::ContextState;
 use rope::RopeState;
 use tables::TablesState;
@@ -232,19 +229,10 @@ pub struct AppState {
 impl AppState {
     /// The state described by query `pairs`, clamping what it must (with notices).
     pub fn from_query(pairs: &[(String, String)]) -> Self {
-        let (view, mut notices) = SinusoidalView::from_query(pairs);
-        let (order, more) = OrderView::from_query(pairs);
-        notices.extend(more);
-        let (naive, more) = NaiveView::from_query(pairs);
-        notices.extend(more);
-        let (rope, more) = RopeView::from_query(pairs);
-        notices.extend(more);
-        let (context, more) = ContextView::from_query(pairs);
-        notices.extend(more);
-        let (tables, more) = TablesView::from_query(pairs);
-        notices.extend(more);
+        let (views, notices) = Views::from_query(pairs);
+        let (order, naive) = (views.order, views.naive);
         AppState {
-            sinusoidal: SinusoidalState::new(view),
+            sinusoidal: SinusoidalState::new(views.sinusoidal),
             order: OrderState {
                 sentence: RwSignal::new(order.sentence),
                 with_position: RwSignal::new(order.with_position),
@@ -253,9 +241,9 @@ impl AppState {
                 pos: RwSignal::new(naive.pos),
                 eps: RwSignal::new(naive.eps),
             },
-            rope: RopeState::new(rope),
-            context: ContextState::new(context),
-            tables: TablesState::new(tables),
+            rope: RopeState::new(views.rope),
+            context: ContextState::new(views.context),
+            tables: TablesState::new(views.tables),
             notices: Notices(RwSignal::new(notices.into_iter().map(|n| n.0).collect())),
         }
     }

@@ -74,6 +74,52 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Output of `pe render`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RenderFormat {
+    /// The picture, as SVG.
+    Svg,
+    /// The numbers the figure shows, as CSV (a header row per panel, the state in a comment).
+    Csv,
+}
+
+/// Page theme of a rendered figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ThemeArg {
+    /// Light page colours.
+    Light,
+    /// Dark page colours.
+    Dark,
+}
+
+/// `pe render`'s flags.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The figure's id, as in its link (`#fig-waves`); `pe render --list` prints them.
+    #[arg(required_unless_present = "list", value_parser = clap::builder::PossibleValuesParser::new(pe_explorer::scene::ids()))]
+    pub figure: Option<String>,
+    /// Print the ids of the figures that render here → {"figures": [...]}.
+    #[arg(long)]
+    pub list: bool,
+    /// The figure's state: a link's query (`n=256&d=64&pos=10`, with or without the leading `?`).
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pub query: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "svg")]
+    pub format: RenderFormat,
+    /// Page colours (default: the query's theme=, else light).
+    #[arg(long, value_enum)]
+    pub theme: Option<ThemeArg>,
+    #[arg(long, default_value_t = 800, help = format!(
+        "Width in CSS pixels, {}; each panel is as tall as the page makes it at this width",
+        int(limits::RENDER_WIDTH)
+    ))]
+    pub width: u32,
+    /// The file to write (replaced if it exists).
+    #[arg(long, value_name = "OUT", required_unless_present = "list")]
+    pub out: Option<String>,
+}
+
 /// Column layout / RoPE pairing.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum LayoutArg {
@@ -385,6 +431,8 @@ pub enum Command {
         ))]
         sentence: String,
     },
+    /// Draw one figure of the explainer as the page draws it, natively: SVG (the same chart code on plotters' SVG backend) or CSV (the numbers it shows) → {"figure": id, "format": ..., "out": OUT, "bytes": n, "width": w, "height": h, "panels": [titles]}. The state comes from the page's own link query.
+    Render(RenderArgs),
     /// The nearest later integer position whose sine is within ε of sin(pos) → {"collision": q or null, ...}.
     SineCollision {
         #[arg(long, help = format!("Position, {}", int(limits::COLLISION_SEARCH)))]

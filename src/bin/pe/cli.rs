@@ -11,6 +11,8 @@ mod args;
 mod check;
 #[path = "commands.rs"]
 mod commands;
+#[path = "render.rs"]
+mod render;
 #[path = "rope_freqs.rs"]
 mod rope_freqs;
 
@@ -78,6 +80,12 @@ fn missing_subcommand() -> String {
     )
 }
 
+/// Writes `value` as one line of JSON.
+fn write_json(out: &mut dyn Write, value: &serde_json::Value) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    writeln!(out)
+}
+
 /// Runs the CLI on `args` with the process's stdin, stdout and stderr; returns the exit status.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
     run_with(
@@ -98,11 +106,7 @@ pub fn run_with<T: Into<OsString> + Clone>(
     err: &mut dyn Write,
 ) -> i32 {
     let result = match Cli::try_parse_from(args) {
-        Ok(cli) => execute(cli.command, stdin).map(|value| {
-            serde_json::to_writer(&mut *out, &value)
-                .map_err(std::io::Error::from)
-                .and_then(|()| writeln!(out))
-        }),
+        Ok(cli) => execute(cli.command, stdin).map(|value| write_json(out, &value)),
         Err(e) => match e.kind() {
             ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Ok(write!(out, "{}", e.render())),
             ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Err(missing_subcommand()),

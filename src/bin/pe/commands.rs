@@ -45,6 +45,7 @@ fn rope_vector(flag: &str, text: &str, dim: usize) -> Checked<Vec<f64>> {
 /// Runs one subcommand; `stdin` is what `--config -` reads.
 pub fn execute(command: Command, stdin: &mut dyn Read) -> Checked<Value> {
     match command {
+        Command::Render(args) => super::render::run(args),
         Command::Sinusoidal {
             positions,
             dim,

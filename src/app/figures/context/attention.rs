@@ -82,7 +82,7 @@ pub fn AttentionFactor() -> impl IntoView {
             .fold(1.0_f64, f64::min);
         let at = cursor.get(POINTS).map_or(factor, s_at);
         let spec = LinePlotSpec {
-            title: "Attention factor against the scale factor s",
+            title: "Attention factor against the scale factor s".into(),
             x_desc: "scale factor s",
             y_desc: "attention factor",
             x_range: limits::FACTOR.0..limits::FACTOR.1,

@@ -68,7 +68,7 @@ pub fn DynamicNtk() -> impl IntoView {
             });
         let at = cursor.get(POINTS).map_or(len, |k| length_at(k, e));
         let spec = LinePlotSpec {
-            title: "Dynamic NTK: the base at each current length",
+            title: "Dynamic NTK: the base at each current length".into(),
             x_desc: "current sequence length L (log scale)",
             y_desc: "base (log scale)",
             x_range: (LENGTH.0 as f64).log10()..(e as f64).log10(),

@@ -95,7 +95,7 @@ pub fn ScoresByDistance() -> impl IntoView {
                     .fold((0.0_f64, 1.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
                 let end = plain.end.last().copied().unwrap_or(0);
                 let spec = LinePlotSpec {
-                    title: "Score of q = k = ones against distance",
+                    title: "Score of q = k = ones against distance".into(),
                     x_desc: "distance m − n (log scale; each point averages a column of distances)",
                     y_desc: "score / (|q|·|k|)",
                     x_range: 0.0..x_of(end).max(0.5),

@@ -66,7 +66,7 @@ pub fn Turns() -> impl IntoView {
                 ..Extras::default()
             };
             let spec = LinePlotSpec {
-                title: "Share of the circle each pair reaches",
+                title: "Share of the circle each pair reaches".into(),
                 x_desc: "pair i (fast → slow)",
                 y_desc: "share of a full turn",
                 x_range: 0.0..(r.len().max(2) - 1) as f64,

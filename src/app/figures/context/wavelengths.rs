@@ -228,7 +228,7 @@ pub fn Wavelengths() -> impl IntoView {
         }
         let hlines = merged;
         let spec = LinePlotSpec {
-            title: "Wavelength 2π/θ of each pair, before and after",
+            title: "Wavelength 2π/θ of each pair, before and after".into(),
             x_desc: "pair i (fast → slow)",
             y_desc: "wavelength (positions, log scale)",
             x_range: 0.0..(before.len().max(2) - 1) as f64,
@@ -268,7 +268,7 @@ pub fn Wavelengths() -> impl IntoView {
                 .flat_map(|s| s.points.iter().map(|p| p.1))
                 .fold(factor, f64::max);
             let spec = LinePlotSpec {
-                title: "How much each pair is slowed: θᵢ / θ′ᵢ",
+                title: "How much each pair is slowed: θᵢ / θ′ᵢ".into(),
                 x_desc: "pair i (fast → slow)",
                 y_desc: "slow-down",
                 x_range: 0.0..(n.max(2) - 1) as f64,

@@ -125,7 +125,7 @@ pub fn WhyNotAdd() -> impl IntoView {
                 .fold((0.0_f64, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
             let pad = (hi - lo).max(1e-6) * 0.08;
             let spec = LinePlotSpec {
-                title: "The score's parts as both tokens move",
+                title: "The score's parts as both tokens move".into(),
                 x_desc: "offset o (both positions + o, distance unchanged)",
                 y_desc: "score term",
                 x_range: SHIFT.0 as f64..SHIFT.1 as f64,

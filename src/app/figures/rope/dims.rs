@@ -66,7 +66,7 @@ pub fn BeforeAfter() -> impl IntoView {
                 .flat_map(|s| s.points.iter().map(|p| p.1.abs()))
                 .fold(1e-9_f64, f64::max);
             let spec = LinePlotSpec {
-                title: "q at up to three positions",
+                title: "q at up to three positions".into(),
                 x_desc: "coordinate",
                 y_desc: "value",
                 x_range: 0.0..(d.max(2) - 1) as f64,

@@ -85,7 +85,7 @@ pub fn EfficientForm() -> impl IntoView {
                 .fold(1e-9_f64, |a, v| a.max(v.abs()));
             let title = format!("q turned to m = {m}, computed two ways");
             let spec = LinePlotSpec {
-                title: &title,
+                title: title.clone(),
                 x_desc: "coordinate",
                 y_desc: "value",
                 x_range: 0.0..(d.max(2) - 1) as f64,

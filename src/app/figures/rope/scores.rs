@@ -78,7 +78,7 @@ pub fn ScoresOverPositions() -> impl IntoView {
                 last = Some(key);
             }
             let spec = HeatmapSpec {
-                title: "q rotated to m · k rotated to n",
+                title: "q rotated to m · k rotated to n".into(),
                 x_desc: "key position n",
                 y_desc: "query position m",
                 cols: 0..n,
@@ -116,7 +116,7 @@ pub fn ScoresOverPositions() -> impl IntoView {
             let points =
                 |f: &dyn Fn(usize) -> f64| (0..n).map(|r| (r as f64, f(r))).collect::<Vec<_>>();
             let spec = LinePlotSpec {
-                title: "Score and RoFormer's bound vs m − n",
+                title: "Score and RoFormer's bound vs m − n".into(),
                 x_desc: "distance m − n",
                 y_desc: "q'_m · k'_n",
                 x_range: 0.0..(n - 1).max(1) as f64,

@@ -48,7 +48,7 @@ pub fn WhyOnlyQk() -> impl IntoView {
                     .collect::<Vec<_>>()
             };
             let spec = LinePlotSpec {
-                title: "Output change as the sentence moves",
+                title: "Output change as the sentence moves".into(),
                 x_desc: "offset of the whole sentence",
                 y_desc: "largest |output change|",
                 x_range: SHIFT.0 as f64..SHIFT.1 as f64,

@@ -55,7 +55,7 @@ fn paint_wheels(
     let root = backend::area(&surface.el)?;
     let title = format!("Position m = {m}: pair i has turned by m·θ_i");
     let spec = ClockSpec {
-        title: &title,
+        title: title.clone(),
         clocks: inv_freq
             .iter()
             .enumerate()
@@ -130,7 +130,7 @@ pub fn FrequencyWheels() -> impl IntoView {
         version += 1;
         let title = format!("R_m at m = {m} ({} layout)", layout_kind.as_str());
         let spec = HeatmapSpec {
-            title: &title,
+            title: title.clone(),
             x_desc: "input coordinate",
             y_desc: "output coordinate",
             cols: 0..d,

@@ -71,7 +71,7 @@ pub fn AlibiBias() -> impl IntoView {
             version += 1;
         }
         let spec = HeatmapSpec {
-            title: &title,
+            title: title.clone(),
             x_desc: "key j",
             y_desc: "query i",
             cols: 0..n,

@@ -86,7 +86,7 @@ pub fn AlibiAttention() -> impl IntoView {
             }
             let title = format!("Attention of query {q} over the keys (equal content scores)");
             let spec = LinePlotSpec {
-                title: &title,
+                title: title.clone(),
                 x_desc: "key position j",
                 y_desc: "attention weight",
                 x_range: 0.0..(n - 1).max(1) as f64,

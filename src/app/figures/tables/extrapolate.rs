@@ -172,7 +172,7 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
                 });
             }
             let spec = LinePlotSpec {
-                title,
+                title: title.to_string(),
                 x_desc: "position p",
                 y_desc,
                 x_range: 0.0..(n - 1).max(1) as f64,

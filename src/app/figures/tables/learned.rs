@@ -70,7 +70,7 @@ pub fn LearnedCliff() -> impl IntoView {
         }
         let v = Some(version.get_untracked());
         let spec = HeatmapSpec {
-            title: "Learned table (seeded, untrained)",
+            title: "Learned table (seeded, untrained)".into(),
             x_desc: "column j",
             y_desc: "position",
             cols: 0..d,
@@ -109,7 +109,7 @@ pub fn LearnedCliff() -> impl IntoView {
             })
             .collect();
         let spec = HeatmapSpec {
-            title: "Sinusoidal table (a formula)",
+            title: "Sinusoidal table (a formula)".into(),
             colorbar: ColorBar {
                 lo: -1.0,
                 hi: 1.0,

@@ -73,7 +73,7 @@ pub fn LearnedSimilarity() -> impl IntoView {
         }
         let v = Some(version.get_untracked());
         let spec = HeatmapSpec {
-            title: "Learned rows (untrained)",
+            title: "Learned rows (untrained)".into(),
             x_desc: "position b",
             y_desc: "position a",
             cols: 0..p,
@@ -98,7 +98,7 @@ pub fn LearnedSimilarity() -> impl IntoView {
             left_layout.set_value(left.paint(surface, height, &spec, cells(l), &[]));
             let Some(el) = sin_ref.get() else { return };
             let spec = HeatmapSpec {
-                title: "Sinusoidal rows",
+                title: "Sinusoidal rows".into(),
                 ..spec.clone()
             };
             let surface = Surface {

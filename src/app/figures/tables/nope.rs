@@ -52,7 +52,7 @@ pub fn NoPosition() -> impl IntoView {
                 .map(|p| p.1)
                 .fold(-(n as f64).log10(), f64::min);
             let spec = LinePlotSpec {
-                title: "What a causal query sees without positions",
+                title: "What a causal query sees without positions".into(),
                 x_desc: "tokens visible to query i (i + 1)",
                 y_desc: "value",
                 x_range: 0.0..x(n - 1).max(0.3),

@@ -159,7 +159,7 @@ pub fn SamePosition() -> impl IntoView {
                     }
                 };
                 let spec = LinePlotSpec {
-                    title: &title,
+                    title: title.clone(),
                     x_desc,
                     y_desc,
                     x_range: 0.0..(n.max(2) - 1) as f64,

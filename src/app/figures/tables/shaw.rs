@@ -40,7 +40,7 @@ pub fn ShawClipped() -> impl IntoView {
         // Entry (i, j) depends on j − i only: its 2n − 1 diagonals.
         toeplitz_diagonals(n, |r| shaw_clip(r, k) as f64, &mut diagonals);
         let spec = HeatmapSpec {
-            title: "Clipped relative position clip(j − i, −k, k)",
+            title: "Clipped relative position clip(j − i, −k, k)".into(),
             x_desc: "key j",
             y_desc: "query i",
             cols: 0..n,

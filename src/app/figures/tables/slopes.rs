@@ -135,7 +135,7 @@ pub fn AlibiSlopes() -> impl IntoView {
         let x_max = if p == h_count { h_count } else { 2 * p };
         let at = cursor.get(h_count).map(|k| k + 1).unwrap_or(chosen);
         let spec = LinePlotSpec {
-            title: "ALiBi slope of each head",
+            title: "ALiBi slope of each head".into(),
             x_desc: "head h",
             y_desc: "m",
             x_range: 0.5..x_max as f64 + 0.5,

@@ -96,7 +96,7 @@ pub fn T5Buckets() -> impl IntoView {
         // Entry (i, j) is the bucket of j − i: its 2n − 1 diagonals.
         toeplitz_diagonals(n, |r| bucket(r) as f64, &mut diagonals);
         let spec = HeatmapSpec {
-            title: "Bucket of each query–key pair",
+            title: "Bucket of each query–key pair".into(),
             x_desc: "key j",
             y_desc: "query i",
             cols: 0..n,
@@ -124,7 +124,7 @@ pub fn T5Buckets() -> impl IntoView {
         let points: Vec<(f64, f64)> = (-r..=r).map(|x| (x as f64, bucket(x) as f64)).collect();
         let at = x_cursor.get(points.len()).map(|k| k as i64 - r);
         let spec = LinePlotSpec {
-            title: "Bucket against the relative position j − i",
+            title: "Bucket against the relative position j − i".into(),
             x_desc: "relative position j − i",
             y_desc: "bucket",
             x_range: -(r as f64)..r as f64,

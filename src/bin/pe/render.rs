@@ -1,0 +1,67 @@
+//! `pe render`: one figure of the explainer drawn natively, from the page's own link query, by the
+//! same scene and chart code the page runs (`pe_explorer::scene`).
+
+use serde_json::{Value, json};
+
+use super::args::{RenderArgs, RenderFormat, ThemeArg};
+use super::check::{self, Checked};
+use pe_explorer::chart::theme::Theme;
+use pe_explorer::math::limits;
+use pe_explorer::params::{MAX_QUERY_BYTES, ThemeChoice, Views, is_state_key, parse_query, quote};
+use pe_explorer::scene;
+
+/// The views of `query`, strictly: an unknown key, or a value the page would clamp or replace
+/// (with a notice), is an error here.
+fn views(query: &str) -> Checked<(Views, ThemeChoice)> {
+    if query.len() > MAX_QUERY_BYTES {
+        return Err(format!(
+            "--query is {} bytes; at most {MAX_QUERY_BYTES}",
+            query.len()
+        ));
+    }
+    let pairs = parse_query(query);
+    if let Some((key, _)) = pairs.iter().find(|(k, _)| !is_state_key(k)) {
+        return Err(format!(
+            "--query has an unknown key “{}” (keys are the page's link keys: n, d, base, pos, r.base, c.factor, t.heads…)",
+            quote(key)
+        ));
+    }
+    let (views, notices) = Views::from_query(&pairs);
+    let (theme, notice) = ThemeChoice::from_query(&pairs);
+    if let Some(first) = notice.iter().chain(&notices).next() {
+        return Err(format!("--query: {}", first.0));
+    }
+    Ok((views, theme))
+}
+
+/// Runs `pe render`: writes the file and returns its summary (or, with `--list`, the ids).
+pub fn run(args: RenderArgs) -> Checked<Value> {
+    if args.list {
+        return Ok(json!({ "figures": scene::ids().collect::<Vec<_>>() }));
+    }
+    let (Some(id), Some(out)) = (args.figure, args.out) else {
+        return Err("a figure id and --out are required (see pe render --help)".into());
+    };
+    let width = check::int("width", args.width, limits::RENDER_WIDTH)?;
+    let (views, choice) = views(args.query.trim_start_matches('?'))?;
+    let theme = match (args.theme, choice) {
+        (Some(ThemeArg::Dark), _) | (None, ThemeChoice::Dark) => Theme::DARK,
+        _ => Theme::LIGHT,
+    };
+    let picture = scene::picture(&id, &views, theme)?;
+    let height: u32 = scene::svg::heights(&picture, width).iter().sum();
+    let (format, text) = match args.format {
+        RenderFormat::Svg => ("svg", scene::svg::render(&picture, width)?),
+        RenderFormat::Csv => ("csv", picture.csv()),
+    };
+    std::fs::write(&out, &text).map_err(|e| format!("could not write {}: {e}", quote(&out)))?;
+    Ok(json!({
+        "figure": picture.id,
+        "format": format,
+        "out": out,
+        "bytes": text.len(),
+        "width": width,
+        "height": height,
+        "panels": picture.panels.iter().map(|(p, _)| p.title()).collect::<Vec<_>>(),
+    }))
+}

@@ -1,0 +1,268 @@
+//! Every figure as data: for a figure id and the views a link describes, the panels the figure
+//! draws (line plots, heatmaps, clock faces) with their titles, axes and numbers.
+//!
+//! One source for each figure's picture: the browser paints these specs on canvases
+//! (`app/figures`), `pe render` draws them natively to SVG through the same chart functions, and
+//! [`Picture::csv`] writes the numbers they show. No Leptos and no web here.
+
+pub mod sinusoids;
+pub mod svg;
+
+use std::fmt::Write as _;
+
+use crate::chart::clock::ClockSpec;
+use crate::chart::heatmap::HeatmapSpec;
+use crate::chart::lines::{Extras, LinePlotSpec};
+use crate::chart::theme::Theme;
+use crate::params::Views;
+
+/// A panel's CSS height for a CSS width (each figure's own rule, shared with the page).
+pub type Height = fn(f64) -> f64;
+
+/// A matrix drawn as a heatmap: `values` row-major with `stride` columns; the spec's `rows` and
+/// `cols` pick the window shown; `outlines` are the matrix rows outlined (the current position).
+#[derive(Clone, Debug)]
+pub struct MatrixPanel {
+    /// Frame, axes and colour bar.
+    pub spec: HeatmapSpec,
+    /// The matrix, row-major.
+    pub values: Vec<f64>,
+    /// Columns per row of `values`.
+    pub stride: usize,
+    /// Rows outlined.
+    pub outlines: Vec<usize>,
+}
+
+impl MatrixPanel {
+    /// The window the spec shows, row-major (`rows.len() × cols.len()`).
+    pub fn window(&self) -> Vec<f64> {
+        let (rows, cols) = (&self.spec.rows, &self.spec.cols);
+        let mut out = Vec::with_capacity(rows.len() * cols.len());
+        for r in rows.clone() {
+            for c in cols.clone() {
+                out.push(self.values.get(r * self.stride + c).copied().unwrap_or(0.0));
+            }
+        }
+        out
+    }
+}
+
+/// One drawing of a figure.
+#[derive(Clone, Debug)]
+pub enum Panel {
+    /// Curves over a shared x axis.
+    Lines(LinePlotSpec, Extras),
+    /// A heatmap.
+    Matrix(MatrixPanel),
+    /// Clock faces.
+    Clocks(ClockSpec),
+}
+
+impl Panel {
+    /// The panel's title.
+    pub fn title(&self) -> &str {
+        match self {
+            Panel::Lines(spec, _) => &spec.title,
+            Panel::Matrix(m) => &m.spec.title,
+            Panel::Clocks(spec) => &spec.title,
+        }
+    }
+}
+
+/// A figure's panels, top to bottom, each with its height rule.
+#[derive(Clone, Debug)]
+pub struct Picture {
+    /// The figure's id (`fig-waves`).
+    pub id: &'static str,
+    /// Its title in the contents.
+    pub title: &'static str,
+    /// The state it shows, as the query of a link (without the defaults).
+    pub query: String,
+    /// Its panels.
+    pub panels: Vec<(Panel, Height)>,
+}
+
+/// Builds one figure's panels from the views.
+type Build = fn(&Views, Theme) -> Vec<(Panel, Height)>;
+
+/// The figures that have a scene, by id. A figure of the book not listed here is drawn only in
+/// the browser so far; [`picture`] says so.
+const SCENES: [(&str, Build); 8] = [
+    ("fig-attention", sinusoids::attention),
+    ("fig-naive", sinusoids::naive),
+    ("fig-heatmap", sinusoids::heatmap),
+    ("fig-waves", sinusoids::waves),
+    ("fig-clocks", sinusoids::clocks),
+    ("fig-similarity", sinusoids::similarity),
+    ("fig-shift", sinusoids::shift),
+    ("fig-token", sinusoids::token),
+];
+
+/// The ids of the figures [`picture`] can draw, in book order.
+pub fn ids() -> impl Iterator<Item = &'static str> {
+    crate::book::CHAPTERS
+        .iter()
+        .flat_map(|c| c.figures.iter())
+        .map(|f| f.id)
+        .filter(|id| SCENES.iter().any(|(s, _)| s == id))
+}
+
+/// The query pairs of the views a chapter's figures read.
+fn chapter_query(chapter: &str, views: &Views) -> Vec<(&'static str, String)> {
+    match chapter {
+        "sinusoids" => {
+            let mut q = views.sinusoidal.to_query();
+            q.extend(views.order.to_query());
+            q.extend(views.naive.to_query());
+            q
+        }
+        "rope" => views.rope.to_query(),
+        "context" => views.context.to_query(),
+        _ => views.tables.to_query(),
+    }
+}
+
+/// Figure `id` in the state `views` describe, drawn in `theme`. An unknown id, or a figure not
+/// yet drawn outside the browser, is an error naming the ids there are.
+pub fn picture(id: &str, views: &Views, theme: Theme) -> Result<Picture, String> {
+    let known = || ids().collect::<Vec<_>>().join(", ");
+    let Some((chapter, figure)) = crate::book::find_figure(id) else {
+        return Err(format!(
+            "no figure “{}” (figures: {})",
+            crate::params::quote(id),
+            known()
+        ));
+    };
+    let Some((_, build)) = SCENES.iter().find(|(s, _)| *s == id) else {
+        return Err(format!(
+            "{id} is drawn only in the browser so far (figures drawn here: {})",
+            known()
+        ));
+    };
+    Ok(Picture {
+        id: figure.id,
+        title: figure.title,
+        query: crate::params::build_query(&chapter_query(chapter.id, views)),
+        panels: build(views, theme),
+    })
+}
+
+/// `text` as one CSV field: quoted when it holds a comma, quote or line break (RFC 4180).
+fn field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// A number as CSV writes it: the shortest text that reads back as the same `f64`.
+fn number(x: f64) -> String {
+    format!("{x}")
+}
+
+impl Picture {
+    /// The numbers the figure shows, as CSV (RFC 4180, `\n` line ends): comment lines (`#`) name
+    /// the figure and its state, then one table per panel, each after a `# panel k: title` line
+    /// and a header row. Line plots whose series share their x values are one row per x and one
+    /// column per series; others one row per point (`series, x, y`). A heatmap is one row per
+    /// matrix row, its first column the row index (or name); a clock panel one row per clock.
+    pub fn csv(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "# Positional Encoding Explorer · {} · {}",
+            self.id, self.title
+        );
+        let state = if self.query.is_empty() {
+            "every control at its default".to_string()
+        } else {
+            self.query.clone()
+        };
+        let _ = writeln!(out, "# state: {state}");
+        for (k, (panel, _)) in self.panels.iter().enumerate() {
+            if k > 0 {
+                out.push('\n');
+            }
+            let _ = writeln!(out, "# panel {}: {}", k + 1, panel.title());
+            match panel {
+                Panel::Lines(spec, _) => lines_csv(spec, &mut out),
+                Panel::Matrix(m) => matrix_csv(m, &mut out),
+                Panel::Clocks(spec) => {
+                    out.push_str("clock,label,angle (rad),angle mod 2π (rad)\n");
+                    for (i, c) in spec.clocks.iter().enumerate() {
+                        let label = format!("{} · {}", c.label, c.sublabel);
+                        let _ = writeln!(
+                            out,
+                            "{i},{},{},{}",
+                            field(&label),
+                            number(c.angle),
+                            number(c.angle.rem_euclid(std::f64::consts::TAU))
+                        );
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+fn lines_csv(spec: &LinePlotSpec, out: &mut String) {
+    let first = spec.series.first().map(|s| &s.points);
+    let shared = first.is_some_and(|xs| {
+        spec.series
+            .iter()
+            .all(|s| s.points.len() == xs.len() && s.points.iter().zip(xs).all(|(a, b)| a.0 == b.0))
+    });
+    if shared {
+        out.push_str(&field(spec.x_desc));
+        for s in &spec.series {
+            out.push(',');
+            out.push_str(&field(&s.label));
+        }
+        out.push('\n');
+        for (i, (x, _)) in first.into_iter().flatten().enumerate() {
+            out.push_str(&number(*x));
+            for s in &spec.series {
+                out.push(',');
+                out.push_str(&number(s.points[i].1));
+            }
+            out.push('\n');
+        }
+    } else {
+        let _ = writeln!(out, "series,{},{}", field(spec.x_desc), field(spec.y_desc));
+        for s in &spec.series {
+            let label = field(&s.label);
+            for (x, y) in &s.points {
+                let _ = writeln!(out, "{label},{},{}", number(*x), number(*y));
+            }
+        }
+    }
+}
+
+fn matrix_csv(m: &MatrixPanel, out: &mut String) {
+    let spec = &m.spec;
+    let name = |names: &Option<Vec<String>>, k: usize, i: usize| {
+        names
+            .as_ref()
+            .and_then(|n| n.get(k))
+            .cloned()
+            .unwrap_or_else(|| i.to_string())
+    };
+    out.push_str(&field(&format!("{} \\ {}", spec.y_desc, spec.x_desc)));
+    for (k, c) in spec.cols.clone().enumerate() {
+        out.push(',');
+        out.push_str(&field(&name(&spec.col_names, k, c)));
+    }
+    out.push('\n');
+    let cells = m.window();
+    let width = spec.cols.len();
+    for (k, r) in spec.rows.clone().enumerate() {
+        out.push_str(&field(&name(&spec.row_names, k, r)));
+        for v in &cells[k * width..(k + 1) * width] {
+            out.push(',');
+            out.push_str(&number(*v));
+        }
+        out.push('\n');
+    }
+}
