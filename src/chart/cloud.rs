@@ -13,7 +13,7 @@ use super::theme::Theme;
 #[derive(Clone, Debug)]
 pub struct CloudSpec<'a> {
     /// Caption.
-    pub title: &'a str,
+    pub title: String,
     /// The points, in position order.
     pub points: &'a [[f64; 3]],
     /// Names of the three axes.
@@ -68,7 +68,7 @@ pub fn draw<DB: DrawingBackend>(
     spec: &CloudSpec,
 ) -> Result<CloudLayout, DrawingAreaErrorKind<DB::ErrorType>> {
     let t = &spec.theme;
-    let top = f64::from(super::theme::begin_titled(root, spec.title, t)?);
+    let top = f64::from(super::theme::begin_titled(root, &spec.title, t)?);
     let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
     let (w, h) = root.dim_in_pixel();
     let legend_h = f64::from(t.px(34.0));
@@ -216,7 +216,7 @@ mod tests {
     fn svg_has_title_axes_legend_and_a_point_each() {
         let points: Vec<[f64; 3]> = (0..10).map(|k| [k as f64, (k as f64).sin(), 0.5]).collect();
         let spec = CloudSpec {
-            title: "cloud",
+            title: "cloud".into(),
             points: &points,
             axes: ["PC1", "PC2", "PC3"],
             shown: 7,

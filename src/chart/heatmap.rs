@@ -244,8 +244,15 @@ pub fn draw_row_highlight<DB: DrawingBackend>(
 }
 
 /// Resamples a row-major `rows × cols` RGBA image (one pixel per cell) to the plot rectangle by
-/// nearest neighbour, as packed RGB — the form `DrawingBackend::blit_bitmap` takes.
-pub fn resample_rgb(rgba: &[u8], cols: usize, rows: usize, width: u32, height: u32) -> Vec<u8> {
+/// nearest neighbour, as packed RGB over `background` (a translucent pixel — the hatching of a
+/// cell with no value — is blended with it) — the form `DrawingBackend::blit_bitmap` takes.
+pub fn resample_rgb(
+    rgba: &[u8],
+    (cols, rows): (usize, usize),
+    (width, height): (u32, u32),
+    background: RGBColor,
+) -> Vec<u8> {
+    let bg = [background.0, background.1, background.2];
     let (w, h) = (width as usize, height as usize);
     let mut out = Vec::with_capacity(w * h * 3);
     for py in 0..h {
@@ -253,14 +260,19 @@ pub fn resample_rgb(rgba: &[u8], cols: usize, rows: usize, width: u32, height: u
         for px in 0..w {
             let c = (px * cols / w).min(cols.saturating_sub(1));
             let i = (r * cols + c) * 4;
-            out.extend_from_slice(rgba.get(i..i + 3).unwrap_or(&[0, 0, 0]));
+            let px = rgba.get(i..i + 4).unwrap_or(&[0, 0, 0, 255]);
+            let a = u16::from(px[3]);
+            out.extend(
+                (0..3).map(|k| ((u16::from(px[k]) * a + u16::from(bg[k]) * (255 - a)) / 255) as u8),
+            );
         }
     }
     out
 }
 
 /// Draws a whole heatmap on any backend: the frame, then `values` (row-major, `spec.rows.len() ×
-/// spec.cols.len()`) painted with `lut` as one bitmap blit, then an optional row highlight. The
+/// spec.cols.len()`) painted with `lut` as one bitmap blit (a NaN cell — no value — hatched as
+/// the page paints it), then an optional row highlight. The
 /// browser uses [`draw_frame`] and paints the cells as a `putImageData` layer over the plot
 /// instead (a canvas backend would blit pixel by pixel); SVG output and tests use this.
 pub fn draw<DB: DrawingBackend>(
@@ -272,13 +284,17 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<HeatmapLayout, DrawingAreaErrorKind<DB::ErrorType>> {
     let layout = draw_frame(root, spec)?;
     let mut rgba = Vec::new();
-    lut.paint_into(values, spec.colorbar.lo, spec.colorbar.hi, &mut rgba);
+    let (rows, cols): (Vec<usize>, Vec<usize>) = (
+        (0..spec.rows.len()).collect(),
+        (0..spec.cols.len()).collect(),
+    );
+    let range = (spec.colorbar.lo, spec.colorbar.hi);
+    lut.paint_sampled_into(values, cols.len(), &rows, &cols, range, &mut rgba);
     let rgb = resample_rgb(
         &rgba,
-        spec.cols.len(),
-        spec.rows.len(),
-        layout.width(),
-        layout.height(),
+        (cols.len(), rows.len()),
+        (layout.width(), layout.height()),
+        spec.theme.background,
     );
     root.draw(&Raster::new(
         (layout.x.start, layout.y.start),
@@ -329,7 +345,7 @@ mod tests {
         let rgba = [
             255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255,
         ];
-        let rgb = resample_rgb(&rgba, 2, 2, 4, 2);
+        let rgb = resample_rgb(&rgba, (2, 2), (4, 2), RGBColor(0, 0, 0));
         assert_eq!(
             rgb,
             vec![
@@ -337,5 +353,14 @@ mod tests {
                 0, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255, 255
             ]
         );
+    }
+
+    #[test]
+    fn resample_blends_translucent_cells_over_the_background() {
+        // A transparent cell shows the background; a half-opaque grey mixes with it.
+        let rgba = [0, 0, 0, 0, 0x8c, 0x8c, 0x8c, 0x90];
+        let rgb = resample_rgb(&rgba, (2, 1), (2, 1), RGBColor(0xff, 0xff, 0xff));
+        let mix = ((0x8c * 0x90 + 0xff * (0xff - 0x90)) / 0xff) as u8;
+        assert_eq!(rgb, vec![0xff, 0xff, 0xff, mix, mix, mix]);
     }
 }

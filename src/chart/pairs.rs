@@ -12,15 +12,15 @@ use crate::math::rope::{Layout, pair};
 
 /// What the pairing picture shows.
 #[derive(Clone, Debug)]
-pub struct PairsSpec<'a> {
+pub struct PairsSpec {
     /// Caption.
-    pub title: &'a str,
+    pub title: String,
     /// head_dim.
     pub dim: usize,
     /// Coordinates that turn (even, ≤ dim).
     pub rotary_dim: usize,
     /// The rows, top to bottom, with their names.
-    pub layouts: Vec<(Layout, &'a str)>,
+    pub layouts: Vec<(Layout, &'static str)>,
     /// Page colours and scale.
     pub theme: Theme,
 }
@@ -40,7 +40,7 @@ pub fn draw<DB: DrawingBackend>(
     spec: &PairsSpec,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let t = &spec.theme;
-    let title_h = super::theme::begin_titled(root, spec.title, t)?;
+    let title_h = super::theme::begin_titled(root, &spec.title, t)?;
     let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
     let (w, h) = root.dim_in_pixel();
     let d = spec.dim.max(2);
@@ -132,7 +132,7 @@ mod tests {
     #[test]
     fn svg_has_both_rows_an_arc_per_pair_and_labels() {
         let spec = PairsSpec {
-            title: "pairs",
+            title: "pairs".into(),
             dim: 8,
             rotary_dim: 8,
             layouts: vec![

@@ -42,9 +42,9 @@ pub struct AngleArc {
 
 /// What the plane shows.
 #[derive(Clone, Debug)]
-pub struct PlaneSpec<'a> {
+pub struct PlaneSpec {
     /// Caption.
-    pub title: &'a str,
+    pub title: String,
     /// Both axes span `−extent … extent`.
     pub extent: f64,
     /// A circle around the origin (the path of the tips), if any.
@@ -117,7 +117,7 @@ pub fn draw<DB: DrawingBackend>(
     spec: &PlaneSpec,
 ) -> Result<PlaneLayout, DrawingAreaErrorKind<DB::ErrorType>> {
     let t = &spec.theme;
-    let top = super::theme::begin_titled(root, spec.title, t)?;
+    let top = super::theme::begin_titled(root, &spec.title, t)?;
     let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
     let body = root.margin(top, 0, 0, 0);
     let e = spec.extent.max(1e-9);
@@ -276,7 +276,7 @@ mod tests {
     #[test]
     fn svg_has_title_axes_labels_and_a_square_plot() {
         let spec = PlaneSpec {
-            title: "a vector at position 3",
+            title: "a vector at position 3".into(),
             extent: 1.5,
             circle: Some(1.0),
             trail: vec![[1.0, 0.0], [0.0, 1.0]],

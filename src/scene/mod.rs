@@ -11,8 +11,12 @@ pub mod svg;
 use std::fmt::Write as _;
 
 use crate::chart::clock::ClockSpec;
+use crate::chart::cloud::CloudSpec;
+use crate::chart::colorbar::ColorBar;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::chart::lines::{Extras, LinePlotSpec};
+use crate::chart::pairs::PairsSpec;
+use crate::chart::plane::PlaneSpec;
 use crate::chart::theme::Theme;
 use crate::params::Views;
 
@@ -47,6 +51,66 @@ impl MatrixPanel {
     }
 }
 
+/// A point cloud in 3D (the page's [`CloudSpec`] borrows its points; this owns them).
+#[derive(Clone, Debug)]
+pub struct CloudPanel {
+    /// Caption.
+    pub title: String,
+    /// The points, in position order.
+    pub points: Vec<[f64; 3]>,
+    /// Names of the three axes.
+    pub axes: [&'static str; 3],
+    /// How many points are shown (the first ones).
+    pub shown: usize,
+    /// Turn about the vertical axis, radians.
+    pub yaw: f64,
+    /// Tilt towards the viewer, radians.
+    pub pitch: f64,
+    /// Page colours and scale.
+    pub theme: Theme,
+}
+
+impl CloudPanel {
+    /// The chart's spec, borrowing the points.
+    pub fn spec(&self) -> CloudSpec<'_> {
+        CloudSpec {
+            title: self.title.clone(),
+            points: &self.points,
+            axes: self.axes,
+            shown: self.shown,
+            yaw: self.yaw,
+            pitch: self.pitch,
+            selected: None,
+            theme: self.theme,
+        }
+    }
+}
+
+/// Small multiples: `count` square matrices of the same kind on one colour scale (ALiBi's bias
+/// per head), each sampled at `side × side` cells, labelled.
+#[derive(Clone, Debug)]
+pub struct TilesPanel {
+    /// Caption.
+    pub title: String,
+    /// One label per tile.
+    pub labels: Vec<String>,
+    /// The matrix index each of a tile's `side` rows (and columns) shows.
+    pub indices: Vec<usize>,
+    /// `count × side × side` values, tile by tile, row-major (NaN: no value, hatched).
+    pub values: Vec<f64>,
+    /// The colour scale.
+    pub colorbar: ColorBar,
+    /// Page colours and scale.
+    pub theme: Theme,
+}
+
+impl TilesPanel {
+    /// Cells per tile side.
+    pub fn side(&self) -> usize {
+        self.indices.len()
+    }
+}
+
 /// One drawing of a figure.
 #[derive(Clone, Debug)]
 pub enum Panel {
@@ -56,6 +120,14 @@ pub enum Panel {
     Matrix(MatrixPanel),
     /// Clock faces.
     Clocks(ClockSpec),
+    /// Arrows in the plane.
+    Plane(PlaneSpec),
+    /// Which coordinates pair up under each RoPE layout.
+    Pairs(PairsSpec),
+    /// Points in 3D.
+    Cloud(CloudPanel),
+    /// Small multiples.
+    Tiles(TilesPanel),
 }
 
 impl Panel {
@@ -65,6 +137,10 @@ impl Panel {
             Panel::Lines(spec, _) => &spec.title,
             Panel::Matrix(m) => &m.spec.title,
             Panel::Clocks(spec) => &spec.title,
+            Panel::Plane(spec) => &spec.title,
+            Panel::Pairs(spec) => &spec.title,
+            Panel::Cloud(c) => &c.title,
+            Panel::Tiles(t) => &t.title,
         }
     }
 }
@@ -188,6 +264,57 @@ impl Picture {
             match panel {
                 Panel::Lines(spec, _) => lines_csv(spec, &mut out),
                 Panel::Matrix(m) => matrix_csv(m, &mut out),
+                Panel::Plane(spec) => {
+                    out.push_str("arrow,x,y,length,angle (rad)\n");
+                    for a in &spec.arrows {
+                        let [x, y] = a.tip;
+                        let _ = writeln!(
+                            out,
+                            "{},{},{},{},{}",
+                            field(&a.label),
+                            number(x),
+                            number(y),
+                            number(x.hypot(y)),
+                            number(y.atan2(x))
+                        );
+                    }
+                }
+                Panel::Pairs(spec) => {
+                    out.push_str("layout,pair,first coordinate,second coordinate\n");
+                    let r = spec.rotary_dim.clamp(2, spec.dim.max(2));
+                    for (layout, name) in &spec.layouts {
+                        for i in 0..r / 2 {
+                            let (a, b) = crate::math::rope::pair(*layout, r, i);
+                            let _ = writeln!(out, "{},{i},{a},{b}", field(name));
+                        }
+                    }
+                }
+                Panel::Cloud(c) => {
+                    let [a, b, d] = c.axes;
+                    let _ = writeln!(out, "position,{},{},{}", field(a), field(b), field(d));
+                    for (k, p) in c.points.iter().take(c.shown).enumerate() {
+                        let _ = writeln!(
+                            out,
+                            "{k},{},{},{}",
+                            number(p[0]),
+                            number(p[1]),
+                            number(p[2])
+                        );
+                    }
+                }
+                Panel::Tiles(t) => {
+                    out.push_str("tile,row,column,value\n");
+                    let side = t.side();
+                    for (k, label) in t.labels.iter().enumerate() {
+                        for (y, r) in t.indices.iter().enumerate() {
+                            for (x, c) in t.indices.iter().enumerate() {
+                                let v = t.values.get((k * side + y) * side + x).copied();
+                                let v = v.map(number).unwrap_or_default();
+                                let _ = writeln!(out, "{},{r},{c},{v}", field(label));
+                            }
+                        }
+                    }
+                }
                 Panel::Clocks(spec) => {
                     out.push_str("clock,label,angle (rad),angle mod 2π (rad)\n");
                     for (i, c) in spec.clocks.iter().enumerate() {

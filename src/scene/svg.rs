@@ -5,8 +5,74 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Panel, Picture};
-use crate::chart::{clock, heatmap, lines, svg};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{Panel, Picture, TilesPanel};
+use crate::chart::colormap::Lut;
+use crate::chart::multiples::TileGrid;
+use crate::chart::raster::Raster;
+use crate::chart::theme::begin_titled;
+use crate::chart::{clock, cloud, heatmap, lines, pairs, plane, svg};
+
+/// The tiles' grid at CSS width `width` (the page's: 64–140 px tiles, 10 px apart, 18 px labels).
+fn tile_grid(count: usize, width: u32) -> TileGrid {
+    TileGrid::new(count, width as usize, 64, 140, 10, 18)
+}
+
+/// Space above the tiles for the title, in pixels.
+const TILES_TOP: u32 = 34;
+
+/// The small multiples: the title, then every tile as one image composited over the background,
+/// each labelled above.
+fn draw_tiles<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    tiles: &TilesPanel,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let t = &tiles.theme;
+    begin_titled(root, &tiles.title, t)?;
+    let (width, _) = root.dim_in_pixel();
+    let grid = tile_grid(tiles.labels.len(), width);
+    let side = tiles.side().max(1);
+    let lut = Lut::for_scale(tiles.colorbar.scale, t.diverging);
+    let mut rgba = Vec::new();
+    let at = |px: usize| px * side / grid.tile.max(1);
+    grid.paint(
+        &lut,
+        (tiles.colorbar.lo, tiles.colorbar.hi),
+        |k, y, x| {
+            tiles
+                .values
+                .get((k * side + at(y)) * side + at(x))
+                .copied()
+                .unwrap_or(f64::NAN)
+        },
+        &mut rgba,
+    );
+    let (w, h) = grid.size();
+    let bg = [t.background.0, t.background.1, t.background.2];
+    let rgb: Vec<u8> = rgba
+        .chunks_exact(4)
+        .flat_map(|px| {
+            let a = u16::from(px[3]);
+            (0..3).map(move |i| ((u16::from(px[i]) * a + u16::from(bg[i]) * (255 - a)) / 255) as u8)
+        })
+        .collect();
+    root.draw(&Raster::new(
+        (0, TILES_TOP as i32),
+        (w as u32, h as u32),
+        &rgb,
+    ))?;
+    let font = ("sans-serif", t.font(12.0)).into_font().color(&t.text);
+    for (k, label) in tiles.labels.iter().enumerate() {
+        let (x, y) = grid.origin(k);
+        root.draw(&Text::new(
+            label.clone(),
+            (x as i32, (TILES_TOP as usize + y) as i32 - 3),
+            font.pos(Pos::new(HPos::Left, VPos::Bottom)),
+        ))?;
+    }
+    Ok(())
+}
 
 /// Draws `panel` on `root` (the whole area).
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panel: &Panel) -> Result<(), String> {
@@ -27,6 +93,10 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panel: &Panel) -> Res
             Ok(())
         }
         Panel::Clocks(spec) => clock::draw(root, spec).map(|_| ()).map_err(err),
+        Panel::Plane(spec) => plane::draw(root, spec).map(|_| ()).map_err(err),
+        Panel::Pairs(spec) => pairs::draw(root, spec).map_err(err),
+        Panel::Cloud(c) => cloud::draw(root, &c.spec()).map(|_| ()).map_err(err),
+        Panel::Tiles(t) => draw_tiles(root, t).map_err(err),
     }
 }
 
@@ -35,7 +105,10 @@ pub fn heights(picture: &Picture, width: u32) -> Vec<u32> {
     picture
         .panels
         .iter()
-        .map(|(_, height)| height(f64::from(width)).round().max(1.0) as u32)
+        .map(|(panel, height)| match panel {
+            Panel::Tiles(t) => TILES_TOP + tile_grid(t.labels.len(), width).size().1 as u32 + 8,
+            _ => height(f64::from(width)).round().max(1.0) as u32,
+        })
         .collect()
 }
 

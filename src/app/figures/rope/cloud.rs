@@ -63,7 +63,7 @@ pub fn TokenCloud() -> impl IntoView {
                 return;
             };
             let spec = CloudSpec {
-                title,
+                title: title.to_string(),
                 points: &c.points,
                 axes: ["PC1", "PC2", "PC3"],
                 shown: last + 1,

@@ -98,7 +98,7 @@ pub fn Layouts() -> impl IntoView {
             format!("Pairs of a {d}-wide head")
         };
         let spec = PairsSpec {
-            title: &title,
+            title: title.clone(),
             dim: d,
             rotary_dim: r,
             layouts: vec![

@@ -71,7 +71,7 @@ fn paint(surface: &Surface, title: &str, r: &Reading, theta: f64, t: Theme) {
         });
     }
     let spec = PlaneSpec {
-        title,
+        title: title.to_string(),
         extent: 1.35,
         circle: Some(1.0),
         trail: Vec::new(),

@@ -62,7 +62,7 @@ fn paint(
         fmt_pos(m)
     );
     let spec = PlaneSpec {
-        title: &title,
+        title: title.clone(),
         extent,
         circle: Some(r),
         trail,
