@@ -6,6 +6,7 @@
 
 use super::{Notice, format_number, parse_even, parse_f64, parse_usize, quote};
 use crate::math::limits;
+use crate::math::rope_config::ModelRope;
 use crate::math::rope_presets::PRESETS;
 use crate::math::rope_scaling::{RopeScaling, RopeType};
 
@@ -333,6 +334,31 @@ impl ContextView {
             long_factor,
         }
     }
+
+    /// Plain RoPE's inverse frequencies `θ_i = base^(−2i/d)` at this view's head_dim and base.
+    pub fn plain(&self) -> Vec<f64> {
+        crate::math::rope::inv_freq(self.dim, self.base)
+    }
+
+    /// The chosen method's inverse frequencies and attention factor at the target length.
+    pub fn scaled(&self, lists: Option<&(Vec<f64>, Vec<f64>)>) -> (Vec<f64>, f64) {
+        self.scaling(self.rope_type, self.target, lists).compute()
+    }
+}
+
+/// LongRoPE's (short, long) factor lists of a parsed config, if it is LongRoPE and has them.
+pub fn longrope_lists(m: &ModelRope) -> Option<(Vec<f64>, Vec<f64>)> {
+    let c = &m.scaling;
+    (c.rope_type == RopeType::Longrope && !c.long_factor.is_empty())
+        .then(|| (c.short_factor.clone(), c.long_factor.clone()))
+}
+
+/// The LongRoPE lists a link brings back: those of the preset `model` names, if any.
+pub fn preset_lists(model: Option<&str>) -> Option<(Vec<f64>, Vec<f64>)> {
+    model
+        .and_then(crate::math::rope_presets::find)
+        .and_then(|p| crate::math::rope_config::parse_config(p.config).ok())
+        .and_then(|m| longrope_lists(&m))
 }
 
 /// Stores a parsed value and passes its notice on.

@@ -5,6 +5,7 @@
 //! (`app/figures`), `pe render` draws them natively to SVG through the same chart functions, and
 //! [`Picture::csv`] writes the numbers they show. No Leptos and no web here.
 
+pub mod context;
 pub mod sinusoids;
 pub mod svg;
 
@@ -163,7 +164,7 @@ type Build = fn(&Views, Theme) -> Vec<(Panel, Height)>;
 
 /// The figures that have a scene, by id. A figure of the book not listed here is drawn only in
 /// the browser so far; [`picture`] says so.
-const SCENES: [(&str, Build); 8] = [
+const SCENES: &[(&str, Build)] = &[
     ("fig-attention", sinusoids::attention),
     ("fig-naive", sinusoids::naive),
     ("fig-heatmap", sinusoids::heatmap),
@@ -172,6 +173,11 @@ const SCENES: [(&str, Build); 8] = [
     ("fig-similarity", sinusoids::similarity),
     ("fig-shift", sinusoids::shift),
     ("fig-token", sinusoids::token),
+    ("fig-ctx-turns", context::turns),
+    ("fig-ctx-wavelengths", context::wavelengths),
+    ("fig-ctx-scores", context::scores),
+    ("fig-ctx-attention", context::attention),
+    ("fig-ctx-dynamic", context::dynamic),
 ];
 
 /// The ids of the figures [`picture`] can draw, in book order.
@@ -262,7 +268,7 @@ impl Picture {
             }
             let _ = writeln!(out, "# panel {}: {}", k + 1, panel.title());
             match panel {
-                Panel::Lines(spec, _) => lines_csv(spec, &mut out),
+                Panel::Lines(spec, extras) => lines_csv(spec, extras, &mut out),
                 Panel::Matrix(m) => matrix_csv(m, &mut out),
                 Panel::Plane(spec) => {
                     out.push_str("arrow,x,y,length,angle (rad)\n");
@@ -334,7 +340,22 @@ impl Picture {
     }
 }
 
-fn lines_csv(spec: &LinePlotSpec, out: &mut String) {
+/// `10^v`, snapped to the nearest integer when within rounding of it (a distance of 3 plotted as
+/// `log₁₀ 3` comes back as 3, not 2.9999999999999996).
+fn unlog10(v: f64) -> f64 {
+    let x = 10f64.powf(v);
+    if (x - x.round()).abs() <= 1e-9 * x.abs().max(1.0) {
+        x.round()
+    } else {
+        x
+    }
+}
+
+/// A line plot's points. A logarithmic axis holds `log₁₀` of its quantity: the CSV holds the
+/// quantity itself.
+fn lines_csv(spec: &LinePlotSpec, extras: &Extras, out: &mut String) {
+    let unlog = |log: bool| move |v: f64| if log { unlog10(v) } else { v };
+    let (fx, fy) = (unlog(extras.x_log), unlog(extras.y_log));
     let first = spec.series.first().map(|s| &s.points);
     let shared = first.is_some_and(|xs| {
         spec.series
@@ -349,10 +370,10 @@ fn lines_csv(spec: &LinePlotSpec, out: &mut String) {
         }
         out.push('\n');
         for (i, (x, _)) in first.into_iter().flatten().enumerate() {
-            out.push_str(&number(*x));
+            out.push_str(&number(fx(*x)));
             for s in &spec.series {
                 out.push(',');
-                out.push_str(&number(s.points[i].1));
+                out.push_str(&number(fy(s.points[i].1)));
             }
             out.push('\n');
         }
@@ -361,7 +382,7 @@ fn lines_csv(spec: &LinePlotSpec, out: &mut String) {
         for s in &spec.series {
             let label = field(&s.label);
             for (x, y) in &s.points {
-                let _ = writeln!(out, "{label},{},{}", number(*x), number(*y));
+                let _ = writeln!(out, "{label},{},{}", number(fx(*x)), number(fy(*y)));
             }
         }
     }

@@ -7,7 +7,7 @@ use crate::math::rope;
 use crate::math::rope_config::ModelRope;
 use crate::math::rope_presets::Preset;
 use crate::math::rope_scaling::RopeType;
-use crate::params::context::ContextView;
+use crate::params::context::{ContextView, longrope_lists, preset_lists};
 
 /// The chapter's controls.
 #[derive(Clone, Copy)]
@@ -76,12 +76,7 @@ impl ContextState {
         let truncate = RwSignal::new(v.truncate);
         let compare = RwSignal::new(v.compare);
         // A link that names a LongRoPE preset brings its lists back.
-        let lists = RwSignal::new(
-            v.model
-                .and_then(crate::math::rope_presets::find)
-                .and_then(|p| crate::math::rope_config::parse_config(p.config).ok())
-                .and_then(|m| longrope_lists(&m)),
-        );
+        let lists = RwSignal::new(preset_lists(v.model));
         let view = Memo::new(move |_| ContextView {
             model: model.get(),
             rope_type: rope_type.get(),
@@ -102,9 +97,7 @@ impl ContextState {
             compare: compare.get(),
         });
         let plain = Memo::new(move |_| rope::inv_freq(dim.get(), base.get()));
-        let scaled = Memo::new(move |_| {
-            view.with(|v| lists.with(|l| v.scaling(v.rope_type, v.target, l.as_ref()).compute()))
-        });
+        let scaled = Memo::new(move |_| view.with(|v| lists.with(|l| v.scaled(l.as_ref()))));
         ContextState {
             model,
             rope_type,
@@ -199,11 +192,4 @@ impl ContextState {
         self.apply(&m, Some(preset.id));
         Ok(())
     }
-}
-
-/// A LongRoPE config's (short, long) lists, if it has them.
-fn longrope_lists(m: &ModelRope) -> Option<(Vec<f64>, Vec<f64>)> {
-    let c = &m.scaling;
-    (c.rope_type == RopeType::Longrope && !c.long_factor.is_empty())
-        .then(|| (c.short_factor.clone(), c.long_factor.clone()))
 }

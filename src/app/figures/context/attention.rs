@@ -12,23 +12,10 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{LinePlotSpec, Series, series_color};
 use crate::math::limits;
 use crate::math::rope_scaling::{RopeType, longrope_default_factor, yarn_get_mscale, yarn_mscale};
 use crate::params::format_significant;
-
-/// Points of each curve over s.
-const POINTS: usize = 253;
-
-fn height(width: f64) -> f64 {
-    (width * 0.36).clamp(220.0, 300.0)
-}
-
-/// s of point `k`.
-fn s_at(k: usize) -> f64 {
-    let (lo, hi) = limits::FACTOR;
-    lo + (hi - lo) * k as f64 / (POINTS - 1) as f64
-}
+use crate::scene::context::{self as scene, FACTOR_POINTS as POINTS, factor_at as s_at};
 
 /// The figure.
 #[component]
@@ -36,62 +23,18 @@ pub fn AttentionFactor() -> impl IntoView {
     let s = expect_context::<AppState>().context;
     let theme = expect_context::<PageTheme>().chart();
     let scaled = s.scaled();
-    let deepseek = move || {
-        let (m, a) = (s.mscale.get(), s.mscale_all_dim.get());
-        (m > 0.0 && a > 0.0).then_some((m, a))
-    };
+    let deepseek = move || s.view().with(scene::deepseek);
     let cursor = XCursor::new();
     let count = || POINTS;
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let t = theme.get();
         let (factor, l0) = (s.factor.get(), s.original.get());
-        let curve = |f: &dyn Fn(f64) -> f64| (0..POINTS).map(|k| (s_at(k), f(s_at(k)))).collect();
-        let mut series = vec![
-            Series {
-                label: "YaRN: 0.1·ln s + 1".into(),
-                color: series_color(4),
-                points: curve(&yarn_mscale),
-                dots: false,
-                line: true,
-            },
-            Series {
-                label: "LongRoPE: √(1 + ln s / ln L₀)".into(),
-                color: series_color(6),
-                points: curve(&|x| longrope_default_factor(x, l0)),
-                dots: false,
-                line: true,
-            },
-        ];
-        if let Some((m, a)) = deepseek() {
-            series.push(Series {
-                label: "YaRN, DeepSeek's mscale ratio".into(),
-                color: series_color(2),
-                points: curve(&|x| yarn_get_mscale(x, m) / yarn_get_mscale(x, a)),
-                dots: false,
-                line: true,
-            });
-        }
-        let top = series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.1))
-            .fold(1.0_f64, f64::max);
-        let bottom = series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.1))
-            .fold(1.0_f64, f64::min);
         let at = cursor.get(POINTS).map_or(factor, s_at);
-        let spec = LinePlotSpec {
-            title: "Attention factor against the scale factor s".into(),
-            x_desc: "scale factor s",
-            y_desc: "attention factor",
-            x_range: limits::FACTOR.0..limits::FACTOR.1,
-            y_range: (bottom - 0.05)..(top + 0.08),
-            series,
-            marker: Some((at, format!("s = {}", format_significant(at, 3)))),
-            theme: t,
-        };
-        cursor.layout.set_value(paint_lines(surface, height, &spec));
+        let spec = scene::attention_spec(l0, deepseek(), at, t);
+        cursor
+            .layout
+            .set_value(paint_lines(surface, scene::attention_height, &spec));
     });
     let index = |x: f64| {
         let (lo, hi) = limits::FACTOR;

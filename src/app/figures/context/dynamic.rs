@@ -12,26 +12,10 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{Extras, LinePlotSpec, Series, series_color};
 use crate::math::rope;
-use crate::math::rope_scaling::dynamic_base;
 use crate::params::context::LENGTH;
 use crate::params::format_significant;
-
-/// Points of the curve.
-const POINTS: usize = 241;
-
-fn height(width: f64) -> f64 {
-    (width * 0.36).clamp(220.0, 300.0)
-}
-
-/// The lengths of the curve: log-spaced from 16 to `end`.
-fn length_at(k: usize, end: usize) -> usize {
-    let (lo, hi) = ((LENGTH.0 as f64).ln(), (end.max(LENGTH.0 + 1) as f64).ln());
-    (lo + (hi - lo) * k as f64 / (POINTS - 1) as f64)
-        .exp()
-        .round() as usize
-}
+use crate::scene::context::{self as scene, DYNAMIC_POINTS as POINTS, length_at};
 
 /// The figure.
 #[component]
@@ -39,69 +23,28 @@ pub fn DynamicNtk() -> impl IntoView {
     let s = expect_context::<AppState>().context;
     let theme = expect_context::<PageTheme>().chart();
     // The axis runs to twice the larger of the target and the current length.
-    let end = move || (2 * s.target.get().max(s.len.get())).min(LENGTH.1);
-    let base_at = move |len: usize| {
-        dynamic_base(
-            s.base.get(),
-            s.dim.get(),
-            s.factor.get(),
-            s.original.get(),
-            len,
-        )
-    };
+    let end = move || s.view().with(scene::dynamic_end);
     let cursor = XCursor::new();
     let count = || POINTS;
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let t = theme.get();
-        let (len, l0, e) = (s.len.get(), s.original.get(), end());
-        let points: Vec<(f64, f64)> = (0..POINTS)
-            .map(|k| {
-                let n = length_at(k, e);
-                ((n as f64).log10(), base_at(n).log10())
-            })
-            .collect();
-        let (lo, hi) = points
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-                (lo.min(p.1), hi.max(p.1))
-            });
-        let at = cursor.get(POINTS).map_or(len, |k| length_at(k, e));
-        let spec = LinePlotSpec {
-            title: "Dynamic NTK: the base at each current length".into(),
-            x_desc: "current sequence length L (log scale)",
-            y_desc: "base (log scale)",
-            x_range: (LENGTH.0 as f64).log10()..(e as f64).log10(),
-            y_range: (lo - 0.1)..(hi + 0.25).max(lo + 0.5),
-            series: vec![Series {
-                label: "base′(L)".into(),
-                color: series_color(3),
-                points,
-                dots: false,
-                line: true,
-            }],
-            marker: Some(((at as f64).log10(), format!("L = {}", length_text(at)))),
-            theme: t,
-        };
-        let extras = Extras {
-            x_log: true,
-            y_log: true,
-            hlines: vec![(
-                s.base.get().log10(),
-                format!("trained base, up to L₀ = {}", length_text(l0)),
-            )],
-            ..Extras::default()
-        };
-        cursor
-            .layout
-            .set_value(paint_lines_with(surface, height, &spec, &extras));
+        let e = end();
+        let at = cursor.get(POINTS).map_or(s.len.get(), |k| length_at(k, e));
+        let (spec, extras) = s.view().with(|v| scene::dynamic_spec(v, at, t));
+        cursor.layout.set_value(paint_lines_with(
+            surface,
+            scene::dynamic_height,
+            &spec,
+            &extras,
+        ));
     });
     let index = move |x: f64| {
         let (lo, hi) = ((LENGTH.0 as f64).log10(), (end() as f64).log10());
         (x - lo) / (hi - lo).max(1e-9) * (POINTS - 1) as f64
     };
     let numbers = move |len: usize| {
-        let b = base_at(len);
+        let b = s.view().with(|v| scene::dynamic_base_at(v, len));
         let slowest = rope::inv_freq(s.dim.get(), b)
             .last()
             .map_or(f64::INFINITY, |t| std::f64::consts::TAU / t);

@@ -12,23 +12,9 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{Extras, LinePlotSpec, Series, series_color};
-use crate::math::rope_extension::{ScoreCurve, log_columns, score_curve};
+use crate::math::rope_extension::log_columns;
 use crate::params::format_significant;
-
-/// Columns of the curve: about one per one and a half pixel columns of the widest plot, which
-/// keeps the curve smooth and its cost (one `sin` per column and pair) low at head_dim 1024.
-const COLUMNS: usize = 480;
-
-fn height(width: f64) -> f64 {
-    (width * 0.4).clamp(240.0, 340.0)
-}
-
-/// `log₁₀ r`, the plot's x for distance `r ≥ 1` (distance 0, where every score is its maximum,
-/// is left off the log axis).
-fn x_of(r: usize) -> f64 {
-    (r.max(1) as f64).log10()
-}
+use crate::scene::context as scene;
 
 /// The figure.
 #[component]
@@ -38,15 +24,15 @@ pub fn ScoresByDistance() -> impl IntoView {
     let (plain, scaled) = (s.plain(), s.scaled());
     // Two memos: a method change recomputes only the scaled curve. The count of columns
     // depends on the length alone, so readouts never force a curve to be computed.
-    let plain_curve = Memo::new(move |_| {
-        let max = s.target.get().saturating_sub(1);
-        plain.with(|p| score_curve(p, 1.0, max, COLUMNS))
-    });
+    let plain_curve =
+        Memo::new(move |_| plain.with(|p| scene::score_curve_to(p, 1.0, s.target.get())));
     let scaled_curve = Memo::new(move |_| {
-        let max = s.target.get().saturating_sub(1);
-        scaled.with(|(f, factor)| (score_curve(f, factor * factor, max, COLUMNS), *factor))
+        let target = s.target.get();
+        scaled.with(|(f, factor)| (scene::score_curve_to(f, factor * factor, target), *factor))
     });
-    let columns = Memo::new(move |_| log_columns(s.target.get().saturating_sub(1), COLUMNS).len());
+    let columns = Memo::new(move |_| {
+        log_columns(s.target.get().saturating_sub(1), scene::SCORE_COLUMNS).len()
+    });
     let count = move || columns.get();
     let cursor = XCursor::new();
     let canvas_ref = NodeRef::<Canvas>::new();
@@ -57,64 +43,13 @@ pub fn ScoresByDistance() -> impl IntoView {
         let at = cursor.get(count());
         plain_curve.with(|plain| {
             scaled_curve.with(|(scaled, factor)| {
-                let line = |curve: &ScoreCurve| {
-                    curve
-                        .start
-                        .iter()
-                        .zip(&curve.mean)
-                        .filter(|(r, _)| **r >= 1)
-                        .map(|(&r, &m)| (x_of(r), m))
-                        .collect::<Vec<_>>()
-                };
-                let series = vec![
-                    Series {
-                        label: "plain RoPE".into(),
-                        color: t.axis,
-                        points: line(plain),
-                        dots: false,
-                        line: true,
-                    },
-                    Series {
-                        label: if *factor == 1.0 {
-                            format!("after {method}")
-                        } else {
-                            format!(
-                                "after {method} (× factor² = {})",
-                                format_significant(factor * factor, 4)
-                            )
-                        },
-                        color: series_color(0),
-                        points: line(scaled),
-                        dots: false,
-                        line: true,
-                    },
-                ];
-                let (lo, hi) = series
-                    .iter()
-                    .flat_map(|s| s.points.iter().map(|p| p.1))
-                    .fold((0.0_f64, 1.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-                let end = plain.end.last().copied().unwrap_or(0);
-                let spec = LinePlotSpec {
-                    title: "Score of q = k = ones against distance".into(),
-                    x_desc: "distance m − n (log scale; each point averages a column of distances)",
-                    y_desc: "score / (|q|·|k|)",
-                    x_range: 0.0..x_of(end).max(0.5),
-                    y_range: (lo - 0.05)..(hi + 0.08),
-                    series,
-                    marker: match at {
-                        Some(k) => Some((x_of(plain.start[k]), format!("r = {}", plain.start[k]))),
-                        None => Some((x_of(l0), format!("L₀ = {}", length_text(l0)))),
-                    },
-                    theme: t,
-                };
-                let extras = Extras {
-                    x_log: true,
-                    hlines: vec![(0.0, String::new())],
-                    ..Extras::default()
-                };
-                cursor
-                    .layout
-                    .set_value(paint_lines_with(surface, height, &spec, &extras));
+                let (spec, extras) = scene::scores_spec(plain, scaled, *factor, method, l0, at, t);
+                cursor.layout.set_value(paint_lines_with(
+                    surface,
+                    scene::scores_height,
+                    &spec,
+                    &extras,
+                ));
             })
         });
     });
@@ -124,7 +59,11 @@ pub fn ScoresByDistance() -> impl IntoView {
             c.start
                 .iter()
                 .enumerate()
-                .min_by(|a, b| (x_of(*a.1) - x).abs().total_cmp(&(x_of(*b.1) - x).abs()))
+                .min_by(|a, b| {
+                    (scene::score_x(*a.1) - x)
+                        .abs()
+                        .total_cmp(&(scene::score_x(*b.1) - x).abs())
+                })
                 .map_or(0.0, |(k, _)| k as f64)
         })
     };

@@ -12,13 +12,9 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{Corner, Extras, Fill, LinePlotSpec, Series, series_color};
-use crate::math::rope_extension::{PairReach, reach};
+use crate::math::rope_extension::reach;
 use crate::params::format_significant;
-
-fn height(width: f64) -> f64 {
-    (width * 0.42).clamp(250.0, 360.0)
-}
+use crate::scene::context as scene;
 
 /// The figure.
 #[component]
@@ -38,50 +34,8 @@ pub fn Turns() -> impl IntoView {
         let method = method_name(s.rope_type.get());
         let at = cursor.get(count());
         pairs.with(|r| {
-            let xs = |f: &dyn Fn(&PairReach) -> f64| {
-                r.iter()
-                    .enumerate()
-                    .map(|(i, p)| (i as f64, f(p)))
-                    .collect::<Vec<_>>()
-            };
-            let zero = xs(&|_| 0.0);
-            let seen = xs(&|p| p.seen);
-            let extras = Extras {
-                fills: vec![
-                    Fill {
-                        label: "seen in training (m < L₀)".into(),
-                        color: series_color(2),
-                        lower: zero,
-                        upper: seen.clone(),
-                    },
-                    Fill {
-                        label: "first reached beyond L₀ (plain RoPE)".into(),
-                        color: series_color(4),
-                        lower: seen,
-                        // Nothing new when T ≤ L₀ (plain stays inside the seen arc).
-                        upper: xs(&|p| p.plain.max(p.seen)),
-                    },
-                ],
-                legend: Corner::BottomLeft,
-                ..Extras::default()
-            };
-            let spec = LinePlotSpec {
-                title: "Share of the circle each pair reaches".into(),
-                x_desc: "pair i (fast → slow)",
-                y_desc: "share of a full turn",
-                x_range: 0.0..(r.len().max(2) - 1) as f64,
-                y_range: 0.0..1.08,
-                series: vec![Series {
-                    label: format!("reached by T after {method}"),
-                    color: series_color(0),
-                    points: xs(&|p| p.scaled),
-                    dots: r.len() <= 64,
-                    line: true,
-                }],
-                marker: at.map(|i| (i as f64, format!("pair {i}"))),
-                theme: t,
-            };
-            let drawn = paint_lines_with(surface, height, &spec, &extras);
+            let (spec, extras) = scene::turns_spec(r, method, at, t);
+            let drawn = paint_lines_with(surface, scene::turns_height, &spec, &extras);
             cursor.layout.set_value(drawn);
         });
     });

@@ -5,39 +5,16 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::{length_text, method_name};
+use super::method_name;
 use crate::app::figure::{DrawStats, FigureLink, InteractiveCanvas, draw_effect_into};
 use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{Corner, Extras, LinePlotSpec, Series, series_color};
-use crate::math::rope_extension::wavelengths;
 use crate::math::rope_scaling::RopeType;
 use crate::params::context::ContextView;
 use crate::params::format_significant;
-
-fn height(width: f64) -> f64 {
-    (width * 0.4).clamp(240.0, 340.0)
-}
-
-fn scale_height(width: f64) -> f64 {
-    (width * 0.3).clamp(200.0, 260.0)
-}
-
-/// One method's curve: its type, wavelengths and per-pair slow-down.
-#[derive(Clone, Debug, PartialEq)]
-struct Curve {
-    rope_type: RopeType,
-    wavelength: Vec<f64>,
-    scale: Vec<f64>,
-}
-
-/// The colour of a method: fixed per method, so overlays keep their colours.
-fn color_of(t: RopeType) -> plotters::style::RGBColor {
-    let k = RopeType::ALL.iter().position(|&x| x == t).unwrap_or(0);
-    series_color(k)
-}
+use crate::scene::context as scene;
 
 /// The pairs where `flags` holds, as ranges: "0 … 20", "3, 5 … 9", or "none".
 fn ranges(flags: impl Iterator<Item = bool>) -> String {
@@ -120,26 +97,7 @@ pub fn Wavelengths() -> impl IntoView {
     let theme = expect_context::<PageTheme>().chart();
     let view = s.view();
     let plain = s.plain();
-    let curves = Memo::new(move |_| {
-        view.with(|v| {
-            s.lists.with(|lists| {
-                let mut methods = vec![v.rope_type];
-                methods.extend(v.compare.iter().filter(|&&t| t != v.rope_type));
-                methods
-                    .into_iter()
-                    .filter(|&t| t != RopeType::Default)
-                    .map(|t| {
-                        let c = v.scaling(t, v.target, lists.as_ref());
-                        Curve {
-                            rope_type: t,
-                            wavelength: wavelengths(&c.compute().0),
-                            scale: c.scale_per_pair(),
-                        }
-                    })
-                    .collect::<Vec<_>>()
-            })
-        })
-    });
+    let curves = Memo::new(move |_| view.with(|v| s.lists.with(|l| scene::curves(v, l.as_ref()))));
     let count = move || plain.with(Vec::len);
     let cursor = XCursor::new();
     let scale_cursor = XCursor::new();
@@ -151,143 +109,30 @@ pub fn Wavelengths() -> impl IntoView {
             cursor.at.set(Some(i));
         }
     });
-    let points = |ys: &[f64], f: fn(f64) -> f64| {
-        ys.iter()
-            .enumerate()
-            .map(|(i, &y)| (i as f64, f(y)))
-            .collect::<Vec<_>>()
-    };
     draw_effect_into(top_ref, stats, move |surface| {
         let t = theme.get();
         let at = cursor.get(count());
-        let (l0, target, rope_type, bf, bs, lo, hi) = view.with(|v| {
-            (
-                v.original,
-                v.target,
-                v.rope_type,
-                v.beta_fast,
-                v.beta_slow,
-                v.low_freq,
-                v.high_freq,
-            )
-        });
-        let before = plain.with(|p| wavelengths(p));
-        let dots = before.len() <= 64;
-        let mut series = vec![Series {
-            label: "plain RoPE (trained)".into(),
-            color: t.axis,
-            points: points(&before, f64::log10),
-            dots,
-            line: true,
-        }];
-        curves.with(|cs| {
-            series.extend(cs.iter().map(|c| Series {
-                label: method_name(c.rope_type).into(),
-                color: color_of(c.rope_type),
-                points: points(&c.wavelength, f64::log10),
-                dots,
-                line: true,
-            }))
-        });
-        let top = series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.1))
-            .chain([(target as f64).log10()])
-            .fold(1.0_f64, f64::max);
-        let mut hlines = vec![
-            ((l0 as f64).log10(), format!("L₀ = {}", length_text(l0))),
-            (
-                (target as f64).log10(),
-                format!("T = {}", length_text(target)),
-            ),
-        ];
-        match rope_type {
-            RopeType::Yarn => {
-                hlines.push((
-                    (l0 as f64 / bf).log10(),
-                    format!("L₀/β_fast ({} turns)", format_significant(bf, 3)),
-                ));
-                hlines.push((
-                    (l0 as f64 / bs).log10(),
-                    format!("L₀/β_slow ({} turns)", format_significant(bs, 3)),
-                ));
-            }
-            RopeType::Llama3 => {
-                hlines.push(((l0 as f64 / lo).log10(), "L₀/low_freq_factor".into()));
-                hlines.push(((l0 as f64 / hi).log10(), "L₀/high_freq_factor".into()));
-            }
-            _ => {}
-        }
-        // Lines at the same height (β_slow = 1 puts L₀/β_slow on L₀) share one label.
-        let mut merged: Vec<(f64, String)> = Vec::new();
-        for (y, label) in hlines {
-            match merged.iter_mut().find(|(m, _)| (*m - y).abs() < 1e-9) {
-                Some((_, text)) => *text = format!("{text} = {label}"),
-                None => merged.push((y, label)),
-            }
-        }
-        let hlines = merged;
-        let spec = LinePlotSpec {
-            title: "Wavelength 2π/θ of each pair, before and after".into(),
-            x_desc: "pair i (fast → slow)",
-            y_desc: "wavelength (positions, log scale)",
-            x_range: 0.0..(before.len().max(2) - 1) as f64,
-            y_range: (0.5_f64.min(series[0].points[0].1 - 0.1))..(top + 0.3),
-            series,
-            marker: at.map(|i| (i as f64, format!("pair {i}"))),
-            theme: t,
-        };
-        let extras = Extras {
-            hlines,
-            y_log: true,
-            legend: Corner::BottomRight,
-            ..Extras::default()
-        };
-        cursor
-            .layout
-            .set_value(paint_lines_with(surface, height, &spec, &extras));
+        let (spec, extras) = view
+            .with(|v| plain.with(|p| curves.with(|cs| scene::wavelengths_spec(v, p, cs, at, t))));
+        cursor.layout.set_value(paint_lines_with(
+            surface,
+            scene::wavelengths_height,
+            &spec,
+            &extras,
+        ));
     });
     draw_effect_into(bottom_ref, stats, move |surface| {
         let t = theme.get();
         let at = cursor.get(count());
-        let factor = s.factor.get();
-        let n = count();
+        let (factor, n) = (s.factor.get(), count());
         curves.with(|cs| {
-            let series: Vec<Series> = cs
-                .iter()
-                .map(|c| Series {
-                    label: method_name(c.rope_type).into(),
-                    color: color_of(c.rope_type),
-                    points: points(&c.scale, |y| y),
-                    dots: n <= 64,
-                    line: true,
-                })
-                .collect();
-            let top = series
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.1))
-                .fold(factor, f64::max);
-            let spec = LinePlotSpec {
-                title: "How much each pair is slowed: θᵢ / θ′ᵢ".into(),
-                x_desc: "pair i (fast → slow)",
-                y_desc: "slow-down",
-                x_range: 0.0..(n.max(2) - 1) as f64,
-                y_range: 0.0..(top * 1.08).max(1.2),
-                series,
-                marker: at.map(|i| (i as f64, format!("pair {i}"))),
-                theme: t,
-            };
-            let extras = Extras {
-                hlines: vec![
-                    (1.0, "1 = untouched".into()),
-                    (factor, format!("s = {}", format_significant(factor, 3))),
-                ],
-                legend: Corner::BottomRight,
-                ..Extras::default()
-            };
-            scale_cursor
-                .layout
-                .set_value(paint_lines_with(surface, scale_height, &spec, &extras));
+            let (spec, extras) = scene::slowdown_spec(factor, n, cs, at, t);
+            scale_cursor.layout.set_value(paint_lines_with(
+                surface,
+                scene::slowdown_height,
+                &spec,
+                &extras,
+            ));
         });
     });
     let readout = move || {

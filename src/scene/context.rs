@@ -1,0 +1,635 @@
+//! Chapter 3's figures ("Stretching the context") as data: each figure's height rules and chart
+//! specs (shared with the page's components in `app/figures/context`), and a builder per figure
+//! that computes them from the view a link describes.
+
+use plotters::prelude::RGBColor;
+
+use super::{Height, Panel};
+use crate::chart::lines::{Corner, Extras, Fill, LinePlotSpec, Series, series_color};
+use crate::chart::theme::Theme;
+use crate::math::limits;
+use crate::math::rope_extension::{
+    PairReach, ScoreCurve, reach, score_curve, wavelengths as wavelengths_of,
+};
+use crate::math::rope_scaling::{
+    RopeType, dynamic_base, longrope_default_factor, yarn_get_mscale, yarn_mscale,
+};
+use crate::params::context::{ContextView, LENGTH, preset_lists};
+use crate::params::{Views, format_significant};
+
+/// A method's short name in legends: "plain RoPE" for `default`, else its label.
+pub fn method_name(t: RopeType) -> &'static str {
+    match t {
+        RopeType::Default => "plain RoPE",
+        RopeType::Linear => "linear (PI)",
+        RopeType::Ntk => "NTK-aware",
+        RopeType::Dynamic => "dynamic NTK",
+        RopeType::Yarn => "YaRN",
+        RopeType::Llama3 => "Llama 3",
+        RopeType::Longrope => "LongRoPE",
+    }
+}
+
+/// A length in positions, compactly: 4096, 32k (for 32768), 1M.
+pub fn length_text(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{}M", n >> 20)
+    } else if n >= 1 << 13 && n.is_multiple_of(1024) {
+        format!("{}k", n >> 10)
+    } else {
+        n.to_string()
+    }
+}
+
+/// `(i, f(item i))` for every item.
+fn indexed<T>(items: &[T], f: impl Fn(&T) -> f64) -> Vec<(f64, f64)> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, x)| (i as f64, f(x)))
+        .collect()
+}
+
+/// A plain line series.
+fn line(label: String, color: RGBColor, points: Vec<(f64, f64)>) -> Series {
+    Series {
+        label,
+        color,
+        points,
+        dots: false,
+        line: true,
+    }
+}
+
+/// The lowest and highest y of `series`, starting from `(lo, hi)`.
+fn y_span(series: &[Series], (lo, hi): (f64, f64)) -> (f64, f64) {
+    series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .fold((lo, hi), |(lo, hi), v| (lo.min(v), hi.max(v)))
+}
+
+// ------------------------------------------------------------------ fig-ctx-turns
+
+/// The turns plot's height.
+pub fn turns_height(width: f64) -> f64 {
+    (width * 0.42).clamp(250.0, 360.0)
+}
+
+/// The share of the circle each pair reaches: seen in training (band), first reached beyond L₀
+/// by plain RoPE (band), and reached by T after `method` (line); pair `at` marked.
+pub fn turns_spec(
+    pairs: &[PairReach],
+    method: &str,
+    at: Option<usize>,
+    theme: Theme,
+) -> (LinePlotSpec, Extras) {
+    let seen = indexed(pairs, |p| p.seen);
+    let extras = Extras {
+        fills: vec![
+            Fill {
+                label: "seen in training (m < L₀)".into(),
+                color: series_color(2),
+                lower: indexed(pairs, |_| 0.0),
+                upper: seen.clone(),
+            },
+            Fill {
+                label: "first reached beyond L₀ (plain RoPE)".into(),
+                color: series_color(4),
+                lower: seen,
+                // Nothing new when T ≤ L₀ (plain stays inside the seen arc).
+                upper: indexed(pairs, |p| p.plain.max(p.seen)),
+            },
+        ],
+        legend: Corner::BottomLeft,
+        ..Extras::default()
+    };
+    let spec = LinePlotSpec {
+        title: "Share of the circle each pair reaches".into(),
+        x_desc: "pair i (fast → slow)",
+        y_desc: "share of a full turn",
+        x_range: 0.0..(pairs.len().max(2) - 1) as f64,
+        y_range: 0.0..1.08,
+        series: vec![Series {
+            label: format!("reached by T after {method}"),
+            color: series_color(0),
+            points: indexed(pairs, |p| p.scaled),
+            dots: pairs.len() <= 64,
+            line: true,
+        }],
+        marker: at.map(|i| (i as f64, format!("pair {i}"))),
+        theme,
+    };
+    (spec, extras)
+}
+
+/// Each pair's reach: plain RoPE's and the chosen method's frequencies over L₀ and T.
+pub fn turns_reach(v: &ContextView, plain: &[f64], scaled: &[f64]) -> Vec<PairReach> {
+    reach(plain, scaled, v.original, v.target)
+}
+
+/// fig-ctx-turns: the share of the circle each pair reaches.
+pub fn turns(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
+    let c = &v.context;
+    let (plain, (scaled, _)) = (c.plain(), c.scaled(preset_lists(c.model).as_ref()));
+    let pairs = turns_reach(c, &plain, &scaled);
+    let (spec, extras) = turns_spec(&pairs, method_name(c.rope_type), None, theme);
+    vec![(Panel::Lines(spec, extras), turns_height)]
+}
+
+// ------------------------------------------------------------------ fig-ctx-wavelengths
+
+/// The wavelength plot's height.
+pub fn wavelengths_height(width: f64) -> f64 {
+    (width * 0.4).clamp(240.0, 340.0)
+}
+
+/// The slow-down plot's height.
+pub fn slowdown_height(width: f64) -> f64 {
+    (width * 0.3).clamp(200.0, 260.0)
+}
+
+/// One method's curve: its type, wavelengths and per-pair slow-down.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Curve {
+    /// The method.
+    pub rope_type: RopeType,
+    /// `2π/θ′_i` per pair.
+    pub wavelength: Vec<f64>,
+    /// `θ_i/θ′_i` per pair.
+    pub scale: Vec<f64>,
+}
+
+/// The colour of a method: fixed per method, so overlays keep their colours.
+fn color_of(t: RopeType) -> RGBColor {
+    let k = RopeType::ALL.iter().position(|&x| x == t).unwrap_or(0);
+    series_color(k)
+}
+
+/// The curves of the chosen method, then of each compared one (plain RoPE left out: it is the
+/// reference line), at the target length.
+pub fn curves(v: &ContextView, lists: Option<&(Vec<f64>, Vec<f64>)>) -> Vec<Curve> {
+    let mut methods = vec![v.rope_type];
+    methods.extend(v.compare.iter().filter(|&&t| t != v.rope_type));
+    methods
+        .into_iter()
+        .filter(|&t| t != RopeType::Default)
+        .map(|t| {
+            let c = v.scaling(t, v.target, lists);
+            Curve {
+                rope_type: t,
+                wavelength: wavelengths_of(&c.compute().0),
+                scale: c.scale_per_pair(),
+            }
+        })
+        .collect()
+}
+
+/// Wavelength per pair on a log axis, before (plain, from `plain`'s inverse frequencies) and
+/// after each method, with L₀, T and the method's thresholds drawn; pair `at` marked.
+pub fn wavelengths_spec(
+    v: &ContextView,
+    plain: &[f64],
+    curves: &[Curve],
+    at: Option<usize>,
+    theme: Theme,
+) -> (LinePlotSpec, Extras) {
+    let (l0, target) = (v.original, v.target);
+    let before = wavelengths_of(plain);
+    let dots = before.len() <= 64;
+    let log = |w: &f64| w.log10();
+    let mut series = vec![Series {
+        label: "plain RoPE (trained)".into(),
+        color: theme.axis,
+        points: indexed(&before, log),
+        dots,
+        line: true,
+    }];
+    series.extend(curves.iter().map(|c| Series {
+        label: method_name(c.rope_type).into(),
+        color: color_of(c.rope_type),
+        points: indexed(&c.wavelength, log),
+        dots,
+        line: true,
+    }));
+    let (_, top) = y_span(&series, (f64::INFINITY, (target as f64).log10().max(1.0)));
+    let mut hlines = vec![
+        ((l0 as f64).log10(), format!("L₀ = {}", length_text(l0))),
+        (
+            (target as f64).log10(),
+            format!("T = {}", length_text(target)),
+        ),
+    ];
+    match v.rope_type {
+        RopeType::Yarn => {
+            let (bf, bs) = (v.beta_fast, v.beta_slow);
+            hlines.push((
+                (l0 as f64 / bf).log10(),
+                format!("L₀/β_fast ({} turns)", format_significant(bf, 3)),
+            ));
+            hlines.push((
+                (l0 as f64 / bs).log10(),
+                format!("L₀/β_slow ({} turns)", format_significant(bs, 3)),
+            ));
+        }
+        RopeType::Llama3 => {
+            hlines.push((
+                (l0 as f64 / v.low_freq).log10(),
+                "L₀/low_freq_factor".into(),
+            ));
+            hlines.push((
+                (l0 as f64 / v.high_freq).log10(),
+                "L₀/high_freq_factor".into(),
+            ));
+        }
+        _ => {}
+    }
+    // Lines at the same height (β_slow = 1 puts L₀/β_slow on L₀) share one label.
+    let mut merged: Vec<(f64, String)> = Vec::new();
+    for (y, label) in hlines {
+        match merged.iter_mut().find(|(m, _)| (*m - y).abs() < 1e-9) {
+            Some((_, text)) => *text = format!("{text} = {label}"),
+            None => merged.push((y, label)),
+        }
+    }
+    let first = series[0].points.first().map_or(0.0, |p| p.1);
+    let spec = LinePlotSpec {
+        title: "Wavelength 2π/θ of each pair, before and after".into(),
+        x_desc: "pair i (fast → slow)",
+        y_desc: "wavelength (positions, log scale)",
+        x_range: 0.0..(before.len().max(2) - 1) as f64,
+        y_range: (0.5_f64.min(first - 0.1))..(top + 0.3),
+        series,
+        marker: at.map(|i| (i as f64, format!("pair {i}"))),
+        theme,
+    };
+    let extras = Extras {
+        hlines: merged,
+        y_log: true,
+        legend: Corner::BottomRight,
+        ..Extras::default()
+    };
+    (spec, extras)
+}
+
+/// How much each method slows each of `pairs` pairs (`θ_i/θ′_i`), with 1 and s drawn; pair `at`
+/// marked.
+pub fn slowdown_spec(
+    factor: f64,
+    pairs: usize,
+    curves: &[Curve],
+    at: Option<usize>,
+    theme: Theme,
+) -> (LinePlotSpec, Extras) {
+    let series: Vec<Series> = curves
+        .iter()
+        .map(|c| Series {
+            label: method_name(c.rope_type).into(),
+            color: color_of(c.rope_type),
+            points: indexed(&c.scale, |&k| k),
+            dots: pairs <= 64,
+            line: true,
+        })
+        .collect();
+    let (_, top) = y_span(&series, (f64::INFINITY, factor));
+    let spec = LinePlotSpec {
+        title: "How much each pair is slowed: θᵢ / θ′ᵢ".into(),
+        x_desc: "pair i (fast → slow)",
+        y_desc: "slow-down",
+        x_range: 0.0..(pairs.max(2) - 1) as f64,
+        y_range: 0.0..(top * 1.08).max(1.2),
+        series,
+        marker: at.map(|i| (i as f64, format!("pair {i}"))),
+        theme,
+    };
+    let extras = Extras {
+        hlines: vec![
+            (1.0, "1 = untouched".into()),
+            (factor, format!("s = {}", format_significant(factor, 3))),
+        ],
+        legend: Corner::BottomRight,
+        ..Extras::default()
+    };
+    (spec, extras)
+}
+
+/// fig-ctx-wavelengths: the wavelengths per pair, and the slow-down per pair.
+pub fn wavelengths(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
+    let c = &v.context;
+    let plain = c.plain();
+    let cs = curves(c, preset_lists(c.model).as_ref());
+    let (top, top_extras) = wavelengths_spec(c, &plain, &cs, None, theme);
+    let (bottom, bottom_extras) = slowdown_spec(c.factor, plain.len(), &cs, None, theme);
+    vec![
+        (Panel::Lines(top, top_extras), wavelengths_height),
+        (Panel::Lines(bottom, bottom_extras), slowdown_height),
+    ]
+}
+
+// ------------------------------------------------------------------ fig-ctx-scores
+
+/// Columns of the score curve: about one per one and a half pixel columns of the widest plot,
+/// which keeps the curve smooth and its cost (one `sin` per column and pair) low at head_dim 1024.
+pub const SCORE_COLUMNS: usize = 480;
+
+/// The scores plot's height.
+pub fn scores_height(width: f64) -> f64 {
+    (width * 0.4).clamp(240.0, 340.0)
+}
+
+/// `log₁₀ r`, the plot's x for distance `r ≥ 1` (distance 0, where every score is its maximum,
+/// is left off the log axis).
+pub fn score_x(r: usize) -> f64 {
+    (r.max(1) as f64).log10()
+}
+
+/// The score of q = k = ones against distance up to `target − 1` with frequencies `inv_freq`,
+/// times `scale`.
+pub fn score_curve_to(inv_freq: &[f64], scale: f64, target: usize) -> ScoreCurve {
+    score_curve(inv_freq, scale, target.saturating_sub(1), SCORE_COLUMNS)
+}
+
+/// Plain RoPE's and `method`'s score curves (the latter times `factor²`) against distance on a
+/// log axis; column `at` marked, else L₀.
+pub fn scores_spec(
+    plain: &ScoreCurve,
+    scaled: &ScoreCurve,
+    factor: f64,
+    method: &str,
+    l0: usize,
+    at: Option<usize>,
+    theme: Theme,
+) -> (LinePlotSpec, Extras) {
+    let points = |curve: &ScoreCurve| {
+        curve
+            .start
+            .iter()
+            .zip(&curve.mean)
+            .filter(|(r, _)| **r >= 1)
+            .map(|(&r, &m)| (score_x(r), m))
+            .collect::<Vec<_>>()
+    };
+    let after = if factor == 1.0 {
+        format!("after {method}")
+    } else {
+        format!(
+            "after {method} (× factor² = {})",
+            format_significant(factor * factor, 4)
+        )
+    };
+    let series = vec![
+        line("plain RoPE".into(), theme.axis, points(plain)),
+        line(after, series_color(0), points(scaled)),
+    ];
+    let (lo, hi) = y_span(&series, (0.0, 1.0));
+    let end = plain.end.last().copied().unwrap_or(0);
+    let marker = match at.and_then(|k| plain.start.get(k)) {
+        Some(&r) => (score_x(r), format!("r = {r}")),
+        None => (score_x(l0), format!("L₀ = {}", length_text(l0))),
+    };
+    let spec = LinePlotSpec {
+        title: "Score of q = k = ones against distance".into(),
+        x_desc: "distance m − n (log scale; each point averages a column of distances)",
+        y_desc: "score / (|q|·|k|)",
+        x_range: 0.0..score_x(end).max(0.5),
+        y_range: (lo - 0.05)..(hi + 0.08),
+        series,
+        marker: Some(marker),
+        theme,
+    };
+    let extras = Extras {
+        x_log: true,
+        hlines: vec![(0.0, String::new())],
+        ..Extras::default()
+    };
+    (spec, extras)
+}
+
+/// fig-ctx-scores: the score against distance before and after scaling.
+pub fn scores(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
+    let c = &v.context;
+    let (scaled, factor) = c.scaled(preset_lists(c.model).as_ref());
+    let plain = score_curve_to(&c.plain(), 1.0, c.target);
+    let after = score_curve_to(&scaled, factor * factor, c.target);
+    let method = method_name(c.rope_type);
+    let (spec, extras) = scores_spec(&plain, &after, factor, method, c.original, None, theme);
+    vec![(Panel::Lines(spec, extras), scores_height)]
+}
+
+// ------------------------------------------------------------------ fig-ctx-attention
+
+/// Points of each attention-factor curve over s.
+pub const FACTOR_POINTS: usize = 253;
+
+/// The attention-factor plot's height.
+pub fn attention_height(width: f64) -> f64 {
+    (width * 0.36).clamp(220.0, 300.0)
+}
+
+/// s of point `k` of the attention-factor curves.
+pub fn factor_at(k: usize) -> f64 {
+    let (lo, hi) = limits::FACTOR;
+    lo + (hi - lo) * k as f64 / (FACTOR_POINTS - 1) as f64
+}
+
+/// DeepSeek's `(mscale, mscale_all_dim)` when the view sets both.
+pub fn deepseek(v: &ContextView) -> Option<(f64, f64)> {
+    (v.mscale > 0.0 && v.mscale_all_dim > 0.0).then_some((v.mscale, v.mscale_all_dim))
+}
+
+/// The attention factor against s: YaRN's `0.1·ln s + 1`, LongRoPE's `√(1 + ln s / ln L₀)`,
+/// and DeepSeek's mscale ratio when set; s = `at` marked.
+pub fn attention_spec(
+    l0: usize,
+    deepseek: Option<(f64, f64)>,
+    at: f64,
+    theme: Theme,
+) -> LinePlotSpec {
+    let curve = |f: &dyn Fn(f64) -> f64| {
+        (0..FACTOR_POINTS)
+            .map(|k| (factor_at(k), f(factor_at(k))))
+            .collect()
+    };
+    let mut series = vec![
+        line(
+            "YaRN: 0.1·ln s + 1".into(),
+            series_color(4),
+            curve(&yarn_mscale),
+        ),
+        line(
+            "LongRoPE: √(1 + ln s / ln L₀)".into(),
+            series_color(6),
+            curve(&|x| longrope_default_factor(x, l0)),
+        ),
+    ];
+    if let Some((m, a)) = deepseek {
+        series.push(line(
+            "YaRN, DeepSeek's mscale ratio".into(),
+            series_color(2),
+            curve(&|x| yarn_get_mscale(x, m) / yarn_get_mscale(x, a)),
+        ));
+    }
+    let (bottom, top) = y_span(&series, (1.0, 1.0));
+    LinePlotSpec {
+        title: "Attention factor against the scale factor s".into(),
+        x_desc: "scale factor s",
+        y_desc: "attention factor",
+        x_range: limits::FACTOR.0..limits::FACTOR.1,
+        y_range: (bottom - 0.05)..(top + 0.08),
+        series,
+        marker: Some((at, format!("s = {}", format_significant(at, 3)))),
+        theme,
+    }
+}
+
+/// fig-ctx-attention: the attention factor over s, the view's s marked.
+pub fn attention(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
+    let c = &v.context;
+    let spec = attention_spec(c.original, deepseek(c), c.factor, theme);
+    vec![(Panel::Lines(spec, Extras::default()), attention_height)]
+}
+
+// ------------------------------------------------------------------ fig-ctx-dynamic
+
+/// Points of the dynamic-NTK curve.
+pub const DYNAMIC_POINTS: usize = 241;
+
+/// The dynamic-NTK plot's height.
+pub fn dynamic_height(width: f64) -> f64 {
+    (width * 0.36).clamp(220.0, 300.0)
+}
+
+/// The end of the length axis: twice the larger of the target and the current length.
+pub fn dynamic_end(v: &ContextView) -> usize {
+    (2 * v.target.max(v.len)).min(LENGTH.1)
+}
+
+/// The length of point `k` of the curve: log-spaced from 16 to `end`.
+pub fn length_at(k: usize, end: usize) -> usize {
+    let (lo, hi) = ((LENGTH.0 as f64).ln(), (end.max(LENGTH.0 + 1) as f64).ln());
+    (lo + (hi - lo) * k as f64 / (DYNAMIC_POINTS - 1) as f64)
+        .exp()
+        .round() as usize
+}
+
+/// Dynamic NTK's base at current length `len` for this view (transformers
+/// `_compute_dynamic_ntk_parameters`).
+pub fn dynamic_base_at(v: &ContextView, len: usize) -> f64 {
+    dynamic_base(v.base, v.dim, v.factor, v.original, len)
+}
+
+/// Dynamic NTK's base at each current length (log–log), the trained base drawn; length `at`
+/// marked.
+pub fn dynamic_spec(v: &ContextView, at: usize, theme: Theme) -> (LinePlotSpec, Extras) {
+    let end = dynamic_end(v);
+    let base_at = |len: usize| dynamic_base_at(v, len);
+    let points: Vec<(f64, f64)> = (0..DYNAMIC_POINTS)
+        .map(|k| {
+            let n = length_at(k, end);
+            ((n as f64).log10(), base_at(n).log10())
+        })
+        .collect();
+    let series = vec![line("base′(L)".into(), series_color(3), points)];
+    let (lo, hi) = y_span(&series, (f64::INFINITY, f64::NEG_INFINITY));
+    let spec = LinePlotSpec {
+        title: "Dynamic NTK: the base at each current length".into(),
+        x_desc: "current sequence length L (log scale)",
+        y_desc: "base (log scale)",
+        x_range: (LENGTH.0 as f64).log10()..(end as f64).log10(),
+        y_range: (lo - 0.1)..(hi + 0.25).max(lo + 0.5),
+        series,
+        marker: Some(((at as f64).log10(), format!("L = {}", length_text(at)))),
+        theme,
+    };
+    let extras = Extras {
+        x_log: true,
+        y_log: true,
+        hlines: vec![(
+            v.base.log10(),
+            format!("trained base, up to L₀ = {}", length_text(v.original)),
+        )],
+        ..Extras::default()
+    };
+    (spec, extras)
+}
+
+/// fig-ctx-dynamic: dynamic NTK's base over the current length, the view's length marked.
+pub fn dynamic(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
+    let (spec, extras) = dynamic_spec(&v.context, v.context.len, theme);
+    vec![(Panel::Lines(spec, extras), dynamic_height)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::parse_query;
+
+    type Builder = fn(&Views, Theme) -> Vec<(Panel, Height)>;
+    const BUILDERS: [(Builder, usize); 5] = [
+        (turns, 1),
+        (wavelengths, 2),
+        (scores, 1),
+        (attention, 1),
+        (dynamic, 1),
+    ];
+
+    /// Every y a panel plots, and whether it has a title.
+    fn lines_of(panels: &[(Panel, Height)]) -> Vec<&LinePlotSpec> {
+        panels
+            .iter()
+            .map(|(p, _)| match p {
+                Panel::Lines(spec, _) => spec,
+                other => panic!("chapter 3 draws line plots only: {}", other.title()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_figure_draws_finite_curves_at_the_ends_of_every_range() {
+        let queries = [
+            "",
+            "c.type=default",
+            "c.type=linear&c.s=64",
+            "c.type=dynamic&c.len=16777216",
+            "c.type=llama3&c.lo=1000&c.hi=0.001",
+            "c.type=longrope&c.d=2&c.L=16&c.T=16",
+            "c.type=longrope&c.d=96&c.model=longrope-synthetic",
+            "c.type=yarn&c.model=deepseek-v2",
+            "c.type=yarn&c.d=1024&c.base=1000000&c.T=16777216&c.bf=0.001&c.bs=1000&c.ms=2&c.msa=0.5&c.af=1000",
+            "c.type=ntk&c.s=1&c.cmp=linear,ntk,dynamic,yarn,llama3,longrope",
+        ];
+        for q in queries {
+            let (views, _) = Views::from_query(&parse_query(q));
+            for (build, count) in BUILDERS {
+                let panels = build(&views, Theme::DARK);
+                assert_eq!(panels.len(), count, "{q}");
+                for spec in lines_of(&panels) {
+                    assert!(!spec.title.is_empty());
+                    assert!(spec.x_range.start < spec.x_range.end, "{q}: {}", spec.title);
+                    assert!(spec.y_range.start < spec.y_range.end, "{q}: {}", spec.title);
+                    for s in &spec.series {
+                        assert!(!s.points.is_empty(), "{q}: {}", s.label);
+                        assert!(
+                            s.points.iter().all(|p| p.0.is_finite() && p.1.is_finite()),
+                            "{q}: {} / {}",
+                            spec.title,
+                            s.label
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_resting_marker_is_the_view_s_value() {
+        let (views, _) = Views::from_query(&parse_query("c.s=8&c.len=1000&c.L=2048"));
+        let attention = attention(&views, Theme::LIGHT);
+        let dynamic = dynamic(&views, Theme::LIGHT);
+        let scores = scores(&views, Theme::LIGHT);
+        let marker = |p: &[(Panel, Height)]| lines_of(p)[0].marker.clone().map(|m| m.1);
+        assert_eq!(marker(&attention).as_deref(), Some("s = 8.00"));
+        assert_eq!(marker(&dynamic).as_deref(), Some("L = 1000"));
+        assert_eq!(marker(&scores).as_deref(), Some("L₀ = 2048"));
+    }
+}
