@@ -25,9 +25,11 @@ use plotters_canvas::CanvasBackend;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::canvas;
+use crate::chart::dual::Dual;
 
-/// A drawing area on a canvas element, as figures use it.
-pub type CanvasArea = DrawingArea<Canvas2d, plotters::coord::Shift>;
+/// A drawing area on a canvas element, as figures use it: through [`Dual`], the type the figures'
+/// SVG downloads draw on too, so the chart code is in the bundle once.
+pub type CanvasArea = DrawingArea<Dual<'static, Canvas2d>, plotters::coord::Shift>;
 
 /// `CanvasBackend` with text measured by `measureText` and redundant state skipped (see the
 /// module doc).
@@ -86,16 +88,34 @@ impl Canvas2d {
     }
 }
 
+/// A backend on a new canvas that is not on the page, to measure text with (`measureText`).
+pub fn measurer() -> Option<Canvas2d> {
+    use wasm_bindgen::JsCast;
+    let el: HtmlCanvasElement = web_sys::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let ctx = canvas::context_2d(&el)?;
+    let inner = CanvasBackend::with_canvas_object(el)?;
+    Some(Canvas2d {
+        inner,
+        ctx,
+        state: State::default(),
+    })
+}
+
 /// A drawing area covering `el` (`None` if it has no 2D context).
 pub fn area(el: &HtmlCanvasElement) -> Option<CanvasArea> {
     let ctx = canvas::context_2d(el)?;
     let inner = CanvasBackend::with_canvas_object(el.clone())?;
     Some(
-        Canvas2d {
+        Dual::Canvas(Canvas2d {
             inner,
             ctx,
             state: State::default(),
-        }
+        })
         .into_drawing_area(),
     )
 }

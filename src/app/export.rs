@@ -1,5 +1,12 @@
-//! A figure as a PNG file: its canvases redrawn at twice their CSS size (or the screen's density,
-//! if higher), stacked as the page shows them, and downloaded as `<figure-id>.png`.
+//! A figure's pictures and numbers as files: the corner's download button opens three choices.
+//!
+//! - **PNG**: the figure's canvases redrawn at twice their CSS size (or the screen's density, if
+//!   higher), stacked as the page shows them, downloaded as `<figure-id>.png`.
+//! - **SVG**: the same picture drawn by the same chart code on plotters' SVG backend
+//!   (`scene::svg`), at the figure's CSS width; a heatmap's cells are one PNG inside it.
+//! - **CSV**: the numbers the figure shows (`scene::Picture::csv`), its state in a comment.
+//!
+//! SVG and CSV are built from the state the page's link describes, as `pe render` builds them.
 //!
 //! Every canvas of the figure is drawn into one image at its place on the page, in page order (a
 //! matrix figure's cells and outline layers lie over its frame); a layer clipped by a box
@@ -19,10 +26,9 @@ pub fn export_ratio() -> f64 {
     canvas::screen_pixel_ratio().max(2.0)
 }
 
-/// The corner button that downloads the figure as a PNG. Figures without a canvas (a table)
-/// have none.
+/// A PNG button: downloads the figure as a PNG. Figures without a canvas (a table) have none.
 #[component]
-pub fn PngButton(
+fn PngButton(
     /// The figure's element id.
     id: &'static str,
     /// Its title in the contents.
@@ -70,8 +76,8 @@ pub fn PngButton(
             aria-busy=move || busy.get().to_string()
             on:click=on_click
         >
-            <span aria-hidden="true">"PNG"</span>
-            <span class="visually-hidden">{format!("Download the figure “{title}” as a PNG picture")}</span>
+            "PNG"
+            <span class="visually-hidden">{format!(" picture of “{title}”")}</span>
             <span class="figure-link-status" aria-live="polite">
                 {move || if failed.get() { "failed" } else { "" }}
             </span>
@@ -172,4 +178,159 @@ fn draw_layer(
         r.height() * scale,
     );
     ctx.restore();
+}
+
+/// The figure's picture, in the state the page's link describes, drawn in the page's theme.
+fn scene_picture(id: &str) -> Option<crate::scene::Picture> {
+    let link = expect_context::<super::url::ShareLink>();
+    let theme = expect_context::<PageTheme>()
+        .chart()
+        .get_untracked()
+        .scaled(1.0);
+    let (views, _) = crate::params::Views::from_query(&link.pairs());
+    crate::scene::picture(id, &views, theme).ok()
+}
+
+/// The CSS width of figure `id`'s widest chart canvas (not a matrix's layers), within what
+/// `pe render` takes.
+fn css_width(id: &str) -> u32 {
+    let (lo, hi) = crate::math::limits::RENDER_WIDTH;
+    let widest = document()
+        .get_element_by_id(id)
+        .and_then(|f| f.query_selector_all("canvas:not(.layer)").ok())
+        .map_or(0.0, |list| {
+            (0..list.length())
+                .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
+                .map(|c| c.get_bounding_client_rect().width())
+                .fold(0.0, f64::max)
+        });
+    (widest.round() as u32).clamp(lo, hi)
+}
+
+/// Packed RGB pixels as a PNG `data:` URL, through a canvas.
+fn png_url(rgb: &[u8], (w, h): (u32, u32)) -> Option<String> {
+    let canvas: HtmlCanvasElement = document().create_element("canvas").ok()?.unchecked_into();
+    canvas.set_width(w);
+    canvas.set_height(h);
+    let rgba: Vec<u8> = rgb
+        .chunks_exact(3)
+        .flat_map(|p| [p[0], p[1], p[2], 255])
+        .collect();
+    let image =
+        web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(&rgba), w, h)
+            .ok()?;
+    context_2d(&canvas)?.put_image_data(&image, 0.0, 0.0).ok()?;
+    canvas.to_data_url().ok()
+}
+
+/// Downloads `text` as file `name` of type `mime`.
+fn save_text(name: &str, mime: &str, text: &str) -> Option<()> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    let link: web_sys::HtmlElement = document().create_element("a").ok()?.unchecked_into();
+    link.set_attribute("href", &url).ok()?;
+    link.set_attribute("download", name).ok()?;
+    link.click();
+    // The download has its own copy; the address can go once the click has been handled.
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        std::time::Duration::from_secs(1),
+    );
+    Some(())
+}
+
+/// Downloads figure `id` as SVG or CSV.
+fn save_scene(id: &str, svg: bool) -> Option<()> {
+    let picture = scene_picture(id)?;
+    if svg {
+        let text = crate::scene::svg::render_on(
+            &picture,
+            css_width(id),
+            Some(&png_url),
+            &super::backend::measurer,
+        )
+        .ok()?;
+        save_text(&format!("{id}.svg"), "image/svg+xml", &text)
+    } else {
+        save_text(
+            &format!("{id}.csv"),
+            "text/csv;charset=utf-8",
+            &picture.csv(),
+        )
+    }
+}
+
+/// A button that downloads the figure as SVG (`svg`) or CSV. Figures the scene layer does not
+/// draw (a table) have none.
+#[component]
+fn SceneButton(
+    /// The figure's element id.
+    id: &'static str,
+    /// Its title in the contents.
+    title: &'static str,
+    /// SVG, else CSV.
+    svg: bool,
+) -> impl IntoView {
+    let failed = RwSignal::new(false);
+    let on_click = move |_| failed.set(save_scene(id, svg).is_none());
+    let known = crate::scene::ids().any(|f| f == id);
+    let (class, label, what) = if svg {
+        ("figure-svg", "SVG", "picture")
+    } else {
+        ("figure-csv", "CSV", "numbers")
+    };
+    view! {
+        <button type="button" class=class hidden=!known on:click=on_click>
+            {label}
+            <span class="visually-hidden">{format!(" {what} of “{title}”")}</span>
+            <span class="figure-link-status" aria-live="polite">
+                {move || if failed.get() { "failed" } else { "" }}
+            </span>
+        </button>
+    }
+}
+
+/// The corner's download button: opens the figure's PNG, SVG and CSV buttons (Escape closes).
+#[component]
+pub fn Downloads(
+    /// The figure's element id.
+    id: &'static str,
+    /// Its title in the contents.
+    title: &'static str,
+) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let toggle = NodeRef::<leptos::html::Button>::new();
+    let menu_id = format!("{id}-downloads");
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() == "Escape" {
+            open.set(false);
+            if let Some(b) = toggle.get_untracked() {
+                let _ = b.focus();
+            }
+        }
+    };
+    view! {
+        <button
+            node_ref=toggle
+            type="button"
+            class="figure-download"
+            title="Download this figure: PNG, SVG or CSV"
+            aria-expanded=move || open.get().to_string()
+            aria-controls=menu_id.clone()
+            on:click=move |_| open.update(|o| *o = !*o)
+        >
+            <span aria-hidden="true">"⤓"</span>
+            <span class="visually-hidden">{format!("Download “{title}”")}</span>
+        </button>
+        <div class="figure-downloads" id=menu_id hidden=move || !open.get() on:keydown=on_key>
+            <PngButton id=id title=title />
+            <SceneButton id=id title=title svg=true />
+            <SceneButton id=id title=title svg=false />
+        </div>
+    }
 }

@@ -337,7 +337,7 @@ pub fn FigureLink(
         });
     };
     view! {
-        <super::export::PngButton id=id title=title />
+        <super::export::Downloads id=id title=title />
         <EmbedCode id=id title=title />
         <a
             class="figure-link"

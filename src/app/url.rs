@@ -27,6 +27,16 @@ pub fn read_query() -> (Vec<(String, String)>, Option<params::Notice>) {
 pub struct ShareLink(Memo<Vec<(&'static str, String)>>);
 
 impl ShareLink {
+    /// The current query's pairs (read untracked).
+    pub fn pairs(self) -> Vec<(String, String)> {
+        self.0.with_untracked(|pairs| {
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), v.clone()))
+                .collect()
+        })
+    }
+
     /// The page's address with the current query (read untracked).
     pub fn href(self) -> String {
         let location = window().location();

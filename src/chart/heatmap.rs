@@ -8,7 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::colorbar::{self, ColorBar};
-use super::colormap::Lut;
+use super::colormap::{Lut, sample_indices};
 use super::raster::Raster;
 use super::theme::Theme;
 
@@ -270,26 +270,25 @@ pub fn resample_rgb(
     out
 }
 
-/// Draws a whole heatmap on any backend: the frame, then `values` (row-major, `spec.rows.len() ×
-/// spec.cols.len()`) painted with `lut` as one bitmap blit (a NaN cell — no value — hatched as
-/// the page paints it), then an optional row highlight. The
+/// Draws a whole heatmap on any backend: the frame, then the cells `value(row, col)` (matrix
+/// indices) painted with `lut` as one bitmap blit (a NaN cell — no value — hatched as the page
+/// paints it; with more cells than pixels, the cells nearest each pixel, as the page samples
+/// them), then an optional row highlight. The
 /// browser uses [`draw_frame`] and paints the cells as a `putImageData` layer over the plot
 /// instead (a canvas backend would blit pixel by pixel); SVG output and tests use this.
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &HeatmapSpec,
-    values: &[f64],
     lut: &Lut,
+    value: &dyn Fn(usize, usize) -> f64,
     highlight_row: Option<usize>,
 ) -> Result<HeatmapLayout, DrawingAreaErrorKind<DB::ErrorType>> {
     let layout = draw_frame(root, spec)?;
     let mut rgba = Vec::new();
-    let (rows, cols): (Vec<usize>, Vec<usize>) = (
-        (0..spec.rows.len()).collect(),
-        (0..spec.cols.len()).collect(),
-    );
+    let rows = sample_indices(spec.rows.clone(), layout.height() as usize);
+    let cols = sample_indices(spec.cols.clone(), layout.width() as usize);
     let range = (spec.colorbar.lo, spec.colorbar.hi);
-    lut.paint_sampled_into(values, cols.len(), &rows, &cols, range, &mut rgba);
+    lut.paint_fn_into(&rows, &cols, range, &mut rgba, value);
     let rgb = resample_rgb(
         &rgba,
         (cols.len(), rows.len()),

@@ -6,6 +6,7 @@ pub mod clock;
 pub mod cloud;
 pub mod colorbar;
 pub mod colormap;
+pub mod dual;
 pub mod heatmap;
 pub mod lines;
 pub mod multiples;

@@ -1,22 +1,262 @@
-//! Figures rendered to SVG text natively (CLI, tests): the same chart functions the browser runs on
-//! a canvas, on plotters' `SVGBackend`.
-#![cfg(not(target_arch = "wasm32"))]
+//! Figures rendered to SVG text: the same chart functions the browser runs on a canvas, on
+//! plotters' `SVGBackend`, natively (CLI, tests) and in the browser (a figure's SVG download).
+//!
+//! A bitmap (a heatmap's cells) becomes one embedded PNG image. Natively plotters-svg encodes it
+//! itself; in the browser, where it cannot, the caller passes an encoder (a canvas's
+//! `toDataURL`), and [`Svg`] puts the image in the bitmap's place.
+
+use std::cell::RefCell;
+
+use super::dual::{Dual, NoCanvas};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
 
-/// Renders whatever `draw` draws on a `width × height` SVG canvas and returns the SVG document.
-/// A drawing error is returned as its message.
-pub fn render<F>(width: u32, height: u32, draw: F) -> Result<String, String>
+/// Encodes packed RGB pixels of the given size as a PNG `data:` URL; `None` if it cannot.
+pub type PngEncoder<'a> = &'a dyn Fn(&[u8], (u32, u32)) -> Option<String>;
+
+/// The fill of the rectangle that holds a bitmap's place until the document is finished: a colour
+/// no chart draws.
+const PLACEHOLDER: RGBColor = RGBColor(0xfe, 0x01, 0xfd);
+
+/// plotters' SVG backend, with bitmaps encoded by a [`PngEncoder`] when one is given.
+pub struct Svg<'a, 'b> {
+    inner: SVGBackend<'a>,
+    encode: Option<PngEncoder<'b>>,
+    /// The `data:` URLs of the bitmaps, in drawing order.
+    images: &'b RefCell<Vec<String>>,
+}
+
+type Error<'a> = DrawingErrorKind<<SVGBackend<'a> as DrawingBackend>::ErrorType>;
+
+impl<'a> DrawingBackend for Svg<'a, '_> {
+    type ErrorType = <SVGBackend<'a> as DrawingBackend>::ErrorType;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), Error<'a>> {
+        self.inner.ensure_prepared()
+    }
+
+    fn present(&mut self) -> Result<(), Error<'a>> {
+        self.inner.present()
+    }
+
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), Error<'a>> {
+        self.inner.draw_pixel(point, color)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), Error<'a>> {
+        self.inner.draw_line(from, to, style)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), Error<'a>> {
+        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), Error<'a>> {
+        self.inner.draw_path(path, style)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), Error<'a>> {
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), Error<'a>> {
+        self.inner.fill_polygon(vert, style)
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), Error<'a>> {
+        self.inner.draw_text(text, style, pos)
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), Error<'a>> {
+        self.inner.estimate_text_size(text, style)
+    }
+
+    /// With an encoder, the bitmap is encoded as a PNG and a placeholder rectangle keeps its place
+    /// (see [`place_images`]); without one, plotters-svg embeds it (natively) or draws it pixel
+    /// by pixel.
+    fn blit_bitmap(
+        &mut self,
+        pos: BackendCoord,
+        (w, h): (u32, u32),
+        src: &[u8],
+    ) -> Result<(), Error<'a>> {
+        match self.encode.and_then(|encode| encode(src, (w, h))) {
+            Some(url) => {
+                self.images.borrow_mut().push(url);
+                let end = (pos.0 + w as i32, pos.1 + h as i32);
+                self.inner
+                    .draw_rect(pos, end, &PLACEHOLDER.to_backend_color(), true)
+            }
+            None => self.inner.blit_bitmap(pos, (w, h), src),
+        }
+    }
+}
+
+/// `svg` with each placeholder rectangle replaced by the next of `images`, stretched over the
+/// rectangle's box.
+fn place_images(svg: &str, images: &[String]) -> String {
+    let fill = format!(
+        "fill=\"#{:02X}{:02X}{:02X}\"",
+        PLACEHOLDER.0, PLACEHOLDER.1, PLACEHOLDER.2
+    );
+    let mut out = String::with_capacity(svg.len() + images.iter().map(String::len).sum::<usize>());
+    let mut rest = svg;
+    for url in images {
+        let Some(at) = rest.find(&fill) else { break };
+        let (Some(start), Some(end)) = (rest[..at].rfind("<rect"), rest[at..].find("/>")) else {
+            break;
+        };
+        let tag = &rest[start..at + end];
+        let attr = |name: &str| {
+            let key = format!(" {name}=\"");
+            tag.find(&key).and_then(|k| {
+                let v = &tag[k + key.len()..];
+                v.find('"').map(|e| v[..e].to_string())
+            })
+        };
+        out.push_str(&rest[..start]);
+        out.push_str(&format!(
+            "<image x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" preserveAspectRatio=\"none\" \
+             style=\"image-rendering:pixelated\" href=\"{url}\"",
+            attr("x").unwrap_or_default(),
+            attr("y").unwrap_or_default(),
+            attr("width").unwrap_or_default(),
+            attr("height").unwrap_or_default(),
+        ));
+        rest = &rest[at + end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Renders whatever `draw` draws on a `width × height` SVG canvas and returns the SVG document,
+/// bitmaps encoded by `encode` when given. The drawing area is a [`Dual`] backend of canvas type
+/// `C` holding the SVG, so that chart code the page already draws on `Dual<C>` is not compiled a
+/// second time; `measure`, when given, measures its text. A drawing error is returned as its
+/// message.
+pub fn render_dual<C, F>(
+    width: u32,
+    height: u32,
+    encode: Option<PngEncoder>,
+    measure: Option<C>,
+    draw: F,
+) -> Result<String, String>
 where
-    F: FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<(), String>,
+    C: DrawingBackend,
+    F: for<'x> FnOnce(&DrawingArea<Dual<'x, C>, Shift>) -> Result<(), String>,
 {
     let mut svg = String::new();
+    let images = RefCell::new(Vec::new());
     {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        let backend = Svg {
+            inner: SVGBackend::with_string(&mut svg, (width, height)),
+            encode,
+            images: &images,
+        };
+        let root = Dual::<C>::Svg(backend, measure).into_drawing_area();
         draw(&root)?;
         root.present().map_err(|e| e.to_string())?;
     }
+    let svg = place_images(&svg, &images.borrow());
     // plotters-svg 0.3.7 writes `data:png;base64,…`; browsers and viewers want the MIME type.
     Ok(svg.replace("href=\"data:png;base64,", "href=\"data:image/png;base64,"))
+}
+
+/// [`render_dual`] with no canvas type.
+pub fn render_with<F>(
+    width: u32,
+    height: u32,
+    encode: Option<PngEncoder>,
+    draw: F,
+) -> Result<String, String>
+where
+    F: for<'x> FnOnce(&DrawingArea<Dual<'x, NoCanvas>, Shift>) -> Result<(), String>,
+{
+    render_dual::<NoCanvas, F>(width, height, encode, None, draw)
+}
+
+/// [`render_with`] without an encoder: natively plotters-svg embeds bitmaps itself.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn render<F>(width: u32, height: u32, draw: F) -> Result<String, String>
+where
+    F: for<'x> FnOnce(&DrawingArea<Dual<'x, NoCanvas>, Shift>) -> Result<(), String>,
+{
+    render_with(width, height, None, draw)
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::chart::raster::Raster;
+
+    #[test]
+    fn an_encoder_puts_each_bitmap_in_its_place() {
+        let encode = |rgb: &[u8], (w, h): (u32, u32)| {
+            Some(format!("data:image/png;base64,{w}x{h}:{}", rgb.len()))
+        };
+        let svg = render_with(100, 60, Some(&encode), |root| {
+            let map = |e: DrawingAreaErrorKind<_>| e.to_string();
+            root.fill(&WHITE).map_err(map)?;
+            let (a, b) = (vec![0u8; 2 * 3 * 3], vec![9u8; 4 * 2 * 3]);
+            root.draw(&Raster::new((10, 5), (2, 3), &a)).map_err(map)?;
+            root.draw(&Rectangle::new([(0, 0), (5, 5)], BLUE.filled()))
+                .map_err(map)?;
+            root.draw(&Raster::new((40, 20), (4, 2), &b)).map_err(map)?;
+            Ok(())
+        })
+        .expect("draws");
+        assert!(!svg.contains("#FE01FD"), "no placeholder is left: {svg}");
+        let first = svg
+            .find("href=\"data:image/png;base64,2x3:18\"")
+            .expect("first");
+        let second = svg
+            .find("href=\"data:image/png;base64,4x2:24\"")
+            .expect("second");
+        assert!(first < svg.find("#0000FF").expect("the square") && first < second);
+        assert!(svg.contains("<image x=\"10\" y=\"5\" width=\"2\" height=\"3\""));
+        assert!(svg.contains("<image x=\"40\" y=\"20\" width=\"4\" height=\"2\""));
+        assert!(svg.ends_with("</svg>\n") || svg.trim_end().ends_with("</svg>"));
+    }
 }

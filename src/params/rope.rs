@@ -5,7 +5,7 @@
 
 use super::{Notice, format_number, parse_even, parse_f64, parse_usize};
 use crate::math::limits;
-use crate::math::rope::Layout;
+use crate::math::rope::{self, Layout};
 
 /// The chapter's key prefix.
 pub const PREFIX: &str = "r.";
@@ -181,7 +181,50 @@ pub fn check_word(text: &str) -> Result<String, Notice> {
     }
 }
 
+/// The coordinates that rotate for head_dim `dim` when `rotary` are asked for (`None`: all of
+/// them): even, `2 ≤ rotary_dim ≤ dim`.
+pub fn fit_rotary(rotary: Option<usize>, dim: usize) -> usize {
+    rotary.map_or(dim, |r| (r.min(dim) / 2 * 2).max(2))
+}
+
+/// Position `pos` fitted below `positions`.
+pub fn fit_pos(pos: usize, positions: usize) -> usize {
+    pos.min(positions.saturating_sub(1))
+}
+
+/// The q and k of the q·k figure at head_dim `dim`: every coordinate 1, or two seeded
+/// standard-normal vectors (k's seed is q's plus `0x9e37_79b9`).
+pub fn qk_vectors(source: QkSource, dim: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
+    match source {
+        QkSource::Ones => (vec![1.0; dim], vec![1.0; dim]),
+        QkSource::Random => (
+            rope::random_vector(dim, seed),
+            rope::random_vector(dim, seed.wrapping_add(0x9e37_79b9)),
+        ),
+    }
+}
+
 impl RopeView {
+    /// The current position, below the number of positions.
+    pub fn current_pos(&self) -> usize {
+        fit_pos(self.pos, self.positions)
+    }
+
+    /// The coordinates that rotate, fitted to head_dim.
+    pub fn rotary(&self) -> usize {
+        fit_rotary(Some(self.rotary_dim), self.dim)
+    }
+
+    /// The frequencies of the pairs that turn: `inv_freq(rotary_dim, base)`.
+    pub fn rotary_inv_freq(&self) -> Vec<f64> {
+        rope::inv_freq(self.rotary(), self.base)
+    }
+
+    /// The q and k vectors of the q·k figure.
+    pub fn qk_vectors(&self) -> (Vec<f64>, Vec<f64>) {
+        qk_vectors(self.qk, self.dim, self.seed)
+    }
+
     /// Reads the view from query pairs; keys without the `r.` prefix belong to other chapters and
     /// are ignored. Bad values fall back or clamp, with a notice.
     pub fn from_query(pairs: &[(String, String)]) -> (RopeView, Vec<Notice>) {

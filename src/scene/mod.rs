@@ -6,6 +6,7 @@
 //! [`Picture::csv`] writes the numbers they show. No Leptos and no web here.
 
 pub mod context;
+pub mod rope;
 pub mod sinusoids;
 pub mod svg;
 
@@ -39,18 +40,24 @@ pub struct MatrixPanel {
 }
 
 impl MatrixPanel {
-    /// The window the spec shows, row-major (`rows.len() × cols.len()`).
-    pub fn window(&self) -> Vec<f64> {
-        let (rows, cols) = (&self.spec.rows, &self.spec.cols);
-        let mut out = Vec::with_capacity(rows.len() * cols.len());
-        for r in rows.clone() {
-            for c in cols.clone() {
-                out.push(self.values.get(r * self.stride + c).copied().unwrap_or(0.0));
-            }
+    /// Entry `(r, c)` of the matrix (NaN outside it).
+    pub fn value(&self, r: usize, c: usize) -> f64 {
+        if c >= self.stride {
+            return f64::NAN;
         }
-        out
+        self.values
+            .get(r * self.stride + c)
+            .copied()
+            .unwrap_or(f64::NAN)
     }
 }
+
+/// The most cells a heatmap's CSV holds: a larger matrix is written at evenly sampled rows and
+/// columns (at most [`CSV_SIDE`] of each), as its picture samples them.
+pub const CSV_CELLS: usize = 1 << 20;
+
+/// Rows and columns of a sampled heatmap CSV.
+pub const CSV_SIDE: usize = 1024;
 
 /// A point cloud in 3D (the page's [`CloudSpec`] borrows its points; this owns them).
 #[derive(Clone, Debug)]
@@ -173,6 +180,16 @@ const SCENES: &[(&str, Build)] = &[
     ("fig-similarity", sinusoids::similarity),
     ("fig-shift", sinusoids::shift),
     ("fig-token", sinusoids::token),
+    ("fig-rope-add", rope::add),
+    ("fig-rope-2d", rope::vector),
+    ("fig-rope-sentences", rope::sentences),
+    ("fig-rope-wheels", rope::wheels),
+    ("fig-rope-efficient", rope::efficient),
+    ("fig-rope-scores", rope::scores),
+    ("fig-rope-dims", rope::dims),
+    ("fig-rope-layouts", rope::layouts),
+    ("fig-rope-values", rope::values),
+    ("fig-rope-cloud", rope::cloud),
     ("fig-ctx-turns", context::turns),
     ("fig-ctx-wavelengths", context::wavelengths),
     ("fig-ctx-scores", context::scores),
@@ -198,7 +215,12 @@ fn chapter_query(chapter: &str, views: &Views) -> Vec<(&'static str, String)> {
             q.extend(views.naive.to_query());
             q
         }
-        "rope" => views.rope.to_query(),
+        "rope" => {
+            // Three figures of chapter 2 read chapter 1's sentence.
+            let mut q = views.rope.to_query();
+            q.extend(views.order.to_query());
+            q
+        }
         "context" => views.context.to_query(),
         _ => views.tables.to_query(),
     }
@@ -397,19 +419,31 @@ fn matrix_csv(m: &MatrixPanel, out: &mut String) {
             .cloned()
             .unwrap_or_else(|| i.to_string())
     };
+    let (mut rows, mut cols): (Vec<usize>, Vec<usize>) =
+        (spec.rows.clone().collect(), spec.cols.clone().collect());
+    if rows.len() * cols.len() > CSV_CELLS {
+        rows = crate::chart::colormap::sample_indices(spec.rows.clone(), CSV_SIDE);
+        cols = crate::chart::colormap::sample_indices(spec.cols.clone(), CSV_SIDE);
+        let _ = writeln!(
+            out,
+            "# sampled: {} of {} rows and {} of {} columns, evenly spaced (the header and first column give each one's index)",
+            rows.len(),
+            spec.rows.len(),
+            cols.len(),
+            spec.cols.len()
+        );
+    }
     out.push_str(&field(&format!("{} \\ {}", spec.y_desc, spec.x_desc)));
-    for (k, c) in spec.cols.clone().enumerate() {
+    for &c in &cols {
         out.push(',');
-        out.push_str(&field(&name(&spec.col_names, k, c)));
+        out.push_str(&field(&name(&spec.col_names, c - spec.cols.start, c)));
     }
     out.push('\n');
-    let cells = m.window();
-    let width = spec.cols.len();
-    for (k, r) in spec.rows.clone().enumerate() {
-        out.push_str(&field(&name(&spec.row_names, k, r)));
-        for v in &cells[k * width..(k + 1) * width] {
+    for &r in &rows {
+        out.push_str(&field(&name(&spec.row_names, r - spec.rows.start, r)));
+        for &c in &cols {
             out.push(',');
-            out.push_str(&number(*v));
+            out.push_str(&number(m.value(r, c)));
         }
         out.push('\n');
     }

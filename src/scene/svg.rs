@@ -1,6 +1,6 @@
-//! A figure's picture as one SVG document, natively: each panel drawn by the chart code the page
-//! uses, on plotters' `SVGBackend`, the panels stacked top to bottom.
-#![cfg(not(target_arch = "wasm32"))]
+//! A figure's picture as one SVG document: each panel drawn by the chart code the page uses, on
+//! plotters' `SVGBackend`, the panels stacked top to bottom. Natively for `pe render`; in the
+//! browser for a figure's SVG download (its bitmaps encoded by the page's canvas).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -9,6 +9,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{Panel, Picture, TilesPanel};
 use crate::chart::colormap::Lut;
+use crate::chart::dual::NoCanvas;
 use crate::chart::multiples::TileGrid;
 use crate::chart::raster::Raster;
 use crate::chart::theme::begin_titled;
@@ -86,7 +87,8 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panel: &Panel) -> Res
                 m.spec.colorbar.scale,
                 m.spec.theme.diverging,
             );
-            let layout = heatmap::draw(root, &m.spec, &m.window(), &lut, None).map_err(err)?;
+            let value = |r: usize, c: usize| m.value(r, c);
+            let layout = heatmap::draw(root, &m.spec, &lut, &value, None).map_err(err)?;
             for &row in &m.outlines {
                 heatmap::draw_row_highlight(root, &layout, row, &m.spec.theme).map_err(err)?;
             }
@@ -113,8 +115,25 @@ pub fn heights(picture: &Picture, width: u32) -> Vec<u32> {
 }
 
 /// The figure `width` pixels wide, each panel as tall as the page makes it at that width: one SVG
-/// document holding one nested `<svg>` per panel. A drawing error is returned as its message.
-pub fn render(picture: &Picture, width: u32) -> Result<String, String> {
+/// document holding one nested `<svg>` per panel, bitmaps encoded by `encode` when given (see
+/// [`svg::render_with`]). A drawing error is returned as its message.
+pub fn render(
+    picture: &Picture,
+    width: u32,
+    encode: Option<svg::PngEncoder>,
+) -> Result<String, String> {
+    render_on::<NoCanvas>(picture, width, encode, &|| None)
+}
+
+/// [`render`], drawn through [`crate::chart::dual::Dual`] with canvas type `C`: the page passes
+/// its own, so the chart code is the copy the page already has, and a canvas backend from
+/// `measure` to measure text (see [`svg::render_dual`]).
+pub fn render_on<C: DrawingBackend>(
+    picture: &Picture,
+    width: u32,
+    encode: Option<svg::PngEncoder>,
+    measure: &dyn Fn() -> Option<C>,
+) -> Result<String, String> {
     let heights = heights(picture, width);
     let total: u32 = heights.iter().sum();
     let mut out = format!(
@@ -124,7 +143,8 @@ pub fn render(picture: &Picture, width: u32) -> Result<String, String> {
     );
     let mut y = 0;
     for ((panel, _), &h) in picture.panels.iter().zip(&heights) {
-        let inner = svg::render(width, h, |root| draw(root, panel))?;
+        let inner =
+            svg::render_dual::<C, _>(width, h, encode, measure(), |root| draw(root, panel))?;
         // Place the panel: its own <svg> element at y, inside the document.
         let placed = inner.replacen("<svg ", &format!("<svg x=\"0\" y=\"{y}\" "), 1);
         out.push_str(placed.trim());

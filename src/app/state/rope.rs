@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::math::rope::{self, Layout};
-use crate::params::rope::{CloudMode, QkSource, RopeView};
+use crate::params::rope::{CloudMode, QkSource, RopeView, fit_pos, fit_rotary, qk_vectors};
 
 /// The RoPE chapter's controls.
 #[derive(Clone, Copy)]
@@ -72,28 +72,13 @@ impl RopeState {
         let rotary = RwSignal::new((view.rotary_dim != view.dim).then_some(view.rotary_dim));
         let qk = RwSignal::new(view.qk);
         let seed = RwSignal::new(view.seed);
-        let rotary_dim = Memo::new(move |_| {
-            let d = dim.get();
-            rotary.get().map_or(d, |r| (r.min(d) / 2 * 2).max(2))
-        });
+        let rotary_dim = Memo::new(move |_| fit_rotary(rotary.get(), dim.get()));
         let derived = Derived {
             inv_freq: Memo::new(move |_| rope::inv_freq(dim.get(), base.get())),
             rotary_inv_freq: Memo::new(move |_| rope::inv_freq(rotary_dim.get(), base.get())),
-            current_pos: Memo::new(move |_| pos.get().min(positions.get().saturating_sub(1))),
+            current_pos: Memo::new(move |_| fit_pos(pos.get(), positions.get())),
             rotary_dim,
-            qk: Memo::new(move |_| {
-                let d = dim.get();
-                match qk.get() {
-                    QkSource::Ones => (vec![1.0; d], vec![1.0; d]),
-                    QkSource::Random => {
-                        let s = seed.get();
-                        (
-                            rope::random_vector(d, s),
-                            rope::random_vector(d, s.wrapping_add(0x9e37_79b9)),
-                        )
-                    }
-                }
-            }),
+            qk: Memo::new(move |_| qk_vectors(qk.get(), dim.get(), seed.get())),
         };
         RopeState {
             dim,

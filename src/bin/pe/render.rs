@@ -51,7 +51,7 @@ pub fn run(args: RenderArgs) -> Checked<Value> {
     let picture = scene::picture(&id, &views, theme)?;
     let height: u32 = scene::svg::heights(&picture, width).iter().sum();
     let (format, text) = match args.format {
-        RenderFormat::Svg => ("svg", scene::svg::render(&picture, width)?),
+        RenderFormat::Svg => ("svg", scene::svg::render(&picture, width, None)?),
         RenderFormat::Csv => ("csv", picture.csv()),
     };
     std::fs::write(&out, &text).map_err(|e| format!("could not write {}: {e}", quote(&out)))?;

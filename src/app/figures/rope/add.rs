@@ -11,26 +11,9 @@ use crate::app::figure::{FigureLink, draw_effect};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{LinePlotSpec, Series, series_color};
 use crate::math::attention::tokenize;
-use crate::math::rope_terms::{Terms, additive_terms, rope_score};
 use crate::params::rope::SHIFT;
-
-fn height(width: f64) -> f64 {
-    (width * 0.45).clamp(260.0, 380.0)
-}
-
-/// The terms and RoPE's score for the pair at positions `(a + o, b + o)`, for every shift `o`.
-fn sweep(query: &str, a: usize, key: &str, b: usize) -> Vec<(Terms, f64)> {
-    (SHIFT.0..=SHIFT.1)
-        .map(|o| {
-            (
-                additive_terms(query, a + o, key, b + o),
-                rope_score(query, a + o, key, b + o),
-            )
-        })
-        .collect()
-}
+use crate::scene::rope as scene;
 
 /// A token picker: one option per token of the sentence.
 #[component]
@@ -81,18 +64,8 @@ pub fn WhyNotAdd() -> impl IntoView {
     let theme = expect_context::<PageTheme>().chart();
     let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
     // The pair, fitted to the sentence.
-    let pair = Memo::new(move |_| {
-        let last = tokens.with(Vec::len).saturating_sub(1);
-        let [a, b] = s.pair.get();
-        (a.min(last), b.min(last))
-    });
-    let curves = Memo::new(move |_| {
-        let (a, b) = pair.get();
-        tokens.with(|t| match (t.get(a), t.get(b)) {
-            (Some(q), Some(k)) => sweep(q, a, k, b),
-            _ => Vec::new(),
-        })
-    });
+    let pair = Memo::new(move |_| scene::add_pair(tokens.with(Vec::len), s.pair.get()));
+    let curves = Memo::new(move |_| tokens.with(|t| scene::add_curves(t, pair.get())));
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (o, t) = (s.shift.get(), theme.get());
@@ -100,41 +73,8 @@ pub fn WhyNotAdd() -> impl IntoView {
             if c.is_empty() {
                 return;
             }
-            let line = |k: usize, label: &str, f: &dyn Fn(&(Terms, f64)) -> f64| Series {
-                label: label.into(),
-                color: series_color(k),
-                points: c
-                    .iter()
-                    .enumerate()
-                    .map(|(o, v)| (o as f64, f(v)))
-                    .collect(),
-                dots: false,
-                line: true,
-            };
-            let series = vec![
-                line(0, "content·content", &|(t, _)| t.content_content),
-                line(1, "content·position", &|(t, _)| t.content_position),
-                line(2, "position·content", &|(t, _)| t.position_content),
-                line(3, "position·position", &|(t, _)| t.position_position),
-                line(4, "added: total", &|(t, _)| t.total()),
-                line(6, "RoPE score", &|(_, r)| *r),
-            ];
-            let (lo, hi) = series
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.1))
-                .fold((0.0_f64, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-            let pad = (hi - lo).max(1e-6) * 0.08;
-            let spec = LinePlotSpec {
-                title: "The score's parts as both tokens move".into(),
-                x_desc: "offset o (both positions + o, distance unchanged)",
-                y_desc: "score term",
-                x_range: SHIFT.0 as f64..SHIFT.1 as f64,
-                y_range: (lo - pad)..(hi + pad),
-                series,
-                marker: Some((o as f64, format!("o = {o}"))),
-                theme: t,
-            };
-            paint_lines(surface, height, &spec);
+            let spec = scene::add_spec(c, o, t);
+            paint_lines(surface, scene::add_height, &spec);
         });
     });
     let at = move || curves.with(|c| c.get(s.shift.get()).copied());

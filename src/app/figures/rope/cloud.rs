@@ -14,14 +14,11 @@ use crate::app::figure::{FigureLink, draw_effect};
 use crate::app::matrix::event_pixel;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::cloud::{self, CloudLayout, CloudSpec};
+use crate::chart::cloud::{self, CloudLayout};
 use crate::math::attention::tokenize;
 use crate::math::cloud::{CloudMode, cloud};
 use crate::params::rope::{CLOUD_POSITIONS, PITCH, YAW};
-
-fn height(width: f64) -> f64 {
-    (width * 0.7).clamp(320.0, 520.0)
-}
+use crate::scene::rope as scene;
 
 /// Positions that appear per second while playing.
 const SPEED: f64 = 12.0;
@@ -44,34 +41,21 @@ pub fn TokenCloud() -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let t = theme.get();
-        let [yaw, pitch] = s.view.get();
+        let view = s.view.get();
         let last = player.position(shown).floor() as usize;
-        let title = match s.cloud.get() {
-            CloudMode::Plain => "Word vectors, no positions (PCA, 3D)",
-            CloudMode::Sinusoidal => "Word vectors + sinusoidal (PCA, 3D)",
-            CloudMode::Rope => "Word vectors, RoPE's rotation (PCA, 3D)",
-        };
+        let mode = s.cloud.get();
         data.with(|c| {
             let selected = hovered
                 .get()
                 .filter(|&k| k <= last)
                 .and_then(|k| c.tokens.get(k).map(|w| (k, format!("“{w}” at {k}"))));
-            if canvas::fit(surface, height).is_none() {
+            if canvas::fit(surface, scene::cloud_height).is_none() {
                 return;
             }
             let Some(root) = backend::area(&surface.el) else {
                 return;
             };
-            let spec = CloudSpec {
-                title: title.to_string(),
-                points: &c.points,
-                axes: ["PC1", "PC2", "PC3"],
-                shown: last + 1,
-                yaw: yaw.to_radians(),
-                pitch: pitch.to_radians(),
-                selected,
-                theme: t,
-            };
+            let spec = scene::cloud_spec(mode, &c.points, last + 1, view, selected, t);
             if let Ok(l) = cloud::draw(&root, &spec) {
                 let _ = root.present();
                 layout.set_value(l);

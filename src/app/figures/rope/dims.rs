@@ -9,21 +9,7 @@ use crate::app::figure::{FigureLink, draw_effect};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{LinePlotSpec, Series, series_color};
-use crate::math::rope;
-
-fn height(width: f64) -> f64 {
-    (width * 0.42).clamp(250.0, 360.0)
-}
-
-/// The positions drawn: 0, the current m and the last row, without repeats.
-fn positions(m: usize, n: usize) -> Vec<usize> {
-    let mut out = vec![0, m, n.saturating_sub(1)];
-    out.dedup();
-    out.sort_unstable();
-    out.dedup();
-    out
-}
+use crate::scene::rope as scene;
 
 /// The figure.
 #[component]
@@ -38,44 +24,8 @@ pub fn BeforeAfter() -> impl IntoView {
         let (m, n, t) = (pos.get(), s.positions.get(), theme.get());
         let (base, layout, r) = (s.base.get(), s.layout.get(), rotary.get());
         qk.with(|(q, _)| {
-            let d = q.len();
-            let series: Vec<Series> = positions(m, n)
-                .into_iter()
-                .enumerate()
-                .map(|(k, p)| {
-                    let turned = rope::rotate_partial(q, p as f64, base, r, layout);
-                    Series {
-                        label: if p == 0 {
-                            "position 0 (q itself)".into()
-                        } else {
-                            format!("position {p}")
-                        },
-                        color: series_color(k),
-                        points: turned
-                            .iter()
-                            .enumerate()
-                            .map(|(i, &y)| (i as f64, y))
-                            .collect(),
-                        dots: d <= 32,
-                        line: true,
-                    }
-                })
-                .collect();
-            let top = series
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.1.abs()))
-                .fold(1e-9_f64, f64::max);
-            let spec = LinePlotSpec {
-                title: "q at up to three positions".into(),
-                x_desc: "coordinate",
-                y_desc: "value",
-                x_range: 0.0..(d.max(2) - 1) as f64,
-                y_range: (-top * 1.1)..(top * 1.1),
-                series,
-                marker: (r < d).then(|| (r as f64 - 0.5, format!("rotary_dim = {r}"))),
-                theme: t,
-            };
-            paint_lines(surface, height, &spec);
+            let spec = scene::dims_spec(q, (m, n), (base, r, layout), t);
+            paint_lines(surface, scene::dims_height, &spec);
         });
     });
     // How far the slowest and the fastest pair have turned at m.
@@ -100,7 +50,7 @@ pub fn BeforeAfter() -> impl IntoView {
              the turning coordinates, and with half-split also the start of their second half) \
              and agree where a pair's largest turn is small.",
             s.dim.get(),
-            positions(pos.get(), s.positions.get())
+            scene::dims_positions(pos.get(), s.positions.get())
                 .iter()
                 .map(usize::to_string)
                 .collect::<Vec<_>>()

@@ -9,41 +9,11 @@ use crate::app::figure::{FigureLink, draw_effect};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{LinePlotSpec, Series, series_color};
 use crate::math::rope::{self, Layout};
-
-fn height(width: f64) -> f64 {
-    (width * 0.4).clamp(240.0, 340.0)
-}
+use crate::scene::rope as scene;
 
 /// Rows of the coordinate table.
 const TABLE_ROWS: usize = 6;
-
-/// `R_m·x` by the matrix and by the efficient form, and their largest difference. Only the first
-/// `2·inv_freq.len()` coordinates turn; the rest are passed through (as Hugging Face concatenates
-/// the unrotated part back for partial rotation).
-fn both_ways(x: &[f64], m: f64, inv_freq: &[f64], layout: Layout) -> (Vec<f64>, Vec<f64>, f64) {
-    let r = (2 * inv_freq.len()).min(x.len());
-    let (head, tail) = x.split_at(r);
-    // R_m one row at a time (the same entries and sums as the whole matrix): the full d × d
-    // matrix would be a 128 KB block per position at head_dim 128, twice (both layouts).
-    let mut row = vec![0.0; 2 * inv_freq.len()];
-    let mut by_matrix: Vec<f64> = (0..r)
-        .map(|a| {
-            rope::rotation_matrix_row(m, inv_freq, layout, a, &mut row);
-            rope::dot(&row, head)
-        })
-        .collect();
-    by_matrix.extend_from_slice(tail);
-    let mut efficient = rope::apply_efficient(head, m, inv_freq, layout);
-    efficient.extend_from_slice(tail);
-    let diff = by_matrix
-        .iter()
-        .zip(&efficient)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
-    (by_matrix, efficient, diff)
-}
 
 /// The figure.
 #[component]
@@ -56,7 +26,7 @@ pub fn EfficientForm() -> impl IntoView {
     let qk = s.qk_vectors();
     let computed = Memo::new(move |_| {
         let (m, layout) = (pos.get() as f64, s.layout.get());
-        qk.with(|(q, _)| inv_freq.with(|f| both_ways(q, m, f, layout)))
+        qk.with(|(q, _)| inv_freq.with(|f| scene::both_ways(q, m, f, layout)))
     });
     // The other layout's difference, so the claim is checked for both.
     let other_diff = Memo::new(move |_| {
@@ -65,51 +35,15 @@ pub fn EfficientForm() -> impl IntoView {
             Layout::Interleaved => Layout::Half,
             Layout::Half => Layout::Interleaved,
         };
-        qk.with(|(q, _)| inv_freq.with(|f| both_ways(q, m, f, other).2))
+        qk.with(|(q, _)| inv_freq.with(|f| scene::both_ways(q, m, f, other).2))
     });
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let t = theme.get();
         let m = pos.get();
         computed.with(|(by_matrix, efficient, _)| {
-            let d = by_matrix.len();
-            let at = |v: &[f64]| {
-                v.iter()
-                    .enumerate()
-                    .map(|(i, &y)| (i as f64, y))
-                    .collect::<Vec<_>>()
-            };
-            let top = by_matrix
-                .iter()
-                .chain(efficient)
-                .fold(1e-9_f64, |a, v| a.max(v.abs()));
-            let title = format!("q turned to m = {m}, computed two ways");
-            let spec = LinePlotSpec {
-                title: title.clone(),
-                x_desc: "coordinate",
-                y_desc: "value",
-                x_range: 0.0..(d.max(2) - 1) as f64,
-                y_range: (-top * 1.1)..(top * 1.1),
-                series: vec![
-                    Series {
-                        label: "R_m · q (matrix)".into(),
-                        color: series_color(0),
-                        points: at(by_matrix),
-                        dots: true,
-                        line: false,
-                    },
-                    Series {
-                        label: "q⊙cos + rotate_half(q)⊙sin".into(),
-                        color: series_color(1),
-                        points: at(efficient),
-                        dots: false,
-                        line: true,
-                    },
-                ],
-                marker: None,
-                theme: t,
-            };
-            paint_lines(surface, height, &spec);
+            let spec = scene::efficient_spec(m, by_matrix, efficient, t);
+            paint_lines(surface, scene::efficient_height, &spec);
         });
     });
     let table = move || {

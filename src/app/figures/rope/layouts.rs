@@ -12,12 +12,10 @@ use crate::app::canvas;
 use crate::app::figure::{FigureLink, draw_effect};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::pairs::{self, PairsSpec};
+use crate::chart::pairs;
 use crate::math::rope::{self, Layout};
-
-fn height(width: f64) -> f64 {
-    (width * 0.34).clamp(220.0, 300.0)
-}
+use crate::params::rope::{QkSource, qk_vectors};
+use crate::scene::rope as scene;
 
 /// Scores of q at position m against k at position n under the three settings the figure
 /// compares: interleaved; half-split with the same q, k; half-split with q, k permuted.
@@ -86,39 +84,19 @@ pub fn Layouts() -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (d, r, t) = (s.dim.get(), rotary.get(), theme.get());
-        if canvas::fit(surface, height).is_none() {
+        if canvas::fit(surface, scene::layouts_height).is_none() {
             return;
         }
         let Some(root) = backend::area(&surface.el) else {
             return;
         };
-        let title = if r < d {
-            format!("{d}-wide head: the first {r} turn")
-        } else {
-            format!("Pairs of a {d}-wide head")
-        };
-        let spec = PairsSpec {
-            title: title.clone(),
-            dim: d,
-            rotary_dim: r,
-            layouts: vec![
-                (Layout::Interleaved, "interleaved"),
-                (Layout::Half, "half-split"),
-            ],
-            theme: t,
-        };
+        let spec = scene::layouts_spec(d, r, t);
         if pairs::draw(&root, &spec).is_ok() {
             let _ = root.present();
         }
     });
     // Random q and k (the chapter's seed): with all-ones vectors every pairing gives the same score.
-    let vectors = Memo::new(move |_| {
-        let (d, seed) = (s.dim.get(), s.seed.get());
-        (
-            rope::random_vector(d, seed),
-            rope::random_vector(d, seed.wrapping_add(0x9e37_79b9)),
-        )
-    });
+    let vectors = Memo::new(move |_| qk_vectors(QkSource::Random, s.dim.get(), s.seed.get()));
     let result = Memo::new(move |_| {
         let (m, base, r) = (pos.get() as f64, s.base.get(), rotary.get());
         vectors.with(|(q, k)| scores(q, k, m, 0.0, base, r))

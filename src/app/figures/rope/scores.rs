@@ -14,20 +14,9 @@ use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::colorbar::ColorBar;
-use crate::chart::colormap::Scale;
-use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
-use crate::chart::lines::{LinePlotSpec, Series, series_color};
-use crate::math::rope_scores::{decay_bound, score_by_distance};
+use crate::chart::heatmap::HeatmapLayout;
 use crate::params::rope::QkSource;
-
-fn matrix_height(width: f64) -> f64 {
-    (width * 0.75).clamp(300.0, 600.0)
-}
-
-fn curve_height(width: f64) -> f64 {
-    (width * 0.4).clamp(240.0, 340.0)
-}
+use crate::scene::rope as scene;
 
 /// The figure.
 #[component]
@@ -46,11 +35,7 @@ pub fn ScoresOverPositions() -> impl IntoView {
             s.layout.get(),
             rotary.get(),
         );
-        qk.with(|(q, k)| {
-            let g = score_by_distance(q, k, base, r, layout, n);
-            let bound = decay_bound(q, k, base, r, layout, n);
-            (g, bound)
-        })
+        qk.with(|(q, k)| scene::score_tables((q, k), (base, r, layout), n))
     });
     let matrix_ref = NodeRef::<Canvas>::new();
     let curve_ref = NodeRef::<Canvas>::new();
@@ -65,7 +50,7 @@ pub fn ScoresOverPositions() -> impl IntoView {
     draw_panels_effect(&[matrix_ref, curve_ref], stats, move |surface| {
         let (n, m, t) = (s.positions.get(), pos.get(), theme.get());
         scores.with(|(g, bound)| {
-            let scale = g.iter().fold(1e-12_f64, |a, v| a.max(v.abs()));
+            let scale = scene::score_scale(g);
             let key = (
                 n,
                 g.len(),
@@ -77,29 +62,20 @@ pub fn ScoresOverPositions() -> impl IntoView {
                 version += 1;
                 last = Some(key);
             }
-            let spec = HeatmapSpec {
-                title: "q rotated to m · k rotated to n".into(),
-                x_desc: "key position n",
-                y_desc: "query position m",
-                cols: 0..n,
-                rows: 0..n,
-                colorbar: ColorBar {
-                    lo: -scale,
-                    hi: scale,
-                    label: "q'_m · k'_n",
-                    scale: Scale::Diverging,
-                },
-                col_names: None,
-                row_names: None,
-                theme: t,
-            };
+            let spec = scene::scores_matrix_spec(n, scale, t);
             let cells = Matrix {
                 values: g,
                 stride: n,
                 version: Some(version),
                 toeplitz: true,
             };
-            layout.set_value(painter.paint(surface, matrix_height, &spec, cells, &[m]));
+            layout.set_value(painter.paint(
+                surface,
+                scene::scores_matrix_height,
+                &spec,
+                cells,
+                &[m],
+            ));
 
             let Some(el) = curve_ref.get() else {
                 return;
@@ -108,46 +84,8 @@ pub fn ScoresOverPositions() -> impl IntoView {
                 el,
                 css_width: curve_width.get(),
             };
-            // The bound is loose (RoFormer plots it relative to its value at 0): draw its shape,
-            // scaled to meet |score| at distance 0, and print the factor.
-            let shrink =
-                g[n - 1].abs().max(1e-12) / bound.first().copied().unwrap_or(1.0).max(1e-12);
-            let top = scale;
-            let points =
-                |f: &dyn Fn(usize) -> f64| (0..n).map(|r| (r as f64, f(r))).collect::<Vec<_>>();
-            let spec = LinePlotSpec {
-                title: "Score and RoFormer's bound vs m − n".into(),
-                x_desc: "distance m − n",
-                y_desc: "q'_m · k'_n",
-                x_range: 0.0..(n - 1).max(1) as f64,
-                y_range: (-top * 1.05)..(top * 1.05),
-                series: vec![
-                    Series {
-                        label: "score".into(),
-                        color: series_color(0),
-                        points: points(&|r| g[n - 1 + r]),
-                        dots: false,
-                        line: true,
-                    },
-                    Series {
-                        label: "± bound (shape)".into(),
-                        color: series_color(4),
-                        points: points(&|r| bound[r] * shrink),
-                        dots: false,
-                        line: true,
-                    },
-                    Series {
-                        label: "".into(),
-                        color: series_color(4),
-                        points: points(&|r| -bound[r] * shrink),
-                        dots: false,
-                        line: true,
-                    },
-                ],
-                marker: None,
-                theme: t,
-            };
-            paint_lines(&curve, curve_height, &spec);
+            let spec = scene::scores_curve_spec(g, bound, n, scale, t);
+            paint_lines(&curve, scene::scores_curve_height, &spec);
         });
     });
     let on_move = hover_cell(matrix_ref, layout, cursor);

@@ -11,76 +11,17 @@ use crate::app::figure::{FigureLink, draw_effect, observed_width};
 use crate::app::plot::paint_plane;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::series_color;
-use crate::chart::plane::{AngleArc, Arrow, PlaneSpec};
 use crate::chart::theme::Theme;
-use crate::math::attention::tokenize;
-use crate::math::plane::{angle_between, direction, find_pair, rotated_words};
 use crate::params::rope::{THETA_DEG, check_sentence, check_word};
+use crate::scene::rope as scene;
 
-fn height(width: f64) -> f64 {
-    (width * 0.95).clamp(280.0, 420.0)
-}
-
-/// One sentence's picture: what it shows and the pair's angle, if both words are in it.
-struct Reading {
-    words: Vec<String>,
-    pair: Option<(usize, usize)>,
-    angle: Option<f64>,
-}
-
-fn read(sentence: &str, pair_words: &[String; 2], theta: f64) -> Reading {
-    let words = tokenize(sentence);
-    let pair = find_pair(&words, &pair_words[0], &pair_words[1]);
-    let turned = rotated_words(&words, theta);
-    let angle = pair.map(|(a, b)| angle_between(turned[a], turned[b]));
-    Reading { words, pair, angle }
-}
-
-fn paint(surface: &Surface, title: &str, r: &Reading, theta: f64, t: Theme) {
-    let turned = rotated_words(&r.words, theta);
-    let mut arrows: Vec<Arrow> = Vec::new();
-    let emphasised = |k: usize| r.pair.is_some_and(|(a, b)| k == a || k == b);
-    for (k, (w, v)) in r.words.iter().zip(&turned).enumerate() {
-        if !emphasised(k) {
-            arrows.push(Arrow {
-                tip: *v,
-                color: t.axis,
-                label: format!("{w} ({k})"),
-                faint: true,
-            });
-        }
-    }
-    let mut arcs = Vec::new();
-    if let (Some((a, b)), Some(angle)) = (r.pair, r.angle) {
-        for (slot, k) in [a, b].into_iter().enumerate() {
-            arrows.push(Arrow {
-                tip: turned[k],
-                color: series_color(slot),
-                label: format!("{} ({k})", r.words[k]),
-                faint: false,
-            });
-        }
-        let from = direction(turned[a]);
-        arcs.push(AngleArc {
-            from,
-            to: from + angle,
-            radius: 0.45,
-            color: series_color(2),
-            label: format!("{:.1}°", angle.to_degrees()),
-        });
-    }
-    let spec = PlaneSpec {
-        title: title.to_string(),
-        extent: 1.35,
-        circle: Some(1.0),
-        trail: Vec::new(),
-        trail_color: t.axis,
-        arcs,
-        arrows,
-        theme: t,
-    };
-    paint_plane(surface, height, &spec);
+/// Draws one sentence's plane.
+fn paint(surface: &Surface, title: &str, r: &scene::Reading, theta: f64, t: Theme) {
+    paint_plane(
+        surface,
+        scene::sentence_height,
+        &scene::sentence_spec(title, r, theta, t),
+    );
 }
 
 /// The figure.
@@ -95,7 +36,7 @@ pub fn SameAngle() -> impl IntoView {
         let theta = s.sentence_theta_deg.get().to_radians();
         let words = s.words.get();
         s.sentences
-            .with(|[a, b]| [read(a, &words, theta), read(b, &words, theta)])
+            .with(|[a, b]| [scene::read(a, &words, theta), scene::read(b, &words, theta)])
             .map(|r| (r.pair, r.angle))
     });
     let stats = draw_effect(first, move |surface| {
@@ -103,14 +44,26 @@ pub fn SameAngle() -> impl IntoView {
         let words = s.words.get();
         let t = theme.get();
         let [a, b] = s.sentences.get();
-        paint(surface, "Sentence 1", &read(&a, &words, theta), theta, t);
+        paint(
+            surface,
+            scene::SENTENCE_TITLES[0],
+            &scene::read(&a, &words, theta),
+            theta,
+            t,
+        );
         if let Some(el) = second.get() {
             let surface = Surface {
                 el,
                 css_width: second_width.get(),
             };
             if surface.css_width >= 1.0 {
-                paint(&surface, "Sentence 2", &read(&b, &words, theta), theta, t);
+                paint(
+                    &surface,
+                    scene::SENTENCE_TITLES[1],
+                    &scene::read(&b, &words, theta),
+                    theta,
+                    t,
+                );
             }
         }
     });

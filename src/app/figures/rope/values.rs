@@ -10,14 +10,9 @@ use crate::app::figure::{FigureLink, draw_effect};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{LinePlotSpec, Series, series_color};
 use crate::math::attention::tokenize;
-use crate::math::rope_values::drift_curve;
 use crate::params::rope::SHIFT;
-
-fn height(width: f64) -> f64 {
-    (width * 0.4).clamp(240.0, 330.0)
-}
+use crate::scene::rope as scene;
 
 /// The figure.
 #[component]
@@ -27,53 +22,12 @@ pub fn WhyOnlyQk() -> impl IntoView {
     let theme = expect_context::<PageTheme>().chart();
     let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
     // The largest output movement at every offset, for both variants.
-    let curves = Memo::new(move |_| {
-        tokens.with(|t| {
-            let (qk, all) = (
-                drift_curve(t, SHIFT.1, false),
-                drift_curve(t, SHIFT.1, true),
-            );
-            qk.into_iter().zip(all).collect::<Vec<_>>()
-        })
-    });
+    let curves = Memo::new(move |_| tokens.with(|t| scene::values_curves(t)));
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (o, t) = (s.value_offset.get(), theme.get());
-        curves.with(|c| {
-            let top = c.iter().map(|v| v.1).fold(1e-6_f64, f64::max);
-            let at = |f: &dyn Fn(&(f64, f64)) -> f64| {
-                c.iter()
-                    .enumerate()
-                    .map(|(k, v)| (k as f64, f(v)))
-                    .collect::<Vec<_>>()
-            };
-            let spec = LinePlotSpec {
-                title: "Output change as the sentence moves".into(),
-                x_desc: "offset of the whole sentence",
-                y_desc: "largest |output change|",
-                x_range: SHIFT.0 as f64..SHIFT.1 as f64,
-                y_range: (-top * 0.05)..(top * 1.1),
-                series: vec![
-                    Series {
-                        label: "RoPE on q, k (as used)".into(),
-                        color: series_color(0),
-                        points: at(&|v| v.0),
-                        dots: false,
-                        line: true,
-                    },
-                    Series {
-                        label: "q, k and v rotated".into(),
-                        color: series_color(4),
-                        points: at(&|v| v.1),
-                        dots: false,
-                        line: true,
-                    },
-                ],
-                marker: Some((o as f64, format!("offset {o}"))),
-                theme: t,
-            };
-            paint_lines(surface, height, &spec);
-        });
+        let spec = curves.with(|c| scene::values_spec(c, o, t));
+        paint_lines(surface, scene::values_height, &spec);
     });
     let readout = move || {
         let o = s.value_offset.get();

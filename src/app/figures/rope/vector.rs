@@ -2,8 +2,6 @@
 //! position `m`, with the trail of earlier positions. Drag the tip (or type x, y, or use the arrow
 //! keys) to change `v`; the length readout never changes, because a rotation keeps the norm.
 
-use std::f64::consts::PI;
-
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
@@ -15,14 +13,11 @@ use crate::app::matrix::event_pixel;
 use crate::app::plot::paint_plane;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::series_color;
-use crate::chart::plane::{AngleArc, Arrow, PlaneLayout, PlaneSpec};
-use crate::math::plane::{direction, norm, rotate};
+use crate::chart::plane::PlaneLayout;
+use crate::chart::theme::Theme;
+use crate::math::plane::{norm, rotate};
 use crate::params::rope::{VECTOR_COORD, VECTOR_POS};
-
-fn height(width: f64) -> f64 {
-    (width * 0.62).clamp(300.0, 460.0)
-}
+use crate::scene::rope as scene;
 
 /// Positions the animation plays through per second.
 const SPEED: f64 = 1.5;
@@ -42,64 +37,12 @@ fn coord_text(x: f64) -> String {
 }
 
 /// Draws the plane; returns its layout for dragging.
-fn paint(
-    surface: &Surface,
-    v: [f64; 2],
-    m: f64,
-    theta: f64,
-    t: crate::chart::theme::Theme,
-) -> Option<PlaneLayout> {
-    let r = norm(v);
-    let extent = if r <= 1.25 { 1.5 } else { 3.0 };
-    let turned = rotate(v, m * theta);
-    let whole = m.floor() as usize;
-    let trail: Vec<[f64; 2]> = (0..=whole).map(|k| rotate(v, k as f64 * theta)).collect();
-    let sweep = (m * theta).rem_euclid(2.0 * PI);
-    let start = direction(v);
-    let title = format!(
-        "v turned by m·θ = {:.1}° at m = {}",
-        (m * theta).to_degrees(),
-        fmt_pos(m)
-    );
-    let spec = PlaneSpec {
-        title: title.clone(),
-        extent,
-        circle: Some(r),
-        trail,
-        trail_color: series_color(0),
-        arcs: vec![AngleArc {
-            from: start,
-            to: start + sweep,
-            radius: (r * 0.35).max(extent * 0.12),
-            color: series_color(1),
-            label: format!("{:.0}°", sweep.to_degrees()),
-        }],
-        arrows: vec![
-            Arrow {
-                tip: v,
-                color: t.text,
-                label: "v (m = 0)".into(),
-                faint: true,
-            },
-            Arrow {
-                tip: turned,
-                color: series_color(0),
-                label: format!("m = {}", fmt_pos(m)),
-                faint: false,
-            },
-        ],
-        theme: t,
-    };
-    paint_plane(surface, height, &spec)
-}
-
-/// A position: whole while stopped, one decimal while animating.
-fn fmt_pos(m: f64) -> String {
-    if (m - m.round()).abs() < 1e-9 {
-        format!("{}", m.round() as i64)
-    } else {
-        format!("{m:.1}")
-    }
+fn paint(surface: &Surface, v: [f64; 2], m: f64, theta: f64, t: Theme) -> Option<PlaneLayout> {
+    paint_plane(
+        surface,
+        scene::vector_height,
+        &scene::vector_spec(v, m, theta, t),
+    )
 }
 
 /// The figure.
@@ -158,7 +101,7 @@ pub fn RotatingVector() -> impl IntoView {
         let turned = rotate(v, m * theta.to_radians());
         format!(
             "m = {} · angle m·θ = {:.1}° · R(m·θ)·v = [{}, {}] · length |R·v| = {} = |v|",
-            fmt_pos(m),
+            scene::fmt_pos(m),
             m * theta,
             coord_text(turned[0]),
             coord_text(turned[1]),

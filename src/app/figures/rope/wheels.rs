@@ -15,35 +15,13 @@ use crate::app::figure::{
 use crate::app::matrix::MatrixPainter;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::clock::{self, Clock, ClockLayout, ClockSpec};
-use crate::chart::colorbar::ColorBar;
-use crate::chart::colormap::Scale;
-use crate::chart::heatmap::HeatmapSpec;
+use crate::chart::clock::{self, ClockLayout};
 use crate::chart::theme::Theme;
 use crate::math::rope::{self, Layout};
 use crate::params::format_significant;
+use crate::scene::rope as scene;
 
-/// Wheels per row for a canvas `width` CSS pixels wide (cells of about 84 px).
-fn columns(width: f64) -> usize {
-    ((width / 84.0).floor() as usize).clamp(1, 16)
-}
-
-/// Height of the wheels canvas for `pairs` wheels.
-fn wheels_height(width: f64, pairs: usize) -> f64 {
-    let cols = columns(width);
-    let rows = pairs.div_ceil(cols).max(1);
-    rows as f64 * (width / cols as f64).max(84.0) + 34.0
-}
-
-fn matrix_height(width: f64) -> f64 {
-    (width * 0.62).clamp(280.0, 460.0)
-}
-
-/// A short angle: degrees within the current turn.
-fn degrees(angle: f64) -> String {
-    format!("{:.0}°", angle.rem_euclid(TAU).to_degrees())
-}
-
+/// Draws the wheels; returns their layout for hover.
 fn paint_wheels(
     surface: &Surface,
     m: usize,
@@ -51,27 +29,9 @@ fn paint_wheels(
     selected: Option<usize>,
     t: Theme,
 ) -> Option<ClockLayout> {
-    canvas::fit(surface, |w| wheels_height(w, inv_freq.len()))?;
+    canvas::fit(surface, |w| scene::wheels_height(w, inv_freq.len()))?;
     let root = backend::area(&surface.el)?;
-    let title = format!("Position m = {m}: pair i has turned by m·θ_i");
-    let spec = ClockSpec {
-        title: title.clone(),
-        clocks: inv_freq
-            .iter()
-            .enumerate()
-            .map(|(i, theta)| {
-                let angle = m as f64 * theta;
-                Clock {
-                    angle,
-                    label: format!("pair {i}"),
-                    sublabel: degrees(angle),
-                }
-            })
-            .collect(),
-        selected,
-        counter_clockwise: true,
-        theme: t,
-    };
+    let spec = scene::wheels_spec(m, inv_freq, selected, t);
     let layout = clock::draw(&root, &spec).ok()?;
     root.present().ok()?;
     Some(layout)
@@ -96,7 +56,7 @@ pub fn FrequencyWheels() -> impl IntoView {
     );
     let mut painter = MatrixPainter::default();
     let mut version = 0u64;
-    let mut entries: Vec<(f64, usize, f64)> = Vec::new();
+    let mut entries: Vec<scene::RotationRow> = Vec::new();
     // Drawn while either canvas is in view (the lower one can be on screen alone).
     let stats = DrawStats::new();
     draw_panels_effect(&[wheels_ref, matrix_ref], stats, move |surface| {
@@ -111,51 +71,21 @@ pub fn FrequencyWheels() -> impl IntoView {
             css_width: matrix_width.get(),
         };
         let d = s.dim.get();
-        let r = rotary.get();
-        // R_m over the turning coordinates, the identity over the rest (partial rotation), one
-        // entry per row: its diagonal value and its one off-diagonal (column, value). The painter
-        // reads the cells from these rows, so no d × d matrix (128 KB at head_dim 128) is built
-        // per position (large short-lived blocks fragment the wasm heap).
-        entries.clear();
-        entries.resize(d, (1.0, usize::MAX, 0.0));
-        inv_freq.with(|f| {
-            for (i, &theta) in f.iter().enumerate() {
-                // As `rope::rotation_matrix`: rows a and b hold pair i's 2×2 block.
-                let (sn, cs) = (m as f64 * theta).sin_cos();
-                let (a, b) = rope::pair(layout_kind, r, i);
-                entries[a] = (cs, b, -sn);
-                entries[b] = (cs, a, sn);
-            }
-        });
+        // R_m one entry per row (diagonal and off-diagonal): the painter reads the cells from
+        // these rows, so no d × d matrix (128 KB at head_dim 128) is built per position (large
+        // short-lived blocks fragment the wasm heap).
+        inv_freq.with(|f| scene::rotation_rows(m, f, layout_kind, rotary.get(), d, &mut entries));
         version += 1;
-        let title = format!("R_m at m = {m} ({} layout)", layout_kind.as_str());
-        let spec = HeatmapSpec {
-            title: title.clone(),
-            x_desc: "input coordinate",
-            y_desc: "output coordinate",
-            cols: 0..d,
-            rows: 0..d,
-            colorbar: ColorBar {
-                lo: -1.0,
-                hi: 1.0,
-                label: "entry",
-                scale: Scale::Diverging,
-            },
-            col_names: None,
-            row_names: None,
-            theme: t,
-        };
-        let entry = |row: usize, col: usize| {
-            let (diagonal, other, value) = entries[row];
-            if col == row {
-                diagonal
-            } else if col == other {
-                value
-            } else {
-                0.0
-            }
-        };
-        painter.paint_fn(&surface, matrix_height, &spec, Some(version), entry, &[]);
+        let spec = scene::rotation_spec(m, d, layout_kind, t);
+        let entry = |row: usize, col: usize| scene::rotation_entry(&entries, row, col);
+        painter.paint_fn(
+            &surface,
+            scene::rotation_height,
+            &spec,
+            Some(version),
+            entry,
+            &[],
+        );
     });
     let readout = move || {
         let m = pos.get();

@@ -1,0 +1,199 @@
+//! One backend type for both places a figure is drawn: the page's canvas backend `C`, or SVG
+//! ([`Svg`]). The chart functions are generic over the backend, and each backend type they are
+//! used with is a second copy of all of them in the wasm bundle; drawing both the page and its SVG
+//! download through `Dual` keeps one copy. Every call is forwarded to the backend inside.
+
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+};
+
+use super::svg::Svg;
+
+/// The canvas backend `C`, or SVG.
+pub enum Dual<'a, C> {
+    /// The page's canvas.
+    Canvas(C),
+    /// An SVG document being written, and the canvas backend that measures its text, if any (in
+    /// the browser plotters would measure text by adding an element with an inline style to the
+    /// page, which a strict Content-Security-Policy blocks).
+    Svg(Svg<'a, 'a>, Option<C>),
+}
+
+/// A drawing error of either backend.
+#[derive(Debug)]
+pub enum DualError<E> {
+    /// The canvas backend's.
+    Canvas(E),
+    /// The SVG backend's.
+    Svg(std::io::Error),
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for DualError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DualError::Canvas(e) => e.fmt(f),
+            DualError::Svg(e) => e.fmt(f),
+        }
+    }
+}
+
+impl<E: std::error::Error> std::error::Error for DualError<E> {}
+
+/// No canvas: `Dual<NoCanvas>` is SVG only (native code, tests).
+pub enum NoCanvas {}
+
+impl DrawingBackend for NoCanvas {
+    type ErrorType = std::io::Error;
+
+    fn get_size(&self) -> (u32, u32) {
+        match *self {}
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<std::io::Error>> {
+        match *self {}
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<std::io::Error>> {
+        match *self {}
+    }
+
+    fn draw_pixel(
+        &mut self,
+        _: BackendCoord,
+        _: BackendColor,
+    ) -> Result<(), DrawingErrorKind<std::io::Error>> {
+        match *self {}
+    }
+}
+
+fn lift<E>(
+    e: DrawingErrorKind<E>,
+    wrap: impl FnOnce(E) -> DualError<E>,
+) -> DrawingErrorKind<DualError<E>>
+where
+    E: std::error::Error + Send + Sync,
+{
+    match e {
+        DrawingErrorKind::DrawingError(e) => DrawingErrorKind::DrawingError(wrap(e)),
+        DrawingErrorKind::FontError(f) => DrawingErrorKind::FontError(f),
+    }
+}
+
+/// Runs `$call` on whichever backend `$self` holds, lifting its error.
+macro_rules! forward {
+    ($self:expr, $b:ident => $call:expr) => {
+        match $self {
+            Dual::Canvas($b) => $call.map_err(|e| lift(e, DualError::Canvas)),
+            Dual::Svg($b, _) => $call.map_err(|e| match e {
+                DrawingErrorKind::DrawingError(e) => {
+                    DrawingErrorKind::DrawingError(DualError::Svg(e))
+                }
+                DrawingErrorKind::FontError(f) => DrawingErrorKind::FontError(f),
+            }),
+        }
+    };
+}
+
+type Drawn<T, E> = Result<T, DrawingErrorKind<DualError<E>>>;
+
+impl<C> DrawingBackend for Dual<'_, C>
+where
+    C: DrawingBackend,
+{
+    type ErrorType = DualError<C::ErrorType>;
+
+    fn get_size(&self) -> (u32, u32) {
+        match self {
+            Dual::Canvas(b) => b.get_size(),
+            Dual::Svg(b, _) => b.get_size(),
+        }
+    }
+
+    fn ensure_prepared(&mut self) -> Drawn<(), C::ErrorType> {
+        forward!(self, b => b.ensure_prepared())
+    }
+
+    fn present(&mut self) -> Drawn<(), C::ErrorType> {
+        forward!(self, b => b.present())
+    }
+
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Drawn<(), C::ErrorType> {
+        forward!(self, b => b.draw_pixel(point, color))
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Drawn<(), C::ErrorType> {
+        forward!(self, b => b.draw_line(from, to, style))
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Drawn<(), C::ErrorType> {
+        forward!(self, b => b.draw_rect(upper_left, bottom_right, style, fill))
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Drawn<(), C::ErrorType> {
+        forward!(self, b => b.draw_path(path, style))
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Drawn<(), C::ErrorType> {
+        forward!(self, b => b.draw_circle(center, radius, style, fill))
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Drawn<(), C::ErrorType> {
+        forward!(self, b => b.fill_polygon(vert, style))
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Drawn<(), C::ErrorType> {
+        forward!(self, b => b.draw_text(text, style, pos))
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Drawn<(u32, u32), C::ErrorType> {
+        match self {
+            Dual::Svg(_, Some(c)) => c
+                .estimate_text_size(text, style)
+                .map_err(|e| lift(e, DualError::Canvas)),
+            _ => forward!(self, b => b.estimate_text_size(text, style)),
+        }
+    }
+
+    fn blit_bitmap(
+        &mut self,
+        pos: BackendCoord,
+        size: (u32, u32),
+        src: &[u8],
+    ) -> Drawn<(), C::ErrorType> {
+        forward!(self, b => b.blit_bitmap(pos, size, src))
+    }
+}
