@@ -159,7 +159,7 @@ fn place_images(svg: &str, images: &[String]) -> String {
         out.push_str(&rest[..start]);
         out.push_str(&format!(
             "<image x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" preserveAspectRatio=\"none\" \
-             style=\"image-rendering:pixelated\" href=\"{url}\"",
+             image-rendering=\"optimizeSpeed\" href=\"{url}\"",
             attr("x").unwrap_or_default(),
             attr("y").unwrap_or_default(),
             attr("width").unwrap_or_default(),
