@@ -75,10 +75,12 @@ tools: .tools/target .tools/chromium .tools/npm-tools .tools/npm-e2e .tools/wasm
 	grep -qx 'wasm_bindgen = "$(WASM_BINDGEN_VERSION)"' Trunk.toml || { echo "Trunk.toml [tools] wasm_bindgen must be $(WASM_BINDGEN_VERSION) (Cargo.lock)" >&2; exit 1; }
 	touch $@
 
+# Debian packages: the browser and its driver, and the font pe render draws PNG text with.
 .tools/chromium: | .tools
 	if [ ! -x $(CHROMIUM) ] || [ ! -x $(CHROMEDRIVER) ]; then \
 	  $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium chromium-driver; \
 	fi
+	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || { $(SUDO) apt-get update && $(SUDO) apt-get install -y fonts-dejavu-core; }
 	command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y nodejs npm; }
 	touch $@
 
@@ -103,7 +105,7 @@ lint: .tools/target
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy $(WASM) --all-targets -- -D warnings
 
-unit:
+unit: .tools/chromium
 	cargo test
 
 # Unoptimised wasm needs far more stack than the release build for the whole book's view tree:

@@ -1248,6 +1248,48 @@ fn render_csv_holds_the_numbers_the_figure_shows() {
 }
 
 #[test]
+fn render_draws_pngs_at_the_scale_asked() {
+    for (id, scale, width) in [
+        ("fig-heatmap", "2", 640u32),
+        ("fig-clocks", "1", 500),
+        ("fig-naive", "1.5", 400),
+    ] {
+        let path = format!("{}/render-{id}.png", env!("CARGO_TARGET_TMPDIR"));
+        let summary = json(&[
+            "render",
+            id,
+            "--format",
+            "png",
+            "--scale",
+            scale,
+            "--width",
+            &width.to_string(),
+            "--out",
+            &path,
+        ]);
+        let bytes = std::fs::read(&path).expect("the PNG");
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{id}: PNG signature");
+        assert_eq!(&bytes[12..16], b"IHDR");
+        let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let scale: f64 = scale.parse().expect("scale");
+        assert_eq!(
+            be(16),
+            (f64::from(width) * scale).round() as u32,
+            "{id}: width"
+        );
+        assert_eq!(
+            u64::from(be(20)),
+            summary["height"].as_u64().expect("height"),
+            "{id}"
+        );
+        assert_eq!(summary["width"].as_u64(), Some(u64::from(be(16))));
+        // Not blank: the picture has many distinct bytes.
+        let distinct: std::collections::HashSet<&u8> = bytes[100..].iter().collect();
+        assert!(distinct.len() > 200, "{id}");
+    }
+}
+
+#[test]
 fn render_draws_the_dark_theme_and_the_query_theme() {
     let dark = "#161B22";
     let (_, svg) = render("dark.svg", &["fig-waves", "--theme", "dark"]);
@@ -1264,7 +1306,7 @@ fn render_draws_the_dark_theme_and_the_query_theme() {
 #[test]
 fn render_rejects_bad_ids_queries_widths_and_paths() {
     let out = format!("{}/render-bad", env!("CARGO_TARGET_TMPDIR"));
-    let cases: [(&[&str], &[&str]); 6] = [
+    let cases: [(&[&str], &[&str]); 7] = [
         (&["fig-nothing"], &["fig-nothing", "fig-waves"]),
         (
             &["fig-waves", "--query", "n=99999"],
@@ -1278,6 +1320,10 @@ fn render_rejects_bad_ids_queries_widths_and_paths() {
         (
             &["fig-waves", "--width", "10"],
             &["--width 10", "320..=2400"],
+        ),
+        (
+            &["fig-waves", "--format", "png", "--scale", "9"],
+            &["--scale 9", "4"],
         ),
         (
             &["fig-waves", "--out", "/nonexistent/dir/x.svg"],

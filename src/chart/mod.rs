@@ -7,6 +7,7 @@ pub mod cloud;
 pub mod colorbar;
 pub mod colormap;
 pub mod dual;
+pub mod fonts;
 pub mod heatmap;
 pub mod lines;
 pub mod multiples;

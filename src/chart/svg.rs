@@ -187,6 +187,8 @@ where
     C: DrawingBackend,
     F: for<'x> FnOnce(&DrawingArea<Dual<'x, C>, Shift>) -> Result<(), String>,
 {
+    #[cfg(not(target_arch = "wasm32"))]
+    super::fonts::register()?;
     let mut svg = String::new();
     let images = RefCell::new(Vec::new());
     {

@@ -97,3 +97,6 @@ pub const NOPE_LEN: (usize, usize) = (1, 4096);
 
 /// Width of a figure drawn by `pe render`, in CSS pixels (the page's narrowest to a wide slide).
 pub const RENDER_WIDTH: (u32, u32) = (320, 2400);
+
+/// Device pixels per CSS pixel of a PNG drawn by `pe render` (2: a sharp picture on most screens).
+pub const RENDER_SCALE: (f64, f64) = (1.0, 4.0);

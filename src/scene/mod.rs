@@ -6,6 +6,7 @@
 //! [`Picture::csv`] writes the numbers they show. No Leptos and no web here.
 
 pub mod context;
+pub mod png;
 pub mod rope;
 pub mod sinusoids;
 pub mod svg;

@@ -12,16 +12,25 @@ use crate::chart::colormap::Lut;
 use crate::chart::dual::NoCanvas;
 use crate::chart::multiples::TileGrid;
 use crate::chart::raster::Raster;
-use crate::chart::theme::begin_titled;
+use crate::chart::theme::{Theme, begin_titled};
 use crate::chart::{clock, cloud, heatmap, lines, pairs, plane, svg};
 
-/// The tiles' grid at CSS width `width` (the page's: 64–140 px tiles, 10 px apart, 18 px labels).
-fn tile_grid(count: usize, width: u32) -> TileGrid {
-    TileGrid::new(count, width as usize, 64, 140, 10, 18)
+/// The tiles' grid across `width` device pixels (the page's: 64–140 px tiles, 10 px apart, 18 px
+/// labels, in CSS pixels scaled by the theme).
+fn tile_grid(count: usize, width: u32, t: &Theme) -> TileGrid {
+    let px = |css: f64| t.px(css) as usize;
+    TileGrid::new(
+        count,
+        width as usize,
+        px(64.0),
+        px(140.0),
+        px(10.0),
+        px(18.0),
+    )
 }
 
-/// Space above the tiles for the title, in pixels.
-const TILES_TOP: u32 = 34;
+/// Space above the tiles for the title, in CSS pixels.
+const TILES_TOP: f64 = 34.0;
 
 /// The small multiples: the title, then every tile as one image composited over the background,
 /// each labelled above.
@@ -32,7 +41,8 @@ fn draw_tiles<DB: DrawingBackend>(
     let t = &tiles.theme;
     begin_titled(root, &tiles.title, t)?;
     let (width, _) = root.dim_in_pixel();
-    let grid = tile_grid(tiles.labels.len(), width);
+    let grid = tile_grid(tiles.labels.len(), width, t);
+    let top = t.px(TILES_TOP) as i32;
     let side = tiles.side().max(1);
     let lut = Lut::for_scale(tiles.colorbar.scale, t.diverging);
     let mut rgba = Vec::new();
@@ -58,17 +68,13 @@ fn draw_tiles<DB: DrawingBackend>(
             (0..3).map(move |i| ((u16::from(px[i]) * a + u16::from(bg[i]) * (255 - a)) / 255) as u8)
         })
         .collect();
-    root.draw(&Raster::new(
-        (0, TILES_TOP as i32),
-        (w as u32, h as u32),
-        &rgb,
-    ))?;
+    root.draw(&Raster::new((0, top), (w as u32, h as u32), &rgb))?;
     let font = ("sans-serif", t.font(12.0)).into_font().color(&t.text);
     for (k, label) in tiles.labels.iter().enumerate() {
         let (x, y) = grid.origin(k);
         root.draw(&Text::new(
             label.clone(),
-            (x as i32, (TILES_TOP as usize + y) as i32 - 3),
+            (x as i32, top + y as i32 - t.px(3.0) as i32),
             font.pos(Pos::new(HPos::Left, VPos::Bottom)),
         ))?;
     }
@@ -76,7 +82,10 @@ fn draw_tiles<DB: DrawingBackend>(
 }
 
 /// Draws `panel` on `root` (the whole area).
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panel: &Panel) -> Result<(), String> {
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    panel: &Panel,
+) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     match panel {
         Panel::Lines(spec, extras) => lines::draw_with(root, spec, extras)
@@ -102,14 +111,19 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panel: &Panel) -> Res
     }
 }
 
-/// The panels' heights at CSS width `width`, in whole pixels.
-pub fn heights(picture: &Picture, width: u32) -> Vec<u32> {
+/// The panels' heights in device pixels for a width of `width` device pixels at `scale` device
+/// pixels per CSS pixel (the page's height rules are in CSS pixels).
+pub fn heights(picture: &Picture, width: u32, scale: f64) -> Vec<u32> {
+    let css = f64::from(width) / scale;
     picture
         .panels
         .iter()
         .map(|(panel, height)| match panel {
-            Panel::Tiles(t) => TILES_TOP + tile_grid(t.labels.len(), width).size().1 as u32 + 8,
-            _ => height(f64::from(width)).round().max(1.0) as u32,
+            Panel::Tiles(t) => {
+                let grid = tile_grid(t.labels.len(), width, &t.theme);
+                t.theme.px(TILES_TOP) + grid.size().1 as u32 + t.theme.px(8.0)
+            }
+            _ => (height(css) * scale).round().max(1.0) as u32,
         })
         .collect()
 }
@@ -134,7 +148,7 @@ pub fn render_on<C: DrawingBackend>(
     encode: Option<svg::PngEncoder>,
     measure: &dyn Fn() -> Option<C>,
 ) -> Result<String, String> {
-    let heights = heights(picture, width);
+    let heights = heights(picture, width, 1.0);
     let total: u32 = heights.iter().sum();
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{total}\" \

@@ -81,6 +81,8 @@ pub enum RenderFormat {
     Svg,
     /// The numbers the figure shows, as CSV (a header row per panel, the state in a comment).
     Csv,
+    /// The picture, as PNG at --scale device pixels per CSS pixel (text in the system's DejaVu Sans).
+    Png,
 }
 
 /// Page theme of a rendered figure.
@@ -115,6 +117,11 @@ pub struct RenderArgs {
         int(limits::RENDER_WIDTH)
     ))]
     pub width: u32,
+    #[arg(long, default_value_t = 2.0, help = format!(
+        "Device pixels per CSS pixel of a PNG, {}",
+        real(limits::RENDER_SCALE)
+    ))]
+    pub scale: f64,
     /// The file to write (replaced if it exists).
     #[arg(long, value_name = "OUT", required_unless_present = "list")]
     pub out: Option<String>,

@@ -43,24 +43,35 @@ pub fn run(args: RenderArgs) -> Checked<Value> {
         return Err("a figure id and --out are required (see pe render --help)".into());
     };
     let width = check::int("width", args.width, limits::RENDER_WIDTH)?;
+    let scale = match args.format {
+        RenderFormat::Png => check::real("scale", args.scale, limits::RENDER_SCALE)?,
+        _ => 1.0,
+    };
     let (views, choice) = views(args.query.trim_start_matches('?'))?;
     let theme = match (args.theme, choice) {
         (Some(ThemeArg::Dark), _) | (None, ThemeChoice::Dark) => Theme::DARK,
         _ => Theme::LIGHT,
     };
-    let picture = scene::picture(&id, &views, theme)?;
-    let height: u32 = scene::svg::heights(&picture, width).iter().sum();
-    let (format, text) = match args.format {
-        RenderFormat::Svg => ("svg", scene::svg::render(&picture, width, None)?),
-        RenderFormat::Csv => ("csv", picture.csv()),
+    let picture = scene::picture(&id, &views, theme.scaled(scale))?;
+    let device_width = (f64::from(width) * scale).round() as u32;
+    let height: u32 = scene::svg::heights(&picture, device_width, scale)
+        .iter()
+        .sum();
+    let (format, bytes) = match args.format {
+        RenderFormat::Svg => (
+            "svg",
+            scene::svg::render(&picture, width, None)?.into_bytes(),
+        ),
+        RenderFormat::Csv => ("csv", picture.csv().into_bytes()),
+        RenderFormat::Png => ("png", scene::png::render(&picture, width, scale)?),
     };
-    std::fs::write(&out, &text).map_err(|e| format!("could not write {}: {e}", quote(&out)))?;
+    std::fs::write(&out, &bytes).map_err(|e| format!("could not write {}: {e}", quote(&out)))?;
     Ok(json!({
         "figure": picture.id,
         "format": format,
         "out": out,
-        "bytes": text.len(),
-        "width": width,
+        "bytes": bytes.len(),
+        "width": device_width,
         "height": height,
         "panels": picture.panels.iter().map(|(p, _)| p.title()).collect::<Vec<_>>(),
     }))
