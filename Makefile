@@ -26,9 +26,9 @@ CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: serve test bench lighthouse build tools lint unit wasm-test e2e fuzz screenshots clean
+.PHONY: serve test bench lighthouse build figures tools lint unit wasm-test e2e fuzz screenshots clean
 
-serve: tools
+serve: tools figures
 	trunk serve --release
 
 test: tools lint unit wasm-test e2e
@@ -48,8 +48,15 @@ LIGHTHOUSE = CHROME_PATH=$(CHROMIUM) node benches/lighthouse/run.mjs dist $(LIGH
 lighthouse: build .tools/npm-lighthouse
 	$(LIGHTHOUSE)
 
-build: tools
+build: tools figures
 	trunk build --release
+
+# Every figure as a PNG in its default state (assets/figures/<id>.png, copied into dist/figures/):
+# the picture a copied embed snippet shows where frames do not run (RSS readers), and og:image.
+# Drawn by pe render, so they never go stale.
+figures: .tools/chromium
+	cargo build --bin pe
+	target/debug/pe render --all --format png --width 720 --scale 1 --out assets/figures >/dev/null
 
 # ---------------------------------------------------------------- tools (installed when missing)
 # Quick installs first (browser, npm), then the two long cargo installs (~2.5 and ~9 minutes).

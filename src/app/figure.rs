@@ -366,6 +366,18 @@ fn escape_html(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// The address of figure `id`'s static picture (its default state, drawn by `pe render` at build
+/// time into `figures/` beside the page), for readers where the frame does not run.
+fn fallback_image(id: &str) -> String {
+    let location = window().location();
+    let path = location.pathname().unwrap_or_default();
+    let dir = &path[..path.rfind('/').map_or(0, |k| k + 1)];
+    format!(
+        "{}{dir}figures/{id}.png",
+        location.origin().unwrap_or_default()
+    )
+}
+
 /// The height an iframe of figure `id` needs: the figure, or its chapter's control panel when
 /// that is taller (the embed shows them side by side on a wide page), plus the caption line.
 fn embed_height(id: &str) -> i32 {
@@ -402,10 +414,11 @@ fn EmbedCode(
         }
         let title = escape_html(&format!("{title} — Positional Encoding Explorer"));
         let text = format!(
-            "<iframe src=\"{}\" title=\"{title}\" loading=\"lazy\" width=\"100%\" height=\"{}\" style=\"border:0\"></iframe>\n<p><a href=\"{}\">{title}: open the live figure</a></p>",
+            "<iframe src=\"{}\" title=\"{title}\" loading=\"lazy\" width=\"100%\" height=\"{}\" style=\"border:0\"></iframe>\n<p><a href=\"{}\"><img src=\"{}\" alt=\"{title}\" width=\"720\" loading=\"lazy\"><br>{title}: open the live figure</a></p>",
             escape_html(&link.embed_href(id)),
             embed_height(id),
             escape_html(&link.href_without_embed(id)),
+            escape_html(&fallback_image(id)),
         );
         snippet.set(Some(text.clone()));
         leptos::task::spawn_local(async move {

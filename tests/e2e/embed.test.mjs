@@ -107,6 +107,8 @@ test("the embed code holds the state, a title, lazy loading, full width, a measu
         height: f.getAttribute("height"),
         style: f.getAttribute("style"),
         link: a?.getAttribute("href"),
+        image: a?.querySelector("img")?.getAttribute("src"),
+        alt: a?.querySelector("img")?.getAttribute("alt"),
         after: !!(f.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING),
       };
     }, code);
@@ -120,6 +122,18 @@ test("the embed code holds the state, a title, lazy loading, full width, a measu
     assert.ok(Number(parsed.height) > 300, `height ${parsed.height}`);
     assert.equal(parsed.style, "border:0");
     assert.ok(parsed.after && new URL(parsed.link).hash === "#fig-ctx-turns");
+    // The link holds the figure's static picture (drawn by pe render at build time), served beside
+    // the page: a PNG of the figure.
+    assert.match(parsed.alt, /Pairs that never turn/);
+    assert.equal(new URL(parsed.image).pathname, "/figures/fig-ctx-turns.png");
+    const picture = await page.evaluate(async (url) => {
+      const r = await fetch(url);
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      return { status: r.status, type: r.headers.get("content-type"), signature: [...bytes.slice(1, 4)] };
+    }, parsed.image);
+    assert.equal(picture.status, 200);
+    assert.match(picture.type, /image\/png/);
+    assert.deepEqual(picture.signature, [0x50, 0x4e, 0x47]);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

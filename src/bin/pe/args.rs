@@ -98,8 +98,11 @@ pub enum ThemeArg {
 #[derive(Debug, Args)]
 pub struct RenderArgs {
     /// The figure's id, as in its link (`#fig-waves`); `pe render --list` prints them.
-    #[arg(required_unless_present = "list", value_parser = clap::builder::PossibleValuesParser::new(pe_explorer::scene::ids()))]
+    #[arg(required_unless_present_any = ["list", "all"], conflicts_with = "all", value_parser = clap::builder::PossibleValuesParser::new(pe_explorer::scene::ids()))]
     pub figure: Option<String>,
+    /// Every figure, each to `<id>.<format>` in the folder --out names (which must exist).
+    #[arg(long)]
+    pub all: bool,
     /// Print the ids of the figures that render here → {"figures": [...]}.
     #[arg(long)]
     pub list: bool,
@@ -122,7 +125,7 @@ pub struct RenderArgs {
         real(limits::RENDER_SCALE)
     ))]
     pub scale: f64,
-    /// The file to write (replaced if it exists).
+    /// The file to write (replaced if it exists); with --all, the folder to write into.
     #[arg(long, value_name = "OUT", required_unless_present = "list")]
     pub out: Option<String>,
 }

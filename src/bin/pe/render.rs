@@ -39,8 +39,8 @@ pub fn run(args: RenderArgs) -> Checked<Value> {
     if args.list {
         return Ok(json!({ "figures": scene::ids().collect::<Vec<_>>() }));
     }
-    let (Some(id), Some(out)) = (args.figure, args.out) else {
-        return Err("a figure id and --out are required (see pe render --help)".into());
+    let Some(out) = args.out.as_deref() else {
+        return Err("--out is required (see pe render --help)".into());
     };
     let width = check::int("width", args.width, limits::RENDER_WIDTH)?;
     let scale = match args.format {
@@ -52,23 +52,67 @@ pub fn run(args: RenderArgs) -> Checked<Value> {
         (Some(ThemeArg::Dark), _) | (None, ThemeChoice::Dark) => Theme::DARK,
         _ => Theme::LIGHT,
     };
-    let picture = scene::picture(&id, &views, theme.scaled(scale))?;
+    let size = (width, scale);
+    if !args.all {
+        let Some(id) = args.figure.as_deref() else {
+            return Err("a figure id or --all is required (see pe render --help)".into());
+        };
+        return write(id, &views, theme, size, args.format, out);
+    }
+    if !std::path::Path::new(out).is_dir() {
+        return Err(format!(
+            "--out {} is not a folder (--all writes one file per figure into it)",
+            quote(out)
+        ));
+    }
+    let written = scene::ids()
+        .map(|id| {
+            let ext = format_name(args.format);
+            write(
+                id,
+                &views,
+                theme,
+                size,
+                args.format,
+                &format!("{out}/{id}.{ext}"),
+            )
+        })
+        .collect::<Checked<Vec<Value>>>()?;
+    Ok(json!({ "figures": written }))
+}
+
+/// The extension and format name of `format`.
+fn format_name(format: RenderFormat) -> &'static str {
+    match format {
+        RenderFormat::Svg => "svg",
+        RenderFormat::Csv => "csv",
+        RenderFormat::Png => "png",
+    }
+}
+
+/// Draws figure `id` at `(width, scale)` in `format` and writes it to `out`; returns its summary.
+fn write(
+    id: &str,
+    views: &Views,
+    theme: Theme,
+    (width, scale): (u32, f64),
+    format: RenderFormat,
+    out: &str,
+) -> Checked<Value> {
+    let picture = scene::picture(id, views, theme.scaled(scale))?;
     let device_width = (f64::from(width) * scale).round() as u32;
     let height: u32 = scene::svg::heights(&picture, device_width, scale)
         .iter()
         .sum();
-    let (format, bytes) = match args.format {
-        RenderFormat::Svg => (
-            "svg",
-            scene::svg::render(&picture, width, None)?.into_bytes(),
-        ),
-        RenderFormat::Csv => ("csv", picture.csv().into_bytes()),
-        RenderFormat::Png => ("png", scene::png::render(&picture, width, scale)?),
+    let bytes = match format {
+        RenderFormat::Svg => scene::svg::render(&picture, width, None)?.into_bytes(),
+        RenderFormat::Csv => picture.csv().into_bytes(),
+        RenderFormat::Png => scene::png::render(&picture, width, scale)?,
     };
-    std::fs::write(&out, &bytes).map_err(|e| format!("could not write {}: {e}", quote(&out)))?;
+    std::fs::write(out, &bytes).map_err(|e| format!("could not write {}: {e}", quote(out)))?;
     Ok(json!({
         "figure": picture.id,
-        "format": format,
+        "format": format_name(format),
         "out": out,
         "bytes": bytes.len(),
         "width": device_width,
