@@ -26,7 +26,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: serve test bench lighthouse build figures tools lint unit wasm-test e2e fuzz screenshots clean
+.PHONY: serve test bench lighthouse build figures pictures tools lint unit wasm-test e2e fuzz screenshots clean
 
 serve: tools figures
 	trunk serve --release
@@ -128,6 +128,14 @@ e2e: build
 # Hostile links at volume: 20,000 seeded random and malformed queries (the e2e tier runs 2,000).
 fuzz: build
 	CHROMIUM=$(CHROMIUM) FUZZ_CASES=20000 node --test tests/e2e/fuzz.test.mjs
+
+# The README's figure pictures (docs/figures/<id>-<theme>.png, listed in docs/figures/list.txt),
+# drawn by pe render; a test fails when one differs from what pe render draws now.
+pictures: .tools/chromium
+	cargo build --bin pe
+	while read -r id theme; do \
+	  target/debug/pe render "$$id" --format png --theme "$$theme" --width 720 --scale 1 --out "docs/figures/$$id-$$theme.png" >/dev/null; \
+	done < docs/figures/list.txt
 
 # Screenshots for the README (1280 px and 390 px wide, light and dark).
 screenshots: build

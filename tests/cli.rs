@@ -1339,3 +1339,40 @@ fn render_rejects_bad_ids_queries_widths_and_paths() {
         assert_one_line_error(&pe(&all), &format!("{args:?}"), wants);
     }
 }
+
+#[test]
+fn render_all_writes_one_file_per_figure() {
+    let dir = format!("{}/render-all", env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(&dir).expect("folder");
+    let ids = json(&["render", "--list"]);
+    let v = json(&["render", "--all", "--format", "csv", "--out", &dir]);
+    let written = v["figures"].as_array().expect("summaries");
+    assert_eq!(written.len(), ids["figures"].as_array().map_or(0, Vec::len));
+    for s in written {
+        let id = s["figure"].as_str().expect("id");
+        let text = std::fs::read_to_string(format!("{dir}/{id}.csv")).expect("the file");
+        assert!(text.starts_with(&format!("# Positional Encoding Explorer · {id}")));
+    }
+    let out = pe(&["render", "--all", "--out", "/nonexistent/folder"]);
+    assert_one_line_error(&out, "--all into no folder", &["not a folder"]);
+}
+
+#[test]
+fn the_readme_pictures_are_what_pe_render_draws_now() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let list = std::fs::read_to_string(format!("{root}/docs/figures/list.txt")).expect("list");
+    for line in list.lines().filter(|l| !l.trim().is_empty()) {
+        let (id, theme) = line.split_once(' ').expect("id theme");
+        let name = format!("{id}-{theme}.png");
+        let fresh = format!("{}/readme-{name}", env!("CARGO_TARGET_TMPDIR"));
+        json(&[
+            "render", id, "--format", "png", "--theme", theme, "--width", "720", "--scale", "1",
+            "--out", &fresh,
+        ]);
+        let committed = std::fs::read(format!("{root}/docs/figures/{name}")).expect("committed");
+        assert!(
+            std::fs::read(&fresh).expect("fresh") == committed,
+            "docs/figures/{name} is stale: run `make pictures`"
+        );
+    }
+}
