@@ -26,16 +26,21 @@ use crate::params::Views;
 /// A panel's CSS height for a CSS width (each figure's own rule, shared with the page).
 pub type Height = fn(f64) -> f64;
 
-/// A matrix drawn as a heatmap: `values` row-major with `stride` columns; the spec's `rows` and
-/// `cols` pick the window shown; `outlines` are the matrix rows outlined (the current position).
+/// A matrix drawn as a heatmap: `values` row-major with `stride` columns (or, `toeplitz`, the
+/// `2·stride − 1` diagonals of a `stride × stride` matrix that depends only on `r − c`); the spec's
+/// `rows` and `cols` pick the window shown; `outlines` are the matrix rows outlined (the current
+/// position).
 #[derive(Clone, Debug)]
 pub struct MatrixPanel {
     /// Frame, axes and colour bar.
     pub spec: HeatmapSpec,
-    /// The matrix, row-major.
+    /// The matrix, row-major, or its diagonals.
     pub values: Vec<f64>,
     /// Columns per row of `values`.
     pub stride: usize,
+    /// `values` are the diagonals: entry `(r, c)` is `values[r + stride − 1 − c]` (a 4096 × 4096
+    /// matrix of RoPE scores is never materialised).
+    pub toeplitz: bool,
     /// Rows outlined.
     pub outlines: Vec<usize>,
 }
@@ -46,8 +51,12 @@ impl MatrixPanel {
         if c >= self.stride {
             return f64::NAN;
         }
-        self.values
-            .get(r * self.stride + c)
+        let at = if self.toeplitz {
+            (r + self.stride).checked_sub(1 + c)
+        } else {
+            Some(r * self.stride + c)
+        };
+        at.and_then(|k| self.values.get(k))
             .copied()
             .unwrap_or(f64::NAN)
     }

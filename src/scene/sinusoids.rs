@@ -109,6 +109,7 @@ pub fn attention(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         spec,
         values: weights,
         stride,
+        toeplitz: false,
         outlines,
     };
     vec![(Panel::Matrix(panel), attention_height)]
@@ -222,6 +223,7 @@ pub fn naive(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
                 spec: bits_spec(n, bits, theme),
                 values: naive::binary_table(n, bits),
                 stride: bits as usize,
+                toeplitz: false,
                 outlines: Vec::new(),
             }),
             naive_table_height,
@@ -231,6 +233,7 @@ pub fn naive(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
                 spec: first_columns_spec(&p, n, bits, theme),
                 values: table,
                 stride: p.dim,
+                toeplitz: false,
                 outlines: Vec::new(),
             }),
             naive_table_height,
@@ -265,6 +268,7 @@ pub fn heatmap(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         spec: heatmap_spec(rows, cols, theme),
         values: p.table(),
         stride: p.dim,
+        toeplitz: false,
         outlines: vec![s.pos.min(p.positions - 1)],
     };
     vec![(Panel::Matrix(panel), heatmap_height)]
@@ -437,6 +441,7 @@ pub fn similarity(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
                 spec: similarity_matrix_spec(n, theme),
                 values,
                 stride: n,
+                toeplitz: false,
                 outlines: vec![at],
             }),
             similarity_matrix_height,

@@ -101,16 +101,6 @@ pub fn scores_curve_spec(g: &[f64], bound: &[f64], n: usize, scale: f64, t: Them
     }
 }
 
-/// The `n × n` matrix of the diagonals `g`, row-major: entry `(m, k)` is `g[m + n − 1 − k]`.
-pub fn toeplitz_matrix(g: &[f64], n: usize) -> Vec<f64> {
-    (0..n * n)
-        .map(|c| {
-            let (m, k) = (c / n, c % n);
-            g.get(m + n - 1 - k).copied().unwrap_or(f64::NAN)
-        })
-        .collect()
-}
-
 /// fig-rope-scores: the matrix with the current position's row outlined, then the curve.
 pub fn scores(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let r = &v.rope;
@@ -121,8 +111,9 @@ pub fn scores(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let curve = scores_curve_spec(&g, &bound, n, scale, theme);
     let matrix = MatrixPanel {
         spec: scores_matrix_spec(n, scale, theme),
-        values: toeplitz_matrix(&g, n),
+        values: g,
         stride: n,
+        toeplitz: true,
         outlines: vec![r.current_pos()],
     };
     vec![

@@ -156,6 +156,7 @@ pub fn wheels(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         spec: rotation_spec(m, d, r.layout, theme),
         values,
         stride: d,
+        toeplitz: false,
         outlines: Vec::new(),
     };
     vec![
