@@ -464,14 +464,6 @@ pub fn step_cursor(
     ))
 }
 
-/// The `2n − 1` diagonals of an `n × n` matrix whose entry `(r, c)` is `of_distance(c − r)`, in the
-/// order [`Matrix::toeplitz`] reads them (`(r, c)` ↦ `out[r + n − 1 − c]`), written into `out`
-/// (allocation reused).
-pub fn toeplitz_diagonals(n: usize, of_distance: impl Fn(i64) -> f64, out: &mut Vec<f64>) {
-    out.clear();
-    out.extend((0..(2 * n).saturating_sub(1)).map(|q| of_distance(n as i64 - 1 - q as i64)));
-}
-
 /// The key handler of a matrix figure's canvas: the arrow, Home/End and Page keys move `cursor`
 /// over the `size()` = (rows, columns) cells, starting from `start` when nothing is selected.
 pub fn key_cursor(

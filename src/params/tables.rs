@@ -4,6 +4,7 @@
 //! keys; the learned table and NoPE's random values share one seed.
 
 use super::{Notice, format_number, parse_f64, parse_usize, quote};
+use crate::math::alibi;
 
 /// The chapter's key prefix.
 pub const PREFIX: &str = "t.";
@@ -132,6 +133,26 @@ pub fn exact_buckets(buckets: usize, bidirectional: bool) -> usize {
     }
 }
 
+/// The chosen ALiBi head, from 1, within `heads` (a head count that drops below it takes the
+/// last head).
+pub fn head_in_range(head: usize, heads: usize) -> usize {
+    head.clamp(1, heads.max(1))
+}
+
+/// T5's `max_distance`, raised above the exact buckets when `num_buckets` grows past it.
+pub fn distance_in_range(max_distance: usize, buckets: usize, bidirectional: bool) -> usize {
+    max_distance.max(exact_buckets(buckets, bidirectional) + 1)
+}
+
+/// The slopes in use: the paper's (`paper`), with head `head`'s (from 1) replaced by `slope`
+/// when the reader overrides it.
+pub fn with_slope(mut paper: Vec<f64>, head: usize, slope: Option<f64>) -> Vec<f64> {
+    if let (Some(m), Some(slot)) = (slope, head.checked_sub(1).and_then(|h| paper.get_mut(h))) {
+        *slot = m;
+    }
+    paper
+}
+
 /// `on` / `off` spelled as the URL does.
 fn parse_flag(key: &str, v: &str, default: bool) -> (bool, Option<Notice>) {
     match v.trim() {
@@ -239,6 +260,26 @@ impl TablesView {
             notices.extend(n);
         }
         (view, notices)
+    }
+
+    /// The chosen ALiBi head, from 1, within the head count (as the page reads it).
+    pub fn chosen_head(&self) -> usize {
+        head_in_range(self.head, self.heads)
+    }
+
+    /// T5's `max_distance` above the exact buckets (as the page reads it).
+    pub fn t5_max_distance(&self) -> usize {
+        distance_in_range(self.max_distance, self.buckets, self.bidirectional)
+    }
+
+    /// The paper's ALiBi slopes for the head count.
+    pub fn paper_slopes(&self) -> Vec<f64> {
+        alibi::slopes(self.heads)
+    }
+
+    /// The ALiBi slopes in use: the paper's, with the chosen head's replaced when overridden.
+    pub fn slopes(&self) -> Vec<f64> {
+        with_slope(self.paper_slopes(), self.chosen_head(), self.slope)
     }
 
     /// The query pairs for this view, omitting defaults.

@@ -4,7 +4,7 @@
 
 use plotters::prelude::RGBColor;
 
-use super::{Height, Panel};
+use super::{Height, Panel, line};
 use crate::chart::lines::{Corner, Extras, Fill, LinePlotSpec, Series, series_color};
 use crate::chart::theme::Theme;
 use crate::math::limits;
@@ -48,17 +48,6 @@ fn indexed<T>(items: &[T], f: impl Fn(&T) -> f64) -> Vec<(f64, f64)> {
         .enumerate()
         .map(|(i, x)| (i as f64, f(x)))
         .collect()
-}
-
-/// A plain line series.
-fn line(label: String, color: RGBColor, points: Vec<(f64, f64)>) -> Series {
-    Series {
-        label,
-        color,
-        points,
-        dots: false,
-        line: true,
-    }
 }
 
 /// The lowest and highest y of `series`, starting from `(lo, hi)`.

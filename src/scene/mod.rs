@@ -5,11 +5,13 @@
 //! (`app/figures`), `pe render` draws them natively to SVG through the same chart functions, and
 //! [`Picture::csv`] writes the numbers they show. No Leptos and no web here.
 
+mod checks;
 pub mod context;
 pub mod png;
 pub mod rope;
 pub mod sinusoids;
 pub mod svg;
+pub mod tables;
 
 use std::fmt::Write as _;
 
@@ -17,11 +19,12 @@ use crate::chart::clock::ClockSpec;
 use crate::chart::cloud::CloudSpec;
 use crate::chart::colorbar::ColorBar;
 use crate::chart::heatmap::HeatmapSpec;
-use crate::chart::lines::{Extras, LinePlotSpec};
+use crate::chart::lines::{Extras, LinePlotSpec, Series};
 use crate::chart::pairs::PairsSpec;
 use crate::chart::plane::PlaneSpec;
 use crate::chart::theme::Theme;
 use crate::params::Views;
+use plotters::prelude::RGBColor;
 
 /// A panel's CSS height for a CSS width (each figure's own rule, shared with the page).
 pub type Height = fn(f64) -> f64;
@@ -163,6 +166,27 @@ impl Panel {
     }
 }
 
+/// `v` as points `(index, value)`.
+pub(crate) fn indexed(v: &[f64]) -> Vec<(f64, f64)> {
+    v.iter().enumerate().map(|(i, &y)| (i as f64, y)).collect()
+}
+
+/// A plain line series: joined points, no dots.
+pub(crate) fn line(label: String, color: RGBColor, points: Vec<(f64, f64)>) -> Series {
+    Series {
+        label,
+        color,
+        points,
+        dots: false,
+        line: true,
+    }
+}
+
+/// A line plot without extras as a panel.
+pub(crate) fn lines(spec: LinePlotSpec, height: Height) -> (Panel, Height) {
+    (Panel::Lines(spec, Extras::default()), height)
+}
+
 /// A figure's panels, top to bottom, each with its height rule.
 #[derive(Clone, Debug)]
 pub struct Picture {
@@ -179,8 +203,8 @@ pub struct Picture {
 /// Builds one figure's panels from the views.
 type Build = fn(&Views, Theme) -> Vec<(Panel, Height)>;
 
-/// The figures that have a scene, by id. A figure of the book not listed here is drawn only in
-/// the browser so far; [`picture`] says so.
+/// The figures that have a scene, by id: every figure of the book that draws a picture (the
+/// comparison table, `fig-tab-compare`, is text); [`picture`] says so for one that does not.
 const SCENES: &[(&str, Build)] = &[
     ("fig-attention", sinusoids::attention),
     ("fig-naive", sinusoids::naive),
@@ -205,6 +229,16 @@ const SCENES: &[(&str, Build)] = &[
     ("fig-ctx-scores", context::scores),
     ("fig-ctx-attention", context::attention),
     ("fig-ctx-dynamic", context::dynamic),
+    ("fig-tab-learned", tables::learned),
+    ("fig-tab-learned-sim", tables::learned_sim),
+    ("fig-tab-shaw", tables::shaw),
+    ("fig-tab-t5", tables::t5),
+    ("fig-tab-slopes", tables::slopes),
+    ("fig-tab-alibi", tables::alibi),
+    ("fig-tab-alibi-attention", tables::alibi_attention),
+    ("fig-tab-nope", tables::nope),
+    ("fig-tab-same", tables::same),
+    ("fig-tab-extrapolate", tables::extrapolate),
 ];
 
 /// The ids of the figures [`picture`] can draw, in book order.
@@ -249,7 +283,7 @@ pub fn picture(id: &str, views: &Views, theme: Theme) -> Result<Picture, String>
     };
     let Some((_, build)) = SCENES.iter().find(|(s, _)| *s == id) else {
         return Err(format!(
-            "{id} is drawn only in the browser so far (figures drawn here: {})",
+            "{id} is a table of text, not a picture (figures drawn here: {})",
             known()
         ));
     };

@@ -3,12 +3,12 @@
 
 use plotters::prelude::RGBColor;
 
-use super::{Height, MatrixPanel, Panel};
+use super::{Height, MatrixPanel, Panel, indexed, line, lines};
 use crate::chart::clock::{ClockSpec, shown_pairs, sinusoidal_clocks};
 use crate::chart::colorbar::ColorBar;
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::HeatmapSpec;
-use crate::chart::lines::{self, Extras, LinePlotSpec, Series};
+use crate::chart::lines::{self, LinePlotSpec, Series};
 use crate::chart::theme::Theme;
 use crate::math::attention::{self, TOY_DIM, identical_rows, token_embedding, tokenize};
 use crate::math::naive;
@@ -18,26 +18,6 @@ use crate::params::{Views, fit_dims};
 
 /// The grey of reference curves (the word itself, a hovered column).
 pub const REFERENCE_GREY: RGBColor = RGBColor(0x99, 0x99, 0x99);
-
-/// `v` as points `(index, value)`.
-fn indexed(v: &[f64]) -> Vec<(f64, f64)> {
-    v.iter().enumerate().map(|(i, &y)| (i as f64, y)).collect()
-}
-
-/// A plain line series.
-fn line(label: String, color: RGBColor, points: Vec<(f64, f64)>) -> Series {
-    Series {
-        label,
-        color,
-        points,
-        dots: false,
-        line: true,
-    }
-}
-
-fn lines(spec: LinePlotSpec, height: Height) -> (Panel, Height) {
-    (Panel::Lines(spec, Extras::default()), height)
-}
 
 // ------------------------------------------------------------------ fig-attention
 

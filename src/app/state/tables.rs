@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::math::alibi;
-use crate::params::tables::{TablesView, exact_buckets};
+use crate::params::tables::{TablesView, distance_in_range, head_in_range, with_slope};
 
 /// The chapter's controls.
 #[derive(Clone, Copy)]
@@ -78,20 +78,13 @@ impl TablesState {
         let nope_len = RwSignal::new(v.nope_len);
         let nope_dim = RwSignal::new(v.nope_dim);
         let pos = RwSignal::new(v.pos);
-        let head_in_range = Memo::new(move |_| head.get().clamp(1, heads.get().max(1)));
-        let distance_in_range = Memo::new(move |_| {
-            max_distance
-                .get()
-                .max(exact_buckets(buckets.get(), bidirectional.get()) + 1)
+        let chosen_head = Memo::new(move |_| head_in_range(head.get(), heads.get()));
+        let t5_distance = Memo::new(move |_| {
+            distance_in_range(max_distance.get(), buckets.get(), bidirectional.get())
         });
         let paper_slopes = Memo::new(move |_| alibi::slopes(heads.get()));
-        let slopes = Memo::new(move |_| {
-            let mut s = paper_slopes.get();
-            if let (Some(m), Some(slot)) = (slope.get(), s.get_mut(head_in_range.get() - 1)) {
-                *slot = m;
-            }
-            s
-        });
+        let slopes =
+            Memo::new(move |_| with_slope(paper_slopes.get(), chosen_head.get(), slope.get()));
         let view = Memo::new(move |_| TablesView {
             max_len: max_len.get(),
             seq_len: seq_len.get(),
@@ -101,12 +94,12 @@ impl TablesState {
             shaw_len: shaw_len.get(),
             t5_len: t5_len.get(),
             buckets: buckets.get(),
-            max_distance: distance_in_range.get(),
+            max_distance: t5_distance.get(),
             bidirectional: bidirectional.get(),
             heads: heads.get(),
             alibi_len: alibi_len.get(),
             causal: causal.get(),
-            head: head_in_range.get(),
+            head: chosen_head.get(),
             slope: slope.get(),
             nope_len: nope_len.get(),
             nope_dim: nope_dim.get(),
@@ -135,8 +128,8 @@ impl TablesState {
                 view,
                 paper_slopes,
                 slopes,
-                head: head_in_range,
-                max_distance: distance_in_range,
+                head: chosen_head,
+                max_distance: t5_distance,
             },
         }
     }

@@ -22,7 +22,7 @@ fn views(query: &str) -> Checked<(Views, ThemeChoice)> {
     let pairs = parse_query(query);
     if let Some((key, _)) = pairs.iter().find(|(k, _)| !is_state_key(k)) {
         return Err(format!(
-            "--query has an unknown key “{}” (keys are the page's link keys: n, d, base, pos, r.base, c.factor, t.heads…)",
+            "--query has an unknown key “{}” (keys are the page's link keys: n, d, base, pos, r.base, c.s, t.h…)",
             quote(key)
         ));
     }

@@ -20,18 +20,7 @@ pub use plane::*;
 pub use toy::*;
 pub use turns::*;
 
-use super::{Height, Panel};
-use crate::chart::lines::{Extras, LinePlotSpec};
-
-/// `v` as points `(index, value)`.
-fn indexed(v: &[f64]) -> Vec<(f64, f64)> {
-    v.iter().enumerate().map(|(i, &y)| (i as f64, y)).collect()
-}
-
-/// A line plot as a panel.
-fn lines(spec: LinePlotSpec, height: Height) -> (Panel, Height) {
-    (Panel::Lines(spec, Extras::default()), height)
-}
+use super::{indexed, lines};
 
 #[cfg(test)]
 mod tests;

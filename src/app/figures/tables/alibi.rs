@@ -7,7 +7,6 @@ use leptos::prelude::*;
 use wasm_bindgen::Clamped;
 use web_sys::ImageData;
 
-use super::slopes::slope_text;
 use crate::app::canvas::{self, Surface};
 use crate::app::controls::IntSlider;
 use crate::app::figure::{
@@ -16,33 +15,17 @@ use crate::app::figure::{
 use crate::app::matrix::{MatrixPainter, event_pixel, hover_cell, key_cursor, step_item};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::colorbar::ColorBar;
-use crate::chart::colormap::{Lut, Scale};
-use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
+use crate::chart::colormap::Lut;
+use crate::chart::heatmap::HeatmapLayout;
 use crate::chart::multiples::TileGrid;
 use crate::params::tables::ALIBI_LEN;
-
-/// The colour scale's floor: a bias of −8 multiplies a key's weight by e⁻⁸ ≈ 0.0003.
-pub const FLOOR: f64 = -8.0;
-
-fn height(width: f64) -> f64 {
-    (width * 0.75).clamp(260.0, 520.0)
-}
+use crate::scene::tables::{self as scene, bias, slope_text};
 
 /// The small multiples' grid for `heads` tiles across `width` pixels at `ratio` pixels per CSS
 /// pixel.
 fn grid(heads: usize, width: f64, ratio: f64) -> TileGrid {
     let px = |css: f64| (css * ratio).round() as usize;
     TileGrid::new(heads, px(width), px(64.0), px(140.0), px(10.0), px(18.0))
-}
-
-/// The bias of query `i` and key `j` under slope `m`; NaN where the causal mask hides the key.
-pub fn bias(m: f64, i: usize, j: usize, causal: bool) -> f64 {
-    if causal && j > i {
-        f64::NAN
-    } else {
-        0.0 - m * i.abs_diff(j) as f64
-    }
 }
 
 /// The figure.
@@ -65,30 +48,14 @@ pub fn AlibiBias() -> impl IntoView {
     draw_panels_effect(&[matrix_ref, tiles_ref], stats, move |surface| {
         let (n, causal, h, t) = (s.alibi_len.get(), s.causal.get(), head.get(), theme.get());
         let m = slopes.with(|v| v.get(h - 1).copied().unwrap_or(0.0));
-        let title = format!("Bias of head {h}, m = {}", slope_text(m));
         if drawn_for != Some((n, causal, m.to_bits())) {
             drawn_for = Some((n, causal, m.to_bits()));
             version += 1;
         }
-        let spec = HeatmapSpec {
-            title: title.clone(),
-            x_desc: "key j",
-            y_desc: "query i",
-            cols: 0..n,
-            rows: 0..n,
-            colorbar: ColorBar {
-                lo: FLOOR,
-                hi: 0.0,
-                label: "bias −m·|i − j| (floor −8)",
-                scale: Scale::Sequential,
-            },
-            col_names: None,
-            row_names: None,
-            theme: t,
-        };
+        let spec = scene::alibi_spec(n, h, m, t);
         layout.set_value(painter.paint_fn(
             surface,
-            height,
+            scene::alibi_height,
             &spec,
             Some(version),
             |i, j| bias(m, i, j, causal),
@@ -110,12 +77,13 @@ pub fn AlibiBias() -> impl IntoView {
         let ratio = surface.backing_ratio();
         let g = grid(heads, surface.css_width, ratio);
         tiles_grid.set_value(Some(g));
-        let lut = Lut::for_scale(Scale::Sequential, t.diverging);
+        let bar = scene::alibi_colorbar();
+        let lut = Lut::for_scale(bar.scale, t.diverging);
         slopes.with(|ms| {
             let at = |px: usize| px * n / g.tile.max(1);
             g.paint(
                 &lut,
-                (FLOOR, 0.0),
+                (bar.lo, bar.hi),
                 |k, y, x| bias(ms[k], at(y), at(x), causal),
                 &mut rgba,
             );
@@ -147,7 +115,7 @@ pub fn AlibiBias() -> impl IntoView {
                 let (x, y) = g.origin(k);
                 let strong = k == selected;
                 ctx.set_fill_style_str(&text(if strong { t.highlight } else { t.text }));
-                let label = format!("h{} · {}", k + 1, crate::params::format_significant(*m, 3));
+                let label = scene::tile_label(k, *m);
                 let _ = ctx.fill_text(&label, x as f64, y as f64 - 3.0 * ratio);
                 if strong {
                     ctx.set_stroke_style_str(&text(t.highlight));

@@ -6,25 +6,14 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::slopes::slope_text;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{LinePlotSpec, Series, series_color};
 use crate::math::alibi;
 use crate::params::format_significant;
-
-fn height(width: f64) -> f64 {
-    (width * 0.45).clamp(240.0, 360.0)
-}
-
-/// The query whose weights are shown: the last token with the causal mask (it sees every key),
-/// else the middle one.
-pub fn query(len: usize, causal: bool) -> usize {
-    if causal { len - 1 } else { len / 2 }
-}
+use crate::scene::tables::{self as scene, query, slope_text};
 
 /// The figure.
 #[component]
@@ -35,68 +24,18 @@ pub fn AlibiAttention() -> impl IntoView {
     // Every head's weights over the keys, for the current query.
     let weights = Memo::new(move |_| {
         let (n, causal) = (s.alibi_len.get(), s.causal.get());
-        let q = query(n, causal);
-        slopes.with(|ms| {
-            ms.iter()
-                .map(|&m| {
-                    let mut row = Vec::new();
-                    alibi::attention_row_into(m, q, n, causal, &mut row);
-                    row
-                })
-                .collect::<Vec<_>>()
-        })
+        slopes.with(|ms| scene::alibi_weights(ms, n, causal))
     });
     let cursor = XCursor::new();
     let count = move || s.alibi_len.get_untracked();
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (n, causal, h, t) = (s.alibi_len.get(), s.causal.get(), head.get(), theme.get());
-        let q = query(n, causal);
         let at = cursor.get(n);
-        weights.with(|ws| {
-            let top = ws
-                .iter()
-                .flat_map(|w| w.iter().copied())
-                .fold(0.0_f64, f64::max);
-            let mut series: Vec<Series> = ws
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| k + 1 != h)
-                .enumerate()
-                .map(|(shown, (_, w))| Series {
-                    label: if shown == 0 {
-                        "the other heads".into()
-                    } else {
-                        String::new()
-                    },
-                    color: series_color(5),
-                    points: w.iter().enumerate().map(|(j, v)| (j as f64, *v)).collect(),
-                    dots: false,
-                    line: true,
-                })
-                .collect();
-            if let Some(w) = ws.get(h - 1) {
-                series.push(Series {
-                    label: format!("head {h}"),
-                    color: series_color(0),
-                    points: w.iter().enumerate().map(|(j, v)| (j as f64, *v)).collect(),
-                    dots: n <= 32,
-                    line: true,
-                });
-            }
-            let title = format!("Attention of query {q} over the keys (equal content scores)");
-            let spec = LinePlotSpec {
-                title: title.clone(),
-                x_desc: "key position j",
-                y_desc: "attention weight",
-                x_range: 0.0..(n - 1).max(1) as f64,
-                y_range: 0.0..(top * 1.08).max(1e-3),
-                series,
-                marker: at.map(|j| (j as f64, format!("key {j}"))),
-                theme: t,
-            };
-            cursor.layout.set_value(paint_lines(surface, height, &spec));
-        });
+        let spec = weights.with(|ws| scene::alibi_attention_spec(ws, (n, causal), h, at, t));
+        cursor
+            .layout
+            .set_value(paint_lines(surface, scene::alibi_attention_height, &spec));
     });
     let readout = move || {
         let (n, causal, h) = (s.alibi_len.get(), s.causal.get(), head.get());

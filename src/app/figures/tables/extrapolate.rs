@@ -6,8 +6,6 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::SIGMA;
-use super::learned::sinusoidal;
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, FigureLink, draw_panels_effect, observed_width};
@@ -15,85 +13,11 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{LinePlotSpec, Series, series_color};
-use crate::math::relative::t5_bucket;
-use crate::math::{learned, rope};
 use crate::params::format_significant;
 use crate::params::tables::{MAX_LEN, SEQUENCE};
-
-fn height(width: f64) -> f64 {
-    (width * 0.22).clamp(150.0, 190.0)
-}
-
-/// The panels, top to bottom.
-const PANELS: usize = 5;
-
-/// What each method gives position `p`: one number per panel (`None`: nothing there).
-#[derive(Clone, Copy, PartialEq)]
-struct Inputs {
-    max_len: usize,
-    dim: usize,
-    seed: u64,
-    slope: f64,
-    /// RoPE's slowest frequency for head_dim `dim` rounded down to even, base 10000.
-    rope_theta: f64,
-    /// The sinusoid's slowest frequency for width `dim`.
-    sin_omega: f64,
-    buckets: (usize, usize, bool),
-}
-
-impl Inputs {
-    /// RoPE's slowest pair's frequency for head_dim `dim` (rounded down to even), base 10000.
-    fn slowest(self) -> f64 {
-        self.rope_theta
-    }
-
-    /// The sinusoidal table's slowest pair's frequency for width `dim` (odd widths have
-    /// ⌈d/2⌉ pairs).
-    fn sin_slowest(self) -> f64 {
-        self.sin_omega
-    }
-
-    /// The first distance whose T5 bucket is the last one (every farther key shares it).
-    fn t5_flat_from(self) -> usize {
-        let (nb, md, bi) = self.buckets;
-        let last = t5_bucket(-(md as i64), bi, nb, md);
-        (0..=md)
-            .find(|&d| t5_bucket(-(d as i64), bi, nb, md) == last)
-            .unwrap_or(md)
-    }
-
-    fn at(self, panel: usize, p: usize, row: &mut Vec<f64>) -> Option<f64> {
-        let (nb, md, bi) = self.buckets;
-        match panel {
-            // Column 0 is the first draw of the row's own stream: drawing one value gives it
-            // (the other d − 1 are not needed).
-            0 => (p < self.max_len).then(|| {
-                learned::row_into(self.seed, SIGMA, p, 1, row);
-                row.first().copied().unwrap_or(0.0)
-            }),
-            1 => Some((p as f64 * self.sin_slowest()).sin()),
-            2 => Some((p as f64 * self.slowest()).to_degrees()),
-            3 => Some(-self.slope * p as f64),
-            _ => Some(t5_bucket(-(p as i64), bi, nb, md) as f64),
-        }
-    }
-}
-
-/// Panel titles and y descriptions.
-const TITLES: [(&str, &str); PANELS] = [
-    (
-        "Learned: column 0 of row p (no row from max_len on)",
-        "value",
-    ),
-    ("Sinusoidal: the slowest pair's sine, sin(p·ω)", "sin"),
-    ("RoPE: the slowest pair's angle p·θ", "degrees"),
-    (
-        "ALiBi: the bias of a key p positions back (the head with the smallest slope)",
-        "bias",
-    ),
-    ("T5: the bucket of a key p positions back", "bucket"),
-];
+use crate::scene::tables::{
+    self as scene, EXTRAPOLATE_PANELS as PANELS, EXTRAPOLATE_TITLES as TITLES, Inputs,
+};
 
 /// The figure.
 #[component]
@@ -101,34 +25,20 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
     let s = expect_context::<AppState>().tables;
     let theme = expect_context::<PageTheme>().chart();
     let (slopes, max_distance) = (s.slopes(), s.max_distance());
-    let inputs = Memo::new(move |_| Inputs {
-        max_len: s.max_len.get(),
-        dim: s.dim.get(),
-        seed: s.seed.get(),
-        slope: slopes.with(|m| m.iter().copied().fold(f64::INFINITY, f64::min)),
-        rope_theta: {
-            let d = (s.dim.get() / 2 * 2).max(2);
-            rope::inv_freq(d, 10_000.0).last().copied().unwrap_or(1.0)
-        },
-        sin_omega: {
-            let p = sinusoidal(1, s.dim.get());
-            p.pair_omega(p.pairs().saturating_sub(1))
-        },
-        buckets: (s.buckets.get(), max_distance.get(), s.bidirectional.get()),
+    let inputs = Memo::new(move |_| {
+        let table = (s.max_len.get(), s.dim.get(), s.seed.get());
+        let buckets = (s.buckets.get(), max_distance.get(), s.bidirectional.get());
+        slopes.with(|m| Inputs::new(table, m, buckets))
     });
     let refs: [NodeRef<Canvas>; PANELS] = std::array::from_fn(|_| NodeRef::new());
     let widths: Vec<RwSignal<f64>> = refs.iter().map(|r| observed_width(*r)).collect();
     let cursor = XCursor::new();
     let count = move || s.seq_len.get_untracked();
     let stats = DrawStats::new();
-    // How many positions a panel plots at most (the rest are sampled evenly).
-    const POINTS: usize = 800;
     draw_panels_effect(&refs, stats, move |first| {
         let (n, t, x) = (s.seq_len.get(), theme.get(), inputs.get());
         let at = cursor.get(n);
-        let step = n.div_ceil(POINTS).max(1);
-        let mut row = Vec::new();
-        for (k, (title, y_desc)) in TITLES.iter().enumerate() {
+        for k in 0..PANELS {
             let surface = if k == 0 {
                 first.clone()
             } else {
@@ -138,53 +48,8 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
                     css_width: widths[k].get(),
                 }
             };
-            let points: Vec<(f64, f64)> = (0..n)
-                .step_by(step)
-                .filter_map(|p| x.at(k, p, &mut row).map(|v| (p as f64, v)))
-                .collect();
-            let (lo, hi) = points
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), q| {
-                    (a.min(q.1), b.max(q.1))
-                });
-            let (lo, hi) = if lo.is_finite() {
-                (lo, hi)
-            } else {
-                (-1.0, 1.0)
-            };
-            let pad = ((hi - lo) * 0.08).max(1e-6);
-            let mut series = vec![Series {
-                label: String::new(),
-                color: series_color(k),
-                points,
-                dots: false,
-                line: true,
-            }];
-            if k == 2 {
-                // The largest angle the slowest pair reached in training.
-                let seen = (x.max_len.saturating_sub(1) as f64 * x.slowest()).to_degrees();
-                series.push(Series {
-                    label: format!("seen in training: up to {}°", format_significant(seen, 4)),
-                    color: series_color(6),
-                    points: vec![(0.0, seen), ((n - 1).max(1) as f64, seen)],
-                    dots: false,
-                    line: true,
-                });
-            }
-            let spec = LinePlotSpec {
-                title: title.to_string(),
-                x_desc: "position p",
-                y_desc,
-                x_range: 0.0..(n - 1).max(1) as f64,
-                y_range: (lo - pad)..(hi + pad),
-                series,
-                marker: Some(match at {
-                    Some(p) => (p as f64, format!("p = {p}")),
-                    None => (x.max_len as f64, format!("max_len = {}", x.max_len)),
-                }),
-                theme: t,
-            };
-            let layout = paint_lines(&surface, height, &spec);
+            let spec = scene::extrapolate_spec(k, n, x, at, t);
+            let layout = paint_lines(&surface, scene::extrapolate_height, &spec);
             if k == 0 {
                 cursor.layout.set_value(layout);
             }

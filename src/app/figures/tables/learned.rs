@@ -7,34 +7,16 @@ use std::cell::RefCell;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::{Presets, SIGMA, SeedField};
+use super::{Presets, SeedField};
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
 use crate::app::matrix::{MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::colorbar::ColorBar;
-use crate::chart::colormap::Scale;
-use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
-use crate::math::learned;
-use crate::math::sinusoidal::{Column, Layout, SinusoidalParams, Spacing};
+use crate::chart::heatmap::HeatmapLayout;
 use crate::params::tables::{MAX_LEN, SEQUENCE, WIDTH};
-
-fn height(width: f64) -> f64 {
-    (width * 0.9).clamp(260.0, 520.0)
-}
-
-/// The sinusoidal table of the same size (the paper's interleaved layout, base 10000).
-pub fn sinusoidal(positions: usize, dim: usize) -> SinusoidalParams {
-    SinusoidalParams {
-        positions,
-        dim,
-        base: 10_000.0,
-        layout: Layout::Interleaved,
-        spacing: Spacing::Paper,
-    }
-}
+use crate::scene::tables as scene;
 
 /// The figure.
 #[component]
@@ -69,69 +51,30 @@ pub fn LearnedCliff() -> impl IntoView {
             row_cache.borrow_mut().0 = usize::MAX;
         }
         let v = Some(version.get_untracked());
-        let spec = HeatmapSpec {
-            title: "Learned table (seeded, untrained)".into(),
-            x_desc: "column j",
-            y_desc: "position",
-            cols: 0..d,
-            rows: 0..n,
-            colorbar: ColorBar {
-                lo: -3.0 * SIGMA,
-                hi: 3.0 * SIGMA,
-                label: "value (σ = 0.02)",
-                scale: Scale::Diverging,
-            },
-            col_names: None,
-            row_names: None,
-            theme: t,
-        };
+        let [spec, sin_spec] = scene::learned_specs(n, d, t);
         let value = |r: usize, c: usize| {
-            if r >= max_len {
-                return f64::NAN;
-            }
-            let mut cache = row_cache.borrow_mut();
-            if cache.0 != r {
-                let (_, row) = &mut *cache;
-                learned::row_into(seed, SIGMA, r, d, row);
-                cache.0 = r;
-            }
-            cache.1.get(c).copied().unwrap_or(0.0)
+            scene::learned_cell((max_len, d, seed), &mut row_cache.borrow_mut(), r, c)
         };
-        learned_layout.set_value(left.paint_fn(surface, height, &spec, v, value, &[]));
+        learned_layout.set_value(left.paint_fn(
+            surface,
+            scene::learned_height,
+            &spec,
+            v,
+            value,
+            &[],
+        ));
         let Some(el) = sin_ref.get() else { return };
-        // Each column's frequency and phase once (cos x = sin(x + π/2)): one sin per drawn cell.
-        let p = sinusoidal(n, d);
-        let waves: Vec<(f64, f64)> = (0..d)
-            .map(|c| match p.column(c) {
-                Column::Sin(k) => (p.pair_omega(k), 0.0),
-                Column::Cos(k) => (p.pair_omega(k), std::f64::consts::FRAC_PI_2),
-                Column::Zero => (0.0, 0.0),
-            })
-            .collect();
-        let spec = HeatmapSpec {
-            title: "Sinusoidal table (a formula)".into(),
-            colorbar: ColorBar {
-                lo: -1.0,
-                hi: 1.0,
-                label: "PE value",
-                scale: Scale::Diverging,
-            },
-            ..spec
-        };
+        let waves = scene::column_waves(&scene::sinusoidal(n, d));
         let surface = Surface {
             el,
             css_width: sin_width.get(),
         };
         sin_layout.set_value(right.paint_fn(
             &surface,
-            height,
-            &spec,
+            scene::learned_height,
+            &sin_spec,
             v,
-            |r, c| {
-                waves
-                    .get(c)
-                    .map_or(0.0, |(w, phase)| (r as f64 * w + phase).sin())
-            },
+            |r, c| scene::wave_cell(&waves, r, c),
             &[],
         ));
     });
@@ -150,7 +93,7 @@ pub fn LearnedCliff() -> impl IntoView {
         if r >= s.seq_len.get() || c >= d {
             return String::new();
         }
-        let sin = sinusoidal(r + 1, d).value(r, c);
+        let sin = scene::sinusoidal(r + 1, d).value(r, c);
         if r >= max_len {
             format!(
                 "Position {r}, column {c}: the learned table has no vector here (its rows are \
@@ -158,12 +101,9 @@ pub fn LearnedCliff() -> impl IntoView {
                 max_len - 1
             )
         } else {
-            let mut row = Vec::new();
-            learned::row_into(seed, SIGMA, r, d, &mut row);
-            format!(
-                "Position {r}, column {c}: learned {:.4} · sinusoidal {sin:.4}",
-                row.get(c).copied().unwrap_or(0.0)
-            )
+            let learned =
+                scene::learned_cell((max_len, d, seed), &mut (usize::MAX, Vec::new()), r, c);
+            format!("Position {r}, column {c}: learned {learned:.4} · sinusoidal {sin:.4}")
         }
     };
     let status = move || {

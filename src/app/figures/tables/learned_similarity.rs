@@ -6,24 +6,13 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::SIGMA;
-use super::learned::sinusoidal;
 use crate::app::canvas::Surface;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::colorbar::ColorBar;
-use crate::chart::colormap::Scale;
-use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
-use crate::math::{learned, similarity};
-
-/// Positions compared (the first ones of the table): the matrices cost `P²·d`.
-pub const POSITIONS: usize = 128;
-
-fn height(width: f64) -> f64 {
-    (width * 0.9).clamp(240.0, 480.0)
-}
+use crate::chart::heatmap::HeatmapLayout;
+use crate::scene::tables as scene;
 
 /// Root mean square of the off-diagonal entries of a `p × p` matrix.
 fn off_diagonal_rms(m: &[f64], p: usize) -> f64 {
@@ -44,7 +33,7 @@ fn off_diagonal_rms(m: &[f64], p: usize) -> f64 {
 pub fn LearnedSimilarity() -> impl IntoView {
     let s = expect_context::<AppState>().tables;
     let theme = expect_context::<PageTheme>().chart();
-    let shown = Memo::new(move |_| s.max_len.get().min(POSITIONS));
+    let shown = Memo::new(move |_| scene::similarity_positions(s.max_len.get()));
     // Both matrices in buffers kept across redraws, recomputed only when the table changes;
     // `version` tells the readouts they changed.
     let matrices = StoredValue::new((Vec::<f64>::new(), Vec::<f64>::new()));
@@ -64,30 +53,11 @@ pub fn LearnedSimilarity() -> impl IntoView {
         let key = (p, s.dim.get(), s.seed.get());
         if drawn_for != Some(key) {
             drawn_for = Some(key);
-            let (d, seed) = (key.1, key.2);
-            matrices.update_value(|(l, sm)| {
-                learned::cosine_similarity_into(seed, SIGMA, p, d, l);
-                similarity::sinusoidal_matrix_into(&sinusoidal(p, d), sm);
-            });
+            matrices.update_value(|(l, sm)| scene::similarity_matrices_into(key, l, sm));
             version.update(|v| *v += 1);
         }
         let v = Some(version.get_untracked());
-        let spec = HeatmapSpec {
-            title: "Learned rows (untrained)".into(),
-            x_desc: "position b",
-            y_desc: "position a",
-            cols: 0..p,
-            rows: 0..p,
-            colorbar: ColorBar {
-                lo: -1.0,
-                hi: 1.0,
-                label: "cosine similarity",
-                scale: Scale::Diverging,
-            },
-            col_names: None,
-            row_names: None,
-            theme: t,
-        };
+        let [spec, sin_spec] = scene::learned_sim_specs(p, t);
         matrices.with_value(|(l, sm)| {
             let cells = |values| Matrix {
                 values,
@@ -95,17 +65,14 @@ pub fn LearnedSimilarity() -> impl IntoView {
                 version: v,
                 toeplitz: false,
             };
+            let height = scene::learned_sim_height;
             left_layout.set_value(left.paint(surface, height, &spec, cells(l), &[]));
             let Some(el) = sin_ref.get() else { return };
-            let spec = HeatmapSpec {
-                title: "Sinusoidal rows".into(),
-                ..spec.clone()
-            };
             let surface = Surface {
                 el,
                 css_width: sin_width.get(),
             };
-            right_layout.set_value(right.paint(&surface, height, &spec, cells(sm), &[]));
+            right_layout.set_value(right.paint(&surface, height, &sin_spec, cells(sm), &[]));
         });
     });
     let on_key = key_cursor(

@@ -17,10 +17,6 @@ use leptos::prelude::*;
 use crate::app::controls::TextField;
 use crate::params::Notice;
 
-/// σ of the learned table: Hugging Face transformers initialises BERT's and GPT-2's position
-/// tables with `N(0, initializer_range²)`, `initializer_range = 0.02`.
-pub const SIGMA: f64 = 0.02;
-
 /// A real model size: id, label, rows, columns.
 pub type Preset = (&'static str, &'static str, usize, usize);
 

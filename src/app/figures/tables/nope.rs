@@ -14,14 +14,10 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{Corner, Extras, LinePlotSpec, Series, series_color};
 use crate::math::nope;
 use crate::params::format_significant;
 use crate::params::tables::{NOPE_DIM, NOPE_LEN};
-
-fn height(width: f64) -> f64 {
-    (width * 0.45).clamp(240.0, 340.0)
-}
+use crate::scene::tables as scene;
 
 /// The figure.
 #[component]
@@ -37,55 +33,15 @@ pub fn NoPosition() -> impl IntoView {
     let count = move || s.nope_len.get_untracked();
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
-        let (n, t) = (s.nope_len.get(), theme.get());
+        let (n, d, t) = (s.nope_len.get(), s.nope_dim.get(), theme.get());
         let at = cursor.get(n);
-        let x = |i: usize| ((i + 1) as f64).log10();
-        variance.with(|v| {
-            let simulated: Vec<(f64, f64)> = v
-                .iter()
-                .enumerate()
-                .filter(|(_, y)| **y > 0.0)
-                .map(|(i, y)| (x(i), y.log10()))
-                .collect();
-            let lo = simulated
-                .iter()
-                .map(|p| p.1)
-                .fold(-(n as f64).log10(), f64::min);
-            let spec = LinePlotSpec {
-                title: "What a causal query sees without positions".into(),
-                x_desc: "tokens visible to query i (i + 1)",
-                y_desc: "value",
-                x_range: 0.0..x(n - 1).max(0.3),
-                y_range: (lo - 0.15)..0.15,
-                series: vec![
-                    Series {
-                        label: "weight of each key, 1/(i + 1)".into(),
-                        color: series_color(0),
-                        points: (0..n).map(|i| (x(i), -x(i))).collect(),
-                        dots: false,
-                        line: true,
-                    },
-                    Series {
-                        label: format!("output variance, simulated (d = {})", s.nope_dim.get()),
-                        color: series_color(1),
-                        points: simulated,
-                        dots: n <= 64,
-                        line: n > 64,
-                    },
-                ],
-                marker: at.map(|i| (x(i), format!("query {i}"))),
-                theme: t,
-            };
-            let extras = Extras {
-                x_log: true,
-                y_log: true,
-                legend: Corner::TopRight,
-                ..Extras::default()
-            };
-            cursor
-                .layout
-                .set_value(paint_lines_with(surface, height, &spec, &extras));
-        });
+        let (spec, extras) = variance.with(|v| scene::nope_spec(v, d, at, t));
+        cursor.layout.set_value(paint_lines_with(
+            surface,
+            scene::nope_height,
+            &spec,
+            &extras,
+        ));
     });
     let readout = move || {
         let n = s.nope_len.get();

@@ -6,8 +6,6 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::SIGMA;
-use super::learned::sinusoidal;
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, FigureLink, draw_panels_effect, observed_width};
@@ -15,102 +13,9 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{LinePlotSpec, Series, series_color};
-use crate::math::{learned, rope};
 use crate::params::format_significant;
 use crate::params::tables::POSITION;
-
-fn height(width: f64) -> f64 {
-    (width * 0.5).clamp(170.0, 240.0)
-}
-
-/// The panels.
-const PANELS: usize = 4;
-
-/// What the figure shows for one position.
-#[derive(Clone, PartialEq)]
-struct Contributions {
-    /// `PE(p)`, one value per column.
-    sinusoidal: Vec<f64>,
-    /// The learned row, if the table has one.
-    learned: Option<Vec<f64>>,
-    /// RoPE's angle of each pair, degrees mod 360.
-    angles: Vec<f64>,
-    /// ALiBi's bias of query `p` for keys `0 … p` (causal), the chosen head.
-    bias: Vec<f64>,
-    /// Whether that head's slope is the reader's, not the paper's.
-    own_slope: bool,
-}
-
-fn contributions(
-    p: usize,
-    d: usize,
-    max_len: usize,
-    seed: u64,
-    (slope, own_slope): (f64, bool),
-) -> Contributions {
-    let table = sinusoidal(p + 1, d);
-    let sinusoidal = (0..d).map(|c| table.value(p, c)).collect();
-    let learned = (p < max_len).then(|| {
-        let mut row = Vec::new();
-        learned::row_into(seed, SIGMA, p, d, &mut row);
-        row
-    });
-    let head_dim = (d / 2 * 2).max(2);
-    let angles = rope::inv_freq(head_dim, 10_000.0)
-        .iter()
-        .map(|t| (p as f64 * t).to_degrees().rem_euclid(360.0))
-        .collect();
-    let bias = (0..=p).map(|j| 0.0 - slope * (p - j) as f64).collect();
-    Contributions {
-        sinusoidal,
-        learned,
-        angles,
-        bias,
-        own_slope,
-    }
-}
-
-/// Panel `k`'s title, axes and values.
-fn panel(
-    k: usize,
-    c: &Contributions,
-    p: usize,
-    head: usize,
-) -> (String, &'static str, &'static str, &[f64]) {
-    match k {
-        0 => (
-            format!("Sinusoidal: PE({p}), added to x"),
-            "column j",
-            "value",
-            &c.sinusoidal,
-        ),
-        1 => (
-            match c.learned {
-                Some(_) => format!("Learned: row {p}, added to x"),
-                None => format!("Learned: no row {p} (past max_len)"),
-            },
-            "column j",
-            "value",
-            c.learned.as_deref().unwrap_or(&[]),
-        ),
-        2 => (
-            format!("RoPE: angle {p}·θᵢ of each pair, turns q and k"),
-            "pair i",
-            "degrees (mod 360)",
-            &c.angles,
-        ),
-        _ => (
-            format!(
-                "ALiBi: biases on query {p}'s keys (head {head}{})",
-                if c.own_slope { ", your slope" } else { "" }
-            ),
-            "key j (0 … p)",
-            "bias",
-            &c.bias,
-        ),
-    }
-}
+use crate::scene::tables::{self as scene, SAME_PANELS as PANELS, same_panel as panel};
 
 /// The figure.
 #[component]
@@ -121,11 +26,10 @@ pub fn SamePosition() -> impl IntoView {
     let data = Memo::new(move |_| {
         let m = slopes.with(|v| v.get(head.get() - 1).copied().unwrap_or(0.0));
         let own = s.slope.get().is_some();
-        contributions(
+        scene::contributions(
             s.pos.get(),
             s.dim.get(),
-            s.max_len.get(),
-            s.seed.get(),
+            (s.max_len.get(), s.seed.get()),
             (m, own),
         )
     });
@@ -146,41 +50,11 @@ pub fn SamePosition() -> impl IntoView {
                         css_width: widths[k].get(),
                     }
                 };
-                let (title, x_desc, y_desc, values) = panel(k, c, p, h);
-                let n = values.len();
-                let at = cursors[k].get(n);
-                let (lo, hi) = match k {
-                    0 => (-1.1, 1.1),
-                    1 => (-4.0 * SIGMA, 4.0 * SIGMA),
-                    2 => (0.0, 360.0),
-                    _ => {
-                        let low = values.first().copied().unwrap_or(0.0).min(-1e-3);
-                        (low * 1.08, -low * 0.08)
-                    }
-                };
-                let spec = LinePlotSpec {
-                    title: title.clone(),
-                    x_desc,
-                    y_desc,
-                    x_range: 0.0..(n.max(2) - 1) as f64,
-                    y_range: lo..hi,
-                    series: vec![Series {
-                        label: String::new(),
-                        color: series_color(k),
-                        points: values
-                            .iter()
-                            .enumerate()
-                            .map(|(i, v)| (i as f64, *v))
-                            .collect(),
-                        dots: n <= 64 || k == 2,
-                        line: k != 2,
-                    }],
-                    marker: at.map(|i| (i as f64, i.to_string())),
-                    theme: t,
-                };
+                let at = cursors[k].get(panel(k, c, p, h).3.len());
+                let spec = scene::same_spec(k, c, (p, h), at, t);
                 cursors[k]
                     .layout
-                    .set_value(paint_lines(&surface, height, &spec));
+                    .set_value(paint_lines(&surface, scene::same_height, &spec));
             }
         });
     });

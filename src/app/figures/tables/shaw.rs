@@ -7,18 +7,13 @@ use leptos::prelude::*;
 
 use crate::app::controls::IntSlider;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor, toeplitz_diagonals};
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::colorbar::ColorBar;
-use crate::chart::colormap::Scale;
-use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
+use crate::chart::heatmap::HeatmapLayout;
 use crate::math::relative::shaw_clip;
 use crate::params::tables::{SHAW_K, SHAW_POSITIONS};
-
-fn height(width: f64) -> f64 {
-    (width * 0.75).clamp(260.0, 520.0)
-}
+use crate::scene::tables as scene;
 
 /// `j − i` as a signed number.
 fn relative(i: usize, j: usize) -> i64 {
@@ -38,30 +33,15 @@ pub fn ShawClipped() -> impl IntoView {
     let stats = draw_effect(canvas_ref, move |surface| {
         let (n, k, t) = (s.shaw_len.get(), s.shaw_k.get(), theme.get());
         // Entry (i, j) depends on j − i only: its 2n − 1 diagonals.
-        toeplitz_diagonals(n, |r| shaw_clip(r, k) as f64, &mut diagonals);
-        let spec = HeatmapSpec {
-            title: "Clipped relative position clip(j − i, −k, k)".into(),
-            x_desc: "key j",
-            y_desc: "query i",
-            cols: 0..n,
-            rows: 0..n,
-            colorbar: ColorBar {
-                lo: -(k as f64),
-                hi: k as f64,
-                label: "clipped j − i",
-                scale: Scale::Diverging,
-            },
-            col_names: None,
-            row_names: None,
-            theme: t,
-        };
+        scene::shaw_diagonals_into(n, k, &mut diagonals);
+        let spec = scene::shaw_spec(n, k, t);
         let cells = Matrix {
             values: &diagonals,
             stride: n,
             version: None,
             toeplitz: true,
         };
-        layout.set_value(painter.paint(surface, height, &spec, cells, &[]));
+        layout.set_value(painter.paint(surface, scene::shaw_height, &spec, cells, &[]));
     });
     let on_key = key_cursor(
         cursor,

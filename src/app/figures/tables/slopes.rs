@@ -12,28 +12,10 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
-use crate::chart::lines::{Corner, Extras, LinePlotSpec, Series, series_color};
 use crate::math::alibi;
 use crate::params::tables::{HEADS, SLOPE};
 use crate::params::{format_number, format_significant, parse_f64};
-
-fn height(width: f64) -> f64 {
-    (width * 0.4).clamp(230.0, 320.0)
-}
-
-/// `m` as a power of two: "2^−0.5 = 0.7071".
-pub fn slope_text(m: f64) -> String {
-    format!(
-        "2^{} = {}",
-        format_significant(m.log2(), 4).replace('-', "−"),
-        format_significant(m, 4)
-    )
-}
-
-/// The largest power of two at most `h` (h ≥ 1).
-fn power_below(h: usize) -> usize {
-    1 << (usize::BITS - 1 - h.max(1).leading_zeros())
-}
+use crate::scene::tables::{self as scene, power_below, slope_text};
 
 /// How the slopes of `heads` heads fall, in words (for text alternatives).
 pub fn shape(heads: usize) -> String {
@@ -80,78 +62,15 @@ pub fn AlibiSlopes() -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (h_count, chosen, t) = (s.heads.get(), head.get(), theme.get());
-        let dots = |label: String, k: usize, values: &[f64], line: bool| Series {
-            label,
-            color: series_color(k),
-            points: values
-                .iter()
-                .enumerate()
-                .map(|(i, m)| ((i + 1) as f64, m.log10()))
-                .collect(),
-            dots: !line,
-            line,
-        };
-        let mut series = Vec::new();
-        let p = power_below(h_count);
-        if p != h_count {
-            series.push(dots(format!("{p} heads"), 2, &alibi::slopes(p), true));
-            series.push(dots(
-                format!("{} heads", 2 * p),
-                4,
-                &alibi::slopes(2 * p),
-                true,
-            ));
-        }
-        slopes.with(|m| series.push(dots(format!("{h_count} heads"), 0, m, false)));
-        if s.slope.get().is_some() {
-            let m = slopes.with(|m| m[chosen - 1]);
-            series.push(Series {
-                label: format!("head {chosen}, your slope"),
-                color: series_color(1),
-                points: vec![(chosen as f64, m.log10())],
-                dots: true,
-                line: false,
-            });
-        }
-        let (lo, hi) = series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.1))
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
-                (a.min(y), b.max(y))
-            });
-        // One bar per head in use: a stem from the bottom of the plot up to its dot.
-        let bottom = lo - 0.2;
-        slopes.with(|m| {
-            for (i, v) in m.iter().enumerate() {
-                series.push(Series {
-                    label: String::new(),
-                    color: series_color(0),
-                    points: vec![((i + 1) as f64, bottom), ((i + 1) as f64, v.log10())],
-                    dots: false,
-                    line: true,
-                });
-            }
-        });
-        let x_max = if p == h_count { h_count } else { 2 * p };
         let at = cursor.get(h_count).map(|k| k + 1).unwrap_or(chosen);
-        let spec = LinePlotSpec {
-            title: "ALiBi slope of each head".into(),
-            x_desc: "head h",
-            y_desc: "m",
-            x_range: 0.5..x_max as f64 + 0.5,
-            y_range: bottom..(hi + 0.2),
-            series,
-            marker: Some((at as f64, format!("head {at}"))),
-            theme: t,
-        };
-        let extras = Extras {
-            y_log: true,
-            legend: Corner::TopRight,
-            ..Extras::default()
-        };
-        cursor
-            .layout
-            .set_value(paint_lines_with(surface, height, &spec, &extras));
+        let overridden = s.slope.get().is_some();
+        let (spec, extras) = slopes.with(|m| scene::slopes_spec(m, chosen, overridden, at, t));
+        cursor.layout.set_value(paint_lines_with(
+            surface,
+            scene::slopes_height,
+            &spec,
+            &extras,
+        ));
     });
     let readout = move || {
         let heads = s.heads.get();

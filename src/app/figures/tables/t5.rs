@@ -13,29 +13,14 @@ use crate::app::figure::{
     DrawStats, FigureLink, InteractiveCanvas, draw_panels_effect, observed_width,
 };
 use crate::app::figures::cursor::XCursor;
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor, toeplitz_diagonals};
+use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::chart::colorbar::ColorBar;
-use crate::chart::colormap::Scale;
-use crate::chart::heatmap::{HeatmapLayout, HeatmapSpec};
-use crate::chart::lines::{LinePlotSpec, Series, series_color};
+use crate::chart::heatmap::HeatmapLayout;
 use crate::math::relative::t5_bucket;
 use crate::params::tables::{T5_BUCKETS, T5_MAX_DISTANCE, T5_POSITIONS, exact_buckets};
-
-fn matrix_height(width: f64) -> f64 {
-    (width * 0.75).clamp(260.0, 520.0)
-}
-
-fn curve_height(width: f64) -> f64 {
-    (width * 0.4).clamp(220.0, 320.0)
-}
-
-/// How far the curve reaches on each side: past `max_distance` and the matrix.
-fn reach(len: usize, max_distance: usize) -> usize {
-    (len - 1).max(max_distance + max_distance / 2).max(8)
-}
+use crate::scene::tables::{self as scene, t5_reach as reach};
 
 /// The distances (keys before the query) from the exact ones to `max_distance − 1` that share
 /// bucket `bucket`: the first and last of the run (buckets never decrease with the distance).
@@ -92,61 +77,28 @@ pub fn T5Buckets() -> impl IntoView {
             s.bidirectional.get(),
             theme.get(),
         );
-        let bucket = |r: i64| t5_bucket(r, bi, nb, md);
         // Entry (i, j) is the bucket of j − i: its 2n − 1 diagonals.
-        toeplitz_diagonals(n, |r| bucket(r) as f64, &mut diagonals);
-        let spec = HeatmapSpec {
-            title: "Bucket of each query–key pair".into(),
-            x_desc: "key j",
-            y_desc: "query i",
-            cols: 0..n,
-            rows: 0..n,
-            colorbar: ColorBar {
-                lo: 0.0,
-                hi: (nb - 1) as f64,
-                label: "bucket",
-                scale: Scale::Sequential,
-            },
-            col_names: None,
-            row_names: None,
-            theme: t,
-        };
+        scene::t5_diagonals_into(n, (nb, md, bi), &mut diagonals);
+        let spec = scene::t5_matrix_spec(n, nb, t);
         let cells = Matrix {
             values: &diagonals,
             stride: n,
             version: None,
             toeplitz: true,
         };
-        layout.set_value(painter.paint(surface, matrix_height, &spec, cells, &[]));
+        layout.set_value(painter.paint(surface, scene::t5_matrix_height, &spec, cells, &[]));
 
         let Some(el) = curve_ref.get() else { return };
         let r = reach(n, md) as i64;
-        let points: Vec<(f64, f64)> = (-r..=r).map(|x| (x as f64, bucket(x) as f64)).collect();
-        let at = x_cursor.get(points.len()).map(|k| k as i64 - r);
-        let spec = LinePlotSpec {
-            title: "Bucket against the relative position j − i".into(),
-            x_desc: "relative position j − i",
-            y_desc: "bucket",
-            x_range: -(r as f64)..r as f64,
-            y_range: -0.5..nb as f64 - 0.5,
-            series: vec![Series {
-                // One line, named by the title and the controls: no legend over it.
-                label: String::new(),
-                color: series_color(0),
-                points,
-                dots: false,
-                line: true,
-            }],
-            marker: at.map(|x| (x as f64, format!("j − i = {x}"))),
-            theme: t,
-        };
+        let at = x_cursor.get((2 * r + 1) as usize).map(|k| k as i64 - r);
+        let spec = scene::t5_curve_spec(n, (nb, md, bi), at, t);
         let surface = Surface {
             el,
             css_width: curve_width.get(),
         };
         x_cursor
             .layout
-            .set_value(paint_lines(&surface, curve_height, &spec));
+            .set_value(paint_lines(&surface, scene::t5_curve_height, &spec));
     });
     let on_key = key_cursor(
         cursor,
