@@ -295,7 +295,8 @@ fn SceneButton(
     }
 }
 
-/// The corner's download button: opens the figure's PNG, SVG and CSV buttons (Escape closes).
+/// The corner's download button: opens the figure's PNG, SVG and CSV buttons (Escape closes). A
+/// figure that is text, not a picture (the comparison table), has none.
 #[component]
 pub fn Downloads(
     /// The figure's element id.
@@ -314,11 +315,13 @@ pub fn Downloads(
             }
         }
     };
+    let picture = crate::scene::ids().any(|f| f == id);
     view! {
         <button
             node_ref=toggle
             type="button"
             class="figure-download"
+            hidden=!picture
             title="Download this figure: PNG, SVG or CSV"
             aria-expanded=move || open.get().to_string()
             aria-controls=menu_id.clone()
