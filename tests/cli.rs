@@ -1353,6 +1353,21 @@ fn render_all_writes_one_file_per_figure() {
         let text = std::fs::read_to_string(format!("{dir}/{id}.csv")).expect("the file");
         assert!(text.starts_with(&format!("# Positional Encoding Explorer · {id}")));
     }
+    // Every figure as a PNG, 400 CSS pixels wide at 1.5 device pixels per CSS pixel.
+    let v = json(&[
+        "render", "--all", "--format", "png", "--width", "400", "--scale", "1.5", "--out", &dir,
+    ]);
+    for s in v["figures"].as_array().expect("summaries") {
+        let id = s["figure"].as_str().expect("id");
+        let bytes = std::fs::read(format!("{dir}/{id}.png")).expect("the PNG");
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{id}");
+        assert_eq!(
+            u32::from_be_bytes(bytes[16..20].try_into().expect("4")),
+            600,
+            "{id}"
+        );
+        assert_eq!(s["width"].as_u64(), Some(600), "{id}");
+    }
     let out = pe(&["render", "--all", "--out", "/nonexistent/folder"]);
     assert_one_line_error(&out, "--all into no folder", &["not a folder"]);
 }
