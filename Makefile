@@ -51,9 +51,10 @@ lighthouse: build .tools/npm-lighthouse
 build: tools figures
 	trunk build --release
 
-# Every figure as a PNG in its default state (assets/figures/<id>.png, copied into dist/figures/):
-# the picture a copied embed snippet shows where frames do not run (RSS readers), and og:image.
-# Drawn by pe render, so they never go stale.
+# Every figure but the comparison table (text) as a PNG in its default state
+# (assets/figures/<id>.png, which Trunk copies into dist/figures/): the picture in a copied embed
+# snippet's link, for readers where frames do not run (RSS readers), and og:image. Redrawn by pe
+# render on every make build and make serve, so they never go stale.
 figures: .tools/chromium
 	cargo build --bin pe
 	target/debug/pe render --all --format png --width 720 --scale 1 --out assets/figures >/dev/null

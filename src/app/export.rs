@@ -3,7 +3,9 @@
 //! - **PNG**: the figure's canvases redrawn at twice their CSS size (or the screen's density, if
 //!   higher), stacked as the page shows them, downloaded as `<figure-id>.png`.
 //! - **SVG**: the same picture drawn by the same chart code on plotters' SVG backend
-//!   (`scene::svg`), at the figure's CSS width; a heatmap's cells are one PNG inside it.
+//!   (`scene::svg`), at the CSS width of the figure's widest chart (within `RENDER_WIDTH`), its
+//!   panels stacked top to bottom (also where the page puts two side by side); a heatmap's cells
+//!   are one PNG inside it.
 //! - **CSV**: the numbers the figure shows (`scene::Picture::csv`), its state in a comment.
 //!
 //! SVG and CSV are built from the state the page's link describes, as `pe render` builds them.

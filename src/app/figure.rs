@@ -413,12 +413,20 @@ fn EmbedCode(
             return;
         }
         let title = escape_html(&format!("{title} — Positional Encoding Explorer"));
+        // The static picture exists for every figure but the one that is text.
+        let image = if crate::scene::ids().any(|f| f == id) {
+            format!(
+                "<img src=\"{}\" alt=\"{title}\" width=\"720\" loading=\"lazy\"><br>",
+                escape_html(&fallback_image(id))
+            )
+        } else {
+            String::new()
+        };
         let text = format!(
-            "<iframe src=\"{}\" title=\"{title}\" loading=\"lazy\" width=\"100%\" height=\"{}\" style=\"border:0\"></iframe>\n<p><a href=\"{}\"><img src=\"{}\" alt=\"{title}\" width=\"720\" loading=\"lazy\"><br>{title}: open the live figure</a></p>",
+            "<iframe src=\"{}\" title=\"{title}\" loading=\"lazy\" width=\"100%\" height=\"{}\" style=\"border:0\"></iframe>\n<p><a href=\"{}\">{image}{title}: open the live figure</a></p>",
             escape_html(&link.embed_href(id)),
             embed_height(id),
             escape_html(&link.href_without_embed(id)),
-            escape_html(&fallback_image(id)),
         );
         snippet.set(Some(text.clone()));
         leptos::task::spawn_local(async move {

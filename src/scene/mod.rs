@@ -270,8 +270,8 @@ fn chapter_query(chapter: &str, views: &Views) -> Vec<(&'static str, String)> {
     }
 }
 
-/// Figure `id` in the state `views` describe, drawn in `theme`. An unknown id, or a figure not
-/// yet drawn outside the browser, is an error naming the ids there are.
+/// Figure `id` in the state `views` describe, drawn in `theme`. An unknown id, or a figure that is
+/// text (the comparison table), is an error naming the ids there are.
 pub fn picture(id: &str, views: &Views, theme: Theme) -> Result<Picture, String> {
     let known = || ids().collect::<Vec<_>>().join(", ");
     let Some((chapter, figure)) = crate::book::find_figure(id) else {
@@ -304,7 +304,8 @@ fn field(text: &str) -> String {
     }
 }
 
-/// A number as CSV writes it: the shortest text that reads back as the same `f64`.
+/// A number as CSV writes it: the shortest digits that read back as the same `f64`, in plain
+/// notation (no exponent).
 fn number(x: f64) -> String {
     format!("{x}")
 }
@@ -417,6 +418,21 @@ fn unlog10(v: f64) -> f64 {
     }
 }
 
+/// Series `k`'s name in a CSV: its legend label, or for a curve the legend leaves unnamed (the
+/// lower half of a ± band, the other heads drawn in grey), the last named one before it with
+/// `#k`, else “series k”.
+fn series_name(spec: &LinePlotSpec, k: usize) -> String {
+    let label = &spec.series[k].label;
+    if !label.is_empty() {
+        return label.clone();
+    }
+    spec.series[..k]
+        .iter()
+        .rev()
+        .find(|s| !s.label.is_empty())
+        .map_or_else(|| format!("series {k}"), |s| format!("{} #{k}", s.label))
+}
+
 /// A line plot's points. A logarithmic axis holds `log₁₀` of its quantity: the CSV holds the
 /// quantity itself.
 fn lines_csv(spec: &LinePlotSpec, extras: &Extras, out: &mut String) {
@@ -430,9 +446,9 @@ fn lines_csv(spec: &LinePlotSpec, extras: &Extras, out: &mut String) {
     });
     if shared {
         out.push_str(&field(spec.x_desc));
-        for s in &spec.series {
+        for k in 0..spec.series.len() {
             out.push(',');
-            out.push_str(&field(&s.label));
+            out.push_str(&field(&series_name(spec, k)));
         }
         out.push('\n');
         for (i, (x, _)) in first.into_iter().flatten().enumerate() {
@@ -445,8 +461,8 @@ fn lines_csv(spec: &LinePlotSpec, extras: &Extras, out: &mut String) {
         }
     } else {
         let _ = writeln!(out, "series,{},{}", field(spec.x_desc), field(spec.y_desc));
-        for s in &spec.series {
-            let label = field(&s.label);
+        for (k, s) in spec.series.iter().enumerate() {
+            let label = field(&series_name(spec, k));
             for (x, y) in &s.points {
                 let _ = writeln!(out, "{label},{},{}", number(fx(*x)), number(fy(*y)));
             }

@@ -81,7 +81,7 @@ pub enum RenderFormat {
     Svg,
     /// The numbers the figure shows, as CSV (a header row per panel, the state in a comment).
     Csv,
-    /// The picture, as PNG at --scale device pixels per CSS pixel (text in the system's DejaVu Sans).
+    /// The picture, as PNG at --scale device pixels per CSS pixel (text in the system's DejaVu Sans, else Liberation Sans).
     Png,
 }
 
@@ -441,7 +441,7 @@ pub enum Command {
         ))]
         sentence: String,
     },
-    /// Draw one figure of the explainer as the page draws it, natively: SVG (the same chart code on plotters' SVG backend) or CSV (the numbers it shows) → {"figure": id, "format": ..., "out": OUT, "bytes": n, "width": w, "height": h, "panels": [titles]}. The state comes from the page's own link query.
+    /// Draw a figure of the explainer (any but the comparison table, which is text) as the page draws it, natively, panels stacked top to bottom: SVG (the same chart code on plotters' SVG backend), PNG (its bitmap backend at --scale) or CSV (the numbers it shows) → {"figure": id, "format": ..., "out": OUT, "bytes": n, "width": w, "height": h (device pixels), "panels": [titles]}; {"figures": [...]} with --all or --list. The state comes from the page's own link query.
     Render(RenderArgs),
     /// The nearest later integer position whose sine is within ε of sin(pos) → {"collision": q or null, ...}.
     SineCollision {
