@@ -24,7 +24,10 @@ pub fn finite(xs: impl IntoIterator<Item = f64>) -> bool {
 pub fn check_frame(id: &str, (panel, height): &(Panel, Height)) {
     assert!(!panel.title().is_empty(), "{id}: empty title");
     for w in [320.0, 700.0, 1200.0] {
-        assert!(height(w).is_finite() && height(w) > 0.0, "{id}: height");
+        assert!(
+            height.at(w).is_finite() && height.at(w) > 0.0,
+            "{id}: height"
+        );
     }
 }
 

@@ -123,7 +123,7 @@ pub fn turns(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let (plain, (scaled, _)) = (c.plain(), c.scaled(preset_lists(c.model).as_ref()));
     let pairs = turns_reach(c, &plain, &scaled);
     let (spec, extras) = turns_spec(&pairs, method_name(c.rope_type), None, theme);
-    vec![(Panel::Lines(spec, extras), turns_height)]
+    vec![(Panel::Lines(spec, extras), Height::Rule(turns_height))]
 }
 
 // ------------------------------------------------------------------ fig-ctx-wavelengths
@@ -310,8 +310,14 @@ pub fn wavelengths(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let (top, top_extras) = wavelengths_spec(c, &plain, &cs, None, theme);
     let (bottom, bottom_extras) = slowdown_spec(c.factor, plain.len(), &cs, None, theme);
     vec![
-        (Panel::Lines(top, top_extras), wavelengths_height),
-        (Panel::Lines(bottom, bottom_extras), slowdown_height),
+        (
+            Panel::Lines(top, top_extras),
+            Height::Rule(wavelengths_height),
+        ),
+        (
+            Panel::Lines(bottom, bottom_extras),
+            Height::Rule(slowdown_height),
+        ),
     ]
 }
 
@@ -402,7 +408,7 @@ pub fn scores(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let after = score_curve_to(&scaled, factor * factor, c.target);
     let method = method_name(c.rope_type);
     let (spec, extras) = scores_spec(&plain, &after, factor, method, c.original, None, theme);
-    vec![(Panel::Lines(spec, extras), scores_height)]
+    vec![(Panel::Lines(spec, extras), Height::Rule(scores_height))]
 }
 
 // ------------------------------------------------------------------ fig-ctx-attention
@@ -475,7 +481,10 @@ pub fn attention_spec(
 pub fn attention(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let c = &v.context;
     let spec = attention_spec(c.original, deepseek(c), c.factor, theme);
-    vec![(Panel::Lines(spec, Extras::default()), attention_height)]
+    vec![(
+        Panel::Lines(spec, Extras::default()),
+        Height::Rule(attention_height),
+    )]
 }
 
 // ------------------------------------------------------------------ fig-ctx-dynamic
@@ -545,7 +554,7 @@ pub fn dynamic_spec(v: &ContextView, at: usize, theme: Theme) -> (LinePlotSpec, 
 /// fig-ctx-dynamic: dynamic NTK's base over the current length, the view's length marked.
 pub fn dynamic(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let (spec, extras) = dynamic_spec(&v.context, v.context.len, theme);
-    vec![(Panel::Lines(spec, extras), dynamic_height)]
+    vec![(Panel::Lines(spec, extras), Height::Rule(dynamic_height))]
 }
 
 #[cfg(test)]

@@ -26,8 +26,25 @@ use crate::chart::theme::Theme;
 use crate::params::Views;
 use plotters::prelude::RGBColor;
 
-/// A panel's CSS height for a CSS width (each figure's own rule, shared with the page).
-pub type Height = fn(f64) -> f64;
+/// A panel's CSS height for a CSS width: the figure's own rule, shared with the page, and for a
+/// rule that depends on how many items the panel holds (the wheels: one per pair), that count.
+#[derive(Clone, Copy, Debug)]
+pub enum Height {
+    /// `rule(width)`.
+    Rule(fn(f64) -> f64),
+    /// `rule(width, items)`.
+    Counted(fn(f64, usize) -> f64, usize),
+}
+
+impl Height {
+    /// The height at CSS width `width`.
+    pub fn at(self, width: f64) -> f64 {
+        match self {
+            Height::Rule(rule) => rule(width),
+            Height::Counted(rule, items) => rule(width, items),
+        }
+    }
+}
 
 /// A matrix drawn as a heatmap: `values` row-major with `stride` columns (or, `toeplitz`, the
 /// `2·stride − 1` diagonals of a `stride × stride` matrix that depends only on `r − c`); the spec's

@@ -92,7 +92,7 @@ pub fn attention(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         toeplitz: false,
         outlines,
     };
-    vec![(Panel::Matrix(panel), attention_height)]
+    vec![(Panel::Matrix(panel), Height::Rule(attention_height))]
 }
 
 // ------------------------------------------------------------------ fig-naive
@@ -197,7 +197,7 @@ pub fn naive(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let bits = naive::bits_for(n);
     let table = SinusoidalParams { positions: n, ..p }.table();
     vec![
-        lines(magnitudes_spec(&p, theme), naive_plot_height),
+        lines(magnitudes_spec(&p, theme), Height::Rule(naive_plot_height)),
         (
             Panel::Matrix(MatrixPanel {
                 spec: bits_spec(n, bits, theme),
@@ -206,7 +206,7 @@ pub fn naive(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
                 toeplitz: false,
                 outlines: Vec::new(),
             }),
-            naive_table_height,
+            Height::Rule(naive_table_height),
         ),
         (
             Panel::Matrix(MatrixPanel {
@@ -216,7 +216,7 @@ pub fn naive(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
                 toeplitz: false,
                 outlines: Vec::new(),
             }),
-            naive_table_height,
+            Height::Rule(naive_table_height),
         ),
     ]
 }
@@ -251,7 +251,7 @@ pub fn heatmap(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         toeplitz: false,
         outlines: vec![s.pos.min(p.positions - 1)],
     };
-    vec![(Panel::Matrix(panel), heatmap_height)]
+    vec![(Panel::Matrix(panel), Height::Rule(heatmap_height))]
 }
 
 // ------------------------------------------------------------------ fig-waves
@@ -314,7 +314,10 @@ pub fn waves(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let p = s.params;
     let dims = fit_dims(&s.dims, p.dim);
     let pos = s.pos.min(p.positions - 1);
-    vec![lines(waves_spec(&p, &dims, None, pos, theme), waves_height)]
+    vec![lines(
+        waves_spec(&p, &dims, None, pos, theme),
+        Height::Rule(waves_height),
+    )]
 }
 
 // ------------------------------------------------------------------ fig-clocks
@@ -350,7 +353,7 @@ pub fn clocks(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let p = v.sinusoidal.params;
     let pos = v.sinusoidal.pos.min(p.positions - 1);
     let spec = clocks_spec(&p, pos, &shown_pairs(&p), None, theme);
-    vec![(Panel::Clocks(spec), clocks_height)]
+    vec![(Panel::Clocks(spec), Height::Rule(clocks_height))]
 }
 
 // ------------------------------------------------------------------ fig-similarity
@@ -424,9 +427,9 @@ pub fn similarity(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
                 toeplitz: false,
                 outlines: vec![at],
             }),
-            similarity_matrix_height,
+            Height::Rule(similarity_matrix_height),
         ),
-        lines(curve, similarity_curve_height),
+        lines(curve, Height::Rule(similarity_curve_height)),
     ]
 }
 
@@ -479,7 +482,7 @@ pub fn shift(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let moved = p.apply_shift(&p.row(at), at, k as f64);
     let target = p.row(at + k);
     let spec = shift_spec(p.dim, at, k, &target, &moved, theme);
-    vec![lines(spec, shift_height)]
+    vec![lines(spec, Height::Rule(shift_height))]
 }
 
 // ------------------------------------------------------------------ fig-token
@@ -543,5 +546,8 @@ pub fn token(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let p = v.sinusoidal.params;
     let at = v.sinusoidal.compare;
     let diffs = token_differences(&p, at);
-    vec![lines(token_spec(&p, at, &diffs, theme), token_height)]
+    vec![lines(
+        token_spec(&p, at, &diffs, theme),
+        Height::Rule(token_height),
+    )]
 }

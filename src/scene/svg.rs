@@ -123,7 +123,7 @@ pub fn heights(picture: &Picture, width: u32, scale: f64) -> Vec<u32> {
                 let grid = tile_grid(t.labels.len(), width, &t.theme);
                 t.theme.px(TILES_TOP) + grid.size().1 as u32 + t.theme.px(8.0)
             }
-            _ => (height(css) * scale).round().max(1.0) as u32,
+            _ => (height.at(css) * scale).round().max(1.0) as u32,
         })
         .collect()
 }

@@ -117,7 +117,7 @@ pub fn scores(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         outlines: vec![r.current_pos()],
     };
     vec![
-        (Panel::Matrix(matrix), scores_matrix_height),
-        lines(curve, scores_curve_height),
+        (Panel::Matrix(matrix), Height::Rule(scores_matrix_height)),
+        lines(curve, Height::Rule(scores_curve_height)),
     ]
 }

@@ -82,7 +82,7 @@ pub fn vector(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         r.theta_deg.to_radians(),
         theme,
     );
-    vec![(Panel::Plane(spec), vector_height)]
+    vec![(Panel::Plane(spec), Height::Rule(vector_height))]
 }
 
 // ------------------------------------------------------------------ fig-rope-sentences
@@ -171,7 +171,7 @@ pub fn sentences(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         .zip(SENTENCE_TITLES)
         .map(|(s, title)| {
             let spec = sentence_spec(title, &read(s, &r.words, theta), theta, theme);
-            (Panel::Plane(spec), sentence_height as Height)
+            (Panel::Plane(spec), Height::Rule(sentence_height))
         })
         .collect()
 }

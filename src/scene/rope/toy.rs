@@ -90,7 +90,10 @@ pub fn add_spec(curves: &[(Terms, f64)], o: usize, t: Theme) -> LinePlotSpec {
 pub fn add(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let tokens = tokenize(&v.order.sentence);
     let curves = add_curves(&tokens, add_pair(tokens.len(), v.rope.pair));
-    vec![lines(add_spec(&curves, v.rope.shift, theme), add_height)]
+    vec![lines(
+        add_spec(&curves, v.rope.shift, theme),
+        Height::Rule(add_height),
+    )]
 }
 
 // ------------------------------------------------------------------ fig-rope-values
@@ -151,7 +154,7 @@ pub fn values_spec(curves: &[(f64, f64)], o: usize, t: Theme) -> LinePlotSpec {
 pub fn values(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let curves = values_curves(&tokenize(&v.order.sentence));
     let spec = values_spec(&curves, v.rope.value_offset, theme);
-    vec![lines(spec, values_height)]
+    vec![lines(spec, Height::Rule(values_height))]
 }
 
 // ------------------------------------------------------------------ fig-rope-cloud
@@ -218,5 +221,5 @@ pub fn cloud(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         pitch,
         theme,
     };
-    vec![(Panel::Cloud(panel), cloud_height)]
+    vec![(Panel::Cloud(panel), Height::Rule(cloud_height))]
 }

@@ -30,27 +30,6 @@ pub fn wheels_height(width: f64, pairs: usize) -> f64 {
     rows as f64 * (width / cols as f64).max(84.0) + 34.0
 }
 
-/// [`wheels_height`] for `16·HI + LO` wheels, as a plain height rule.
-fn wheels_rule<const HI: usize, const LO: usize>(width: f64) -> f64 {
-    wheels_height(width, 16 * HI + LO)
-}
-
-/// A row of height rules per `HI`, one per `LO` in 0 … 15.
-macro_rules! wheel_rules {
-    ($($hi:literal)*) => { [$(wheel_rules!(@row $hi 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)),*] };
-    (@row $hi:literal $($lo:literal)*) => { [$(wheels_rule::<$hi, $lo> as Height),*] };
-}
-
-/// [`wheels_height`] as a height rule for 0 … 143 wheels: entry `[n / 16][n % 16]` (head_dim
-/// 256 has 128 pairs).
-const WHEEL_RULES: [[Height; 16]; 9] = wheel_rules!(0 1 2 3 4 5 6 7 8);
-
-/// The wheels canvas's height rule for `pairs` wheels.
-pub fn wheels_rule_for(pairs: usize) -> Height {
-    let n = pairs.min(16 * WHEEL_RULES.len() - 1);
-    WHEEL_RULES[n / 16][n % 16]
-}
-
 /// The matrix's height.
 pub fn rotation_height(width: f64) -> f64 {
     (width * 0.62).clamp(280.0, 460.0)
@@ -162,9 +141,9 @@ pub fn wheels(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     vec![
         (
             Panel::Clocks(wheels_spec(m, &inv_freq, None, theme)),
-            wheels_rule_for(inv_freq.len()),
+            Height::Counted(wheels_height, inv_freq.len()),
         ),
-        (Panel::Matrix(matrix), rotation_height),
+        (Panel::Matrix(matrix), Height::Rule(rotation_height)),
     ]
 }
 
@@ -242,7 +221,7 @@ pub fn efficient(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let (q, _) = r.qk_vectors();
     let (by_matrix, efficient, _) = both_ways(&q, m as f64, &r.rotary_inv_freq(), r.layout);
     let spec = efficient_spec(m, &by_matrix, &efficient, theme);
-    vec![lines(spec, efficient_height)]
+    vec![lines(spec, Height::Rule(efficient_height))]
 }
 
 // ------------------------------------------------------------------ fig-rope-dims
@@ -307,7 +286,7 @@ pub fn dims(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let (q, _) = r.qk_vectors();
     let at = (r.current_pos(), r.positions);
     let spec = dims_spec(&q, at, (r.base, r.rotary(), r.layout), theme);
-    vec![lines(spec, dims_height)]
+    vec![lines(spec, Height::Rule(dims_height))]
 }
 
 // ------------------------------------------------------------------ fig-rope-layouts
@@ -342,5 +321,5 @@ pub fn layouts_spec(d: usize, rotary_dim: usize, t: Theme) -> PairsSpec {
 pub fn layouts(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let r = &v.rope;
     let spec = layouts_spec(r.dim, r.rotary(), theme);
-    vec![(Panel::Pairs(spec), layouts_height)]
+    vec![(Panel::Pairs(spec), Height::Rule(layouts_height))]
 }

@@ -131,7 +131,7 @@ pub fn slopes(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let t = &v.tables;
     let chosen = t.chosen_head();
     let spec = slopes_spec(&t.slopes(), chosen, t.slope.is_some(), chosen, theme);
-    vec![lines(spec, slopes_height)]
+    vec![lines(spec, Height::Rule(slopes_height))]
 }
 
 // ------------------------------------------------------------------ fig-tab-alibi
@@ -233,11 +233,11 @@ pub fn alibi(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         outlines: Vec::new(),
     };
     vec![
-        (Panel::Matrix(matrix), alibi_height),
+        (Panel::Matrix(matrix), Height::Rule(alibi_height)),
         // The tiles' height comes from their grid (see `scene::svg`), not from this rule.
         (
             Panel::Tiles(alibi_tiles(&slopes, n, causal, theme)),
-            alibi_height,
+            Height::Rule(alibi_height),
         ),
     ]
 }
@@ -332,5 +332,8 @@ pub fn alibi_attention(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let t = &v.tables;
     let ws = alibi_weights(&t.slopes(), t.alibi_len, t.causal);
     let spec = alibi_attention_spec(&ws, (t.alibi_len, t.causal), t.chosen_head(), None, theme);
-    vec![lines((spec, Extras::default()), alibi_attention_height)]
+    vec![lines(
+        (spec, Extras::default()),
+        Height::Rule(alibi_attention_height),
+    )]
 }

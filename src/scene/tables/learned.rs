@@ -127,8 +127,11 @@ pub fn learned(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         }
     }
     vec![
-        (dense(spec, table, d), learned_height),
-        (dense(sin_spec, waves_table, d), learned_height),
+        (dense(spec, table, d), Height::Rule(learned_height)),
+        (
+            dense(sin_spec, waves_table, d),
+            Height::Rule(learned_height),
+        ),
     ]
 }
 
@@ -191,7 +194,7 @@ pub fn learned_sim(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     similarity_matrices_into((p, t.dim, t.seed), &mut l, &mut sm);
     let [spec, sin_spec] = learned_sim_specs(p, theme);
     vec![
-        (dense(spec, l, p), learned_sim_height),
-        (dense(sin_spec, sm, p), learned_sim_height),
+        (dense(spec, l, p), Height::Rule(learned_sim_height)),
+        (dense(sin_spec, sm, p), Height::Rule(learned_sim_height)),
     ]
 }

@@ -76,7 +76,7 @@ pub fn nope(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let mut variance = Vec::new();
     nope::output_variance_into(t.seed, t.nope_len, t.nope_dim, &mut variance);
     let spec = nope_spec(&variance, t.nope_dim, None, theme);
-    vec![lines(spec, nope_height)]
+    vec![lines(spec, Height::Rule(nope_height))]
 }
 
 // ------------------------------------------------------------------ fig-tab-same
@@ -223,7 +223,7 @@ pub fn same(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     (0..SAME_PANELS)
         .map(|k| {
             let spec = same_spec(k, &c, (t.pos, head), None, theme);
-            lines((spec, Extras::default()), same_height)
+            lines((spec, Extras::default()), Height::Rule(same_height))
         })
         .collect()
 }
@@ -400,7 +400,7 @@ pub fn extrapolate(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     (0..EXTRAPOLATE_PANELS)
         .map(|k| {
             let spec = extrapolate_spec(k, t.seq_len, x, None, theme);
-            lines((spec, Extras::default()), extrapolate_height)
+            lines((spec, Extras::default()), Height::Rule(extrapolate_height))
         })
         .collect()
 }

@@ -67,7 +67,10 @@ pub fn shaw(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let (n, k) = (v.tables.shaw_len, v.tables.shaw_k);
     let mut diagonals = Vec::new();
     shaw_diagonals_into(n, k, &mut diagonals);
-    vec![(toeplitz(shaw_spec(n, k, theme), diagonals, n), shaw_height)]
+    vec![(
+        toeplitz(shaw_spec(n, k, theme), diagonals, n),
+        Height::Rule(shaw_height),
+    )]
 }
 
 // ------------------------------------------------------------------ fig-tab-t5
@@ -156,8 +159,8 @@ pub fn t5(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     vec![
         (
             toeplitz(t5_matrix_spec(n, t.buckets, theme), diagonals, n),
-            t5_matrix_height,
+            Height::Rule(t5_matrix_height),
         ),
-        lines((curve, Extras::default()), t5_curve_height),
+        lines((curve, Extras::default()), Height::Rule(t5_curve_height)),
     ]
 }
