@@ -159,7 +159,7 @@ fn charts_measure_text_without_touching_the_page() {
     canvas.set_height(400);
     document().body().unwrap().append_child(&canvas).unwrap();
     let spec = LinePlotSpec {
-        title: "A caption",
+        title: "A caption".into(),
         x_desc: "position",
         y_desc: "value",
         x_range: 0.0..10.0,

@@ -21,14 +21,12 @@ pub use learned::*;
 pub use position::*;
 pub use relative::*;
 
-use super::{Height, Panel};
+use super::{Height, Panel, indexed};
 use crate::chart::lines::{Extras, LinePlotSpec};
 
 /// σ of the learned table: Hugging Face transformers initialises BERT's and GPT-2's position
 /// tables with `N(0, initializer_range²)`, `initializer_range = 0.02`.
 pub const SIGMA: f64 = 0.02;
-
-use super::indexed;
 
 /// A line plot as a panel, with its extras.
 fn lines((spec, extras): (LinePlotSpec, Extras), height: Height) -> (Panel, Height) {
