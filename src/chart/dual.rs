@@ -13,10 +13,8 @@ use super::svg::Svg;
 pub enum Dual<'a, C> {
     /// The page's canvas.
     Canvas(C),
-    /// An SVG document being written, and the canvas backend that measures its text, if any (in
-    /// the browser plotters would measure text by adding an element with an inline style to the
-    /// page, which a strict Content-Security-Policy blocks).
-    Svg(Svg<'a, 'a>, Option<C>),
+    /// An SVG document being written (with the canvas backend that measures its text, if any).
+    Svg(Svg<'a, C>),
 }
 
 /// A drawing error of either backend.
@@ -66,12 +64,11 @@ impl DrawingBackend for NoCanvas {
     }
 }
 
-fn lift<E>(
-    e: DrawingErrorKind<E>,
-    wrap: impl FnOnce(E) -> DualError<E>,
-) -> DrawingErrorKind<DualError<E>>
+/// `e` with its drawing error wrapped by `wrap` (a font error stays as it is).
+fn lift<E, F>(e: DrawingErrorKind<E>, wrap: impl FnOnce(E) -> F) -> DrawingErrorKind<F>
 where
     E: std::error::Error + Send + Sync,
+    F: std::error::Error + Send + Sync,
 {
     match e {
         DrawingErrorKind::DrawingError(e) => DrawingErrorKind::DrawingError(wrap(e)),
@@ -84,12 +81,7 @@ macro_rules! forward {
     ($self:expr, $b:ident => $call:expr) => {
         match $self {
             Dual::Canvas($b) => $call.map_err(|e| lift(e, DualError::Canvas)),
-            Dual::Svg($b, _) => $call.map_err(|e| match e {
-                DrawingErrorKind::DrawingError(e) => {
-                    DrawingErrorKind::DrawingError(DualError::Svg(e))
-                }
-                DrawingErrorKind::FontError(f) => DrawingErrorKind::FontError(f),
-            }),
+            Dual::Svg(Svg { inner: $b, .. }) => $call.map_err(|e| lift(e, DualError::Svg)),
         }
     };
 }
@@ -105,7 +97,7 @@ where
     fn get_size(&self) -> (u32, u32) {
         match self {
             Dual::Canvas(b) => b.get_size(),
-            Dual::Svg(b, _) => b.get_size(),
+            Dual::Svg(s) => s.inner.get_size(),
         }
     }
 
@@ -181,7 +173,9 @@ where
         style: &S,
     ) -> Drawn<(u32, u32), C::ErrorType> {
         match self {
-            Dual::Svg(_, Some(c)) => c
+            Dual::Svg(Svg {
+                measure: Some(c), ..
+            }) => c
                 .estimate_text_size(text, style)
                 .map_err(|e| lift(e, DualError::Canvas)),
             _ => forward!(self, b => b.estimate_text_size(text, style)),
@@ -194,6 +188,11 @@ where
         size: (u32, u32),
         src: &[u8],
     ) -> Drawn<(), C::ErrorType> {
-        forward!(self, b => b.blit_bitmap(pos, size, src))
+        match self {
+            Dual::Canvas(b) => b
+                .blit_bitmap(pos, size, src)
+                .map_err(|e| lift(e, DualError::Canvas)),
+            Dual::Svg(s) => s.blit(pos, size, src).map_err(|e| lift(e, DualError::Svg)),
+        }
     }
 }

@@ -11,9 +11,7 @@ use super::dual::{Dual, NoCanvas};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
-};
+use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 /// Encodes packed RGB pixels of the given size as a PNG `data:` URL; `None` if it cannot.
 pub type PngEncoder<'a> = &'a dyn Fn(&[u8], (u32, u32)) -> Option<String>;
@@ -22,106 +20,28 @@ pub type PngEncoder<'a> = &'a dyn Fn(&[u8], (u32, u32)) -> Option<String>;
 /// no chart draws.
 const PLACEHOLDER: RGBColor = RGBColor(0xfe, 0x01, 0xfd);
 
-/// plotters' SVG backend, with bitmaps encoded by a [`PngEncoder`] when one is given.
-pub struct Svg<'a, 'b> {
-    inner: SVGBackend<'a>,
-    encode: Option<PngEncoder<'b>>,
+/// plotters' SVG backend as [`Dual`] holds it: bitmaps encoded by a [`PngEncoder`] when one is
+/// given, and text measured by a canvas backend `C` when one is given (in the browser plotters
+/// would measure text by adding an element with an inline style to the page, which a strict
+/// Content-Security-Policy blocks). Every other call goes to `inner`.
+pub struct Svg<'a, C> {
+    pub(super) inner: SVGBackend<'a>,
+    encode: Option<PngEncoder<'a>>,
     /// The `data:` URLs of the bitmaps, in drawing order.
-    images: &'b RefCell<Vec<String>>,
+    images: &'a RefCell<Vec<String>>,
+    pub(super) measure: Option<C>,
 }
 
-type Error<'a> = DrawingErrorKind<<SVGBackend<'a> as DrawingBackend>::ErrorType>;
-
-impl<'a> DrawingBackend for Svg<'a, '_> {
-    type ErrorType = <SVGBackend<'a> as DrawingBackend>::ErrorType;
-
-    fn get_size(&self) -> (u32, u32) {
-        self.inner.get_size()
-    }
-
-    fn ensure_prepared(&mut self) -> Result<(), Error<'a>> {
-        self.inner.ensure_prepared()
-    }
-
-    fn present(&mut self) -> Result<(), Error<'a>> {
-        self.inner.present()
-    }
-
-    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), Error<'a>> {
-        self.inner.draw_pixel(point, color)
-    }
-
-    fn draw_line<S: BackendStyle>(
-        &mut self,
-        from: BackendCoord,
-        to: BackendCoord,
-        style: &S,
-    ) -> Result<(), Error<'a>> {
-        self.inner.draw_line(from, to, style)
-    }
-
-    fn draw_rect<S: BackendStyle>(
-        &mut self,
-        upper_left: BackendCoord,
-        bottom_right: BackendCoord,
-        style: &S,
-        fill: bool,
-    ) -> Result<(), Error<'a>> {
-        self.inner.draw_rect(upper_left, bottom_right, style, fill)
-    }
-
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        path: I,
-        style: &S,
-    ) -> Result<(), Error<'a>> {
-        self.inner.draw_path(path, style)
-    }
-
-    fn draw_circle<S: BackendStyle>(
-        &mut self,
-        center: BackendCoord,
-        radius: u32,
-        style: &S,
-        fill: bool,
-    ) -> Result<(), Error<'a>> {
-        self.inner.draw_circle(center, radius, style, fill)
-    }
-
-    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        vert: I,
-        style: &S,
-    ) -> Result<(), Error<'a>> {
-        self.inner.fill_polygon(vert, style)
-    }
-
-    fn draw_text<S: BackendTextStyle>(
-        &mut self,
-        text: &str,
-        style: &S,
-        pos: BackendCoord,
-    ) -> Result<(), Error<'a>> {
-        self.inner.draw_text(text, style, pos)
-    }
-
-    fn estimate_text_size<S: BackendTextStyle>(
-        &self,
-        text: &str,
-        style: &S,
-    ) -> Result<(u32, u32), Error<'a>> {
-        self.inner.estimate_text_size(text, style)
-    }
-
+impl<C> Svg<'_, C> {
     /// With an encoder, the bitmap is encoded as a PNG and a placeholder rectangle keeps its place
     /// (see [`place_images`]); without one, plotters-svg embeds it (natively) or draws it pixel
     /// by pixel.
-    fn blit_bitmap(
+    pub(super) fn blit(
         &mut self,
         pos: BackendCoord,
         (w, h): (u32, u32),
         src: &[u8],
-    ) -> Result<(), Error<'a>> {
+    ) -> Result<(), DrawingErrorKind<std::io::Error>> {
         match self.encode.and_then(|encode| encode(src, (w, h))) {
             Some(url) => {
                 self.images.borrow_mut().push(url);
@@ -196,8 +116,9 @@ where
             inner: SVGBackend::with_string(&mut svg, (width, height)),
             encode,
             images: &images,
+            measure,
         };
-        let root = Dual::<C>::Svg(backend, measure).into_drawing_area();
+        let root = Dual::Svg(backend).into_drawing_area();
         draw(&root)?;
         root.present().map_err(|e| e.to_string())?;
     }
