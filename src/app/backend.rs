@@ -88,15 +88,8 @@ impl Canvas2d {
     }
 }
 
-/// A backend on a new canvas that is not on the page, to measure text with (`measureText`).
-pub fn measurer() -> Option<Canvas2d> {
-    use wasm_bindgen::JsCast;
-    let el: HtmlCanvasElement = web_sys::window()?
-        .document()?
-        .create_element("canvas")
-        .ok()?
-        .dyn_into()
-        .ok()?;
+/// The backend on canvas `el` (`None` if it has no 2D context).
+fn canvas2d(el: HtmlCanvasElement) -> Option<Canvas2d> {
     let ctx = canvas::context_2d(&el)?;
     let inner = CanvasBackend::with_canvas_object(el)?;
     Some(Canvas2d {
@@ -106,18 +99,21 @@ pub fn measurer() -> Option<Canvas2d> {
     })
 }
 
+/// A backend on a new canvas that is not on the page, to measure text with (`measureText`).
+pub fn measurer() -> Option<Canvas2d> {
+    use wasm_bindgen::JsCast;
+    let el = web_sys::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    canvas2d(el)
+}
+
 /// A drawing area covering `el` (`None` if it has no 2D context).
 pub fn area(el: &HtmlCanvasElement) -> Option<CanvasArea> {
-    let ctx = canvas::context_2d(el)?;
-    let inner = CanvasBackend::with_canvas_object(el.clone())?;
-    Some(
-        Dual::Canvas(Canvas2d {
-            inner,
-            ctx,
-            state: State::default(),
-        })
-        .into_drawing_area(),
-    )
+    Some(Dual::Canvas(canvas2d(el.clone())?).into_drawing_area())
 }
 
 type Error = DrawingErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>;

@@ -28,7 +28,7 @@ pub fn export_ratio() -> f64 {
     canvas::screen_pixel_ratio().max(2.0)
 }
 
-/// A PNG button: downloads the figure as a PNG. Figures without a canvas (a table) have none.
+/// A PNG button: downloads the figure as a PNG.
 #[component]
 fn PngButton(
     /// The figure's element id.
@@ -58,20 +58,8 @@ fn PngButton(
             std::time::Duration::from_millis(50),
         );
     };
-    // A figure without a canvas has nothing to picture: the button hides once mounted.
-    let button = NodeRef::<leptos::html::Button>::new();
-    Effect::new(move |_| {
-        if let Some(el) = button.get() {
-            let has_canvas = document()
-                .get_element_by_id(id)
-                .and_then(|f| f.query_selector("canvas").ok().flatten())
-                .is_some();
-            el.set_hidden(!has_canvas);
-        }
-    });
     view! {
         <button
-            node_ref=button
             type="button"
             class="figure-png"
             title="Download this figure as a PNG picture"
@@ -267,8 +255,7 @@ fn save_scene(id: &str, svg: bool) -> Option<()> {
     }
 }
 
-/// A button that downloads the figure as SVG (`svg`) or CSV. Figures the scene layer does not
-/// draw (a table) have none.
+/// A button that downloads the figure as SVG (`svg`) or CSV.
 #[component]
 fn SceneButton(
     /// The figure's element id.
@@ -280,14 +267,13 @@ fn SceneButton(
 ) -> impl IntoView {
     let failed = RwSignal::new(false);
     let on_click = move |_| failed.set(save_scene(id, svg).is_none());
-    let known = crate::scene::ids().any(|f| f == id);
     let (class, label, what) = if svg {
         ("figure-svg", "SVG", "picture")
     } else {
         ("figure-csv", "CSV", "numbers")
     };
     view! {
-        <button type="button" class=class hidden=!known on:click=on_click>
+        <button type="button" class=class on:click=on_click>
             {label}
             <span class="visually-hidden">{format!(" {what} of “{title}”")}</span>
             <span class="figure-link-status" aria-live="polite">
@@ -317,7 +303,8 @@ pub fn Downloads(
             }
         }
     };
-    let picture = crate::scene::ids().any(|f| f == id);
+    // Every figure with a picture has a canvas and a scene: the three buttons all apply.
+    let picture = crate::scene::has_picture(id);
     view! {
         <button
             node_ref=toggle

@@ -414,7 +414,7 @@ fn EmbedCode(
         }
         let title = escape_html(&format!("{title} — Positional Encoding Explorer"));
         // The static picture exists for every figure but the one that is text.
-        let image = if crate::scene::ids().any(|f| f == id) {
+        let image = if crate::scene::has_picture(id) {
             format!(
                 "<img src=\"{}\" alt=\"{title}\" width=\"720\" loading=\"lazy\"><br>",
                 escape_html(&fallback_image(id))

@@ -264,7 +264,12 @@ pub fn ids() -> impl Iterator<Item = &'static str> {
         .iter()
         .flat_map(|c| c.figures.iter())
         .map(|f| f.id)
-        .filter(|id| SCENES.iter().any(|(s, _)| s == id))
+        .filter(|id| has_picture(id))
+}
+
+/// Whether [`picture`] can draw figure `id` (every figure but the one that is text).
+pub fn has_picture(id: &str) -> bool {
+    SCENES.iter().any(|(s, _)| *s == id)
 }
 
 /// The query pairs of the views a chapter's figures read.
