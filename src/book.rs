@@ -3,17 +3,22 @@
 //! component carries the id listed here, and a browser test checks that the page and the registry
 //! agree.
 
-/// One figure: its anchor id and its title in the contents.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+use crate::scene;
+
+/// One figure: its anchor id, its title in the contents, and what draws its picture outside the
+/// page's canvases (`pe render`, the SVG and CSV downloads), if it has one.
+#[derive(Clone, Copy, Debug)]
 pub struct Figure {
-    /// The element id of the `<figure>` (also its anchor and, later, its embed id).
+    /// The element id of the `<figure>` (also its anchor and its embed id).
     pub id: &'static str,
     /// Its short title in the contents.
     pub title: &'static str,
+    /// Its scene's builder; `None` for a figure that is text (the comparison table).
+    pub picture: Option<scene::Build>,
 }
 
 /// One chapter: its anchor id, number, title and figures in reading order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Chapter {
     /// The element id of the chapter's `<section>`.
     pub id: &'static str,
@@ -25,8 +30,22 @@ pub struct Chapter {
     pub figures: &'static [Figure],
 }
 
+/// A figure of text, with no picture.
 const fn fig(id: &'static str, title: &'static str) -> Figure {
-    Figure { id, title }
+    Figure {
+        id,
+        title,
+        picture: None,
+    }
+}
+
+/// A figure with a picture, drawn by `build`.
+const fn pic(id: &'static str, title: &'static str, build: scene::Build) -> Figure {
+    Figure {
+        id,
+        title,
+        picture: Some(build),
+    }
 }
 
 /// The chapters, in reading order.
@@ -36,14 +55,38 @@ pub const CHAPTERS: [Chapter; 4] = [
         number: 1,
         title: "Order and sinusoids",
         figures: &[
-            fig("fig-attention", "Attention is order-blind"),
-            fig("fig-naive", "First ideas and why they fail"),
-            fig("fig-heatmap", "The encoding as a table"),
-            fig("fig-waves", "Columns are waves"),
-            fig("fig-clocks", "Rows are clocks"),
-            fig("fig-similarity", "Similarity depends on distance"),
-            fig("fig-shift", "A shift is a rotation"),
-            fig("fig-token", "Adding position to a word"),
+            pic(
+                "fig-attention",
+                "Attention is order-blind",
+                scene::sinusoids::attention,
+            ),
+            pic(
+                "fig-naive",
+                "First ideas and why they fail",
+                scene::sinusoids::naive,
+            ),
+            pic(
+                "fig-heatmap",
+                "The encoding as a table",
+                scene::sinusoids::heatmap,
+            ),
+            pic("fig-waves", "Columns are waves", scene::sinusoids::waves),
+            pic("fig-clocks", "Rows are clocks", scene::sinusoids::clocks),
+            pic(
+                "fig-similarity",
+                "Similarity depends on distance",
+                scene::sinusoids::similarity,
+            ),
+            pic(
+                "fig-shift",
+                "A shift is a rotation",
+                scene::sinusoids::shift,
+            ),
+            pic(
+                "fig-token",
+                "Adding position to a word",
+                scene::sinusoids::token,
+            ),
         ],
     },
     Chapter {
@@ -51,16 +94,32 @@ pub const CHAPTERS: [Chapter; 4] = [
         number: 2,
         title: "Rotations: RoPE",
         figures: &[
-            fig("fig-rope-add", "Why not add?"),
-            fig("fig-rope-2d", "Rotating a 2D vector"),
-            fig("fig-rope-sentences", "Same angle, different sentences"),
-            fig("fig-rope-wheels", "One wheel per pair"),
-            fig("fig-rope-efficient", "The efficient form"),
-            fig("fig-rope-scores", "q·k depends on distance"),
-            fig("fig-rope-dims", "Which dimensions turn"),
-            fig("fig-rope-layouts", "Interleaved or half-split"),
-            fig("fig-rope-values", "Why only q and k"),
-            fig("fig-rope-cloud", "The token cloud"),
+            pic("fig-rope-add", "Why not add?", scene::rope::add),
+            pic("fig-rope-2d", "Rotating a 2D vector", scene::rope::vector),
+            pic(
+                "fig-rope-sentences",
+                "Same angle, different sentences",
+                scene::rope::sentences,
+            ),
+            pic("fig-rope-wheels", "One wheel per pair", scene::rope::wheels),
+            pic(
+                "fig-rope-efficient",
+                "The efficient form",
+                scene::rope::efficient,
+            ),
+            pic(
+                "fig-rope-scores",
+                "q·k depends on distance",
+                scene::rope::scores,
+            ),
+            pic("fig-rope-dims", "Which dimensions turn", scene::rope::dims),
+            pic(
+                "fig-rope-layouts",
+                "Interleaved or half-split",
+                scene::rope::layouts,
+            ),
+            pic("fig-rope-values", "Why only q and k", scene::rope::values),
+            pic("fig-rope-cloud", "The token cloud", scene::rope::cloud),
         ],
     },
     Chapter {
@@ -68,11 +127,23 @@ pub const CHAPTERS: [Chapter; 4] = [
         number: 3,
         title: "Stretching the context",
         figures: &[
-            fig("fig-ctx-turns", "Pairs that never turn"),
-            fig("fig-ctx-wavelengths", "Wavelength per pair"),
-            fig("fig-ctx-scores", "Scores far away"),
-            fig("fig-ctx-attention", "The attention factor"),
-            fig("fig-ctx-dynamic", "Dynamic NTK"),
+            pic(
+                "fig-ctx-turns",
+                "Pairs that never turn",
+                scene::context::turns,
+            ),
+            pic(
+                "fig-ctx-wavelengths",
+                "Wavelength per pair",
+                scene::context::wavelengths,
+            ),
+            pic("fig-ctx-scores", "Scores far away", scene::context::scores),
+            pic(
+                "fig-ctx-attention",
+                "The attention factor",
+                scene::context::attention,
+            ),
+            pic("fig-ctx-dynamic", "Dynamic NTK", scene::context::dynamic),
         ],
     },
     Chapter {
@@ -80,17 +151,45 @@ pub const CHAPTERS: [Chapter; 4] = [
         number: 4,
         title: "Tables and biases",
         figures: &[
-            fig("fig-tab-learned", "A learned table ends"),
-            fig("fig-tab-learned-sim", "No structure before training"),
-            fig("fig-tab-shaw", "Clipped relative distances"),
-            fig("fig-tab-t5", "T5's buckets"),
-            fig("fig-tab-slopes", "ALiBi: one slope per head"),
-            fig("fig-tab-alibi", "ALiBi's bias"),
-            fig("fig-tab-alibi-attention", "Local and global heads"),
-            fig("fig-tab-nope", "No position at all"),
+            pic(
+                "fig-tab-learned",
+                "A learned table ends",
+                scene::tables::learned,
+            ),
+            pic(
+                "fig-tab-learned-sim",
+                "No structure before training",
+                scene::tables::learned_sim,
+            ),
+            pic(
+                "fig-tab-shaw",
+                "Clipped relative distances",
+                scene::tables::shaw,
+            ),
+            pic("fig-tab-t5", "T5's buckets", scene::tables::t5),
+            pic(
+                "fig-tab-slopes",
+                "ALiBi: one slope per head",
+                scene::tables::slopes,
+            ),
+            pic("fig-tab-alibi", "ALiBi's bias", scene::tables::alibi),
+            pic(
+                "fig-tab-alibi-attention",
+                "Local and global heads",
+                scene::tables::alibi_attention,
+            ),
+            pic("fig-tab-nope", "No position at all", scene::tables::nope),
             fig("fig-tab-compare", "Every method side by side"),
-            fig("fig-tab-same", "One position, every method"),
-            fig("fig-tab-extrapolate", "Past the training length"),
+            pic(
+                "fig-tab-same",
+                "One position, every method",
+                scene::tables::same,
+            ),
+            pic(
+                "fig-tab-extrapolate",
+                "Past the training length",
+                scene::tables::extrapolate,
+            ),
         ],
     },
 ];
@@ -133,6 +232,6 @@ mod tests {
             assert_eq!(usize::from(c.number), k + 1);
         }
         assert_eq!(find_figure("fig-rope-2d").map(|(c, _)| c.id), Some("rope"));
-        assert_eq!(find_figure("fig-nothing"), None);
+        assert!(find_figure("fig-nothing").is_none());
     }
 }

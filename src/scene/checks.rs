@@ -7,8 +7,7 @@ use crate::chart::lines::LinePlotSpec;
 use crate::chart::theme::Theme;
 use crate::params::{Views, parse_query};
 
-/// A figure's builder.
-pub type Build = fn(&Views, Theme) -> Vec<(Panel, Height)>;
+pub use super::Build;
 
 /// The views a link's query describes.
 pub fn views(query: &str) -> Views {

@@ -112,16 +112,11 @@ pub fn turns_spec(
     (spec, extras)
 }
 
-/// Each pair's reach: plain RoPE's and the chosen method's frequencies over L₀ and T.
-pub fn turns_reach(v: &ContextView, plain: &[f64], scaled: &[f64]) -> Vec<PairReach> {
-    reach(plain, scaled, v.original, v.target)
-}
-
 /// fig-ctx-turns: the share of the circle each pair reaches.
 pub fn turns(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let c = &v.context;
     let (plain, (scaled, _)) = (c.plain(), c.scaled(preset_lists(c.model).as_ref()));
-    let pairs = turns_reach(c, &plain, &scaled);
+    let pairs = reach(&plain, &scaled, c.original, c.target);
     let (spec, extras) = turns_spec(&pairs, method_name(c.rope_type), None, theme);
     vec![(Panel::Lines(spec, extras), Height::Rule(turns_height))]
 }

@@ -217,59 +217,21 @@ pub struct Picture {
     pub panels: Vec<(Panel, Height)>,
 }
 
-/// Builds one figure's panels from the views.
-type Build = fn(&Views, Theme) -> Vec<(Panel, Height)>;
-
-/// The figures that have a scene, by id: every figure of the book that draws a picture (the
-/// comparison table, `fig-tab-compare`, is text); [`picture`] says so for one that does not.
-const SCENES: &[(&str, Build)] = &[
-    ("fig-attention", sinusoids::attention),
-    ("fig-naive", sinusoids::naive),
-    ("fig-heatmap", sinusoids::heatmap),
-    ("fig-waves", sinusoids::waves),
-    ("fig-clocks", sinusoids::clocks),
-    ("fig-similarity", sinusoids::similarity),
-    ("fig-shift", sinusoids::shift),
-    ("fig-token", sinusoids::token),
-    ("fig-rope-add", rope::add),
-    ("fig-rope-2d", rope::vector),
-    ("fig-rope-sentences", rope::sentences),
-    ("fig-rope-wheels", rope::wheels),
-    ("fig-rope-efficient", rope::efficient),
-    ("fig-rope-scores", rope::scores),
-    ("fig-rope-dims", rope::dims),
-    ("fig-rope-layouts", rope::layouts),
-    ("fig-rope-values", rope::values),
-    ("fig-rope-cloud", rope::cloud),
-    ("fig-ctx-turns", context::turns),
-    ("fig-ctx-wavelengths", context::wavelengths),
-    ("fig-ctx-scores", context::scores),
-    ("fig-ctx-attention", context::attention),
-    ("fig-ctx-dynamic", context::dynamic),
-    ("fig-tab-learned", tables::learned),
-    ("fig-tab-learned-sim", tables::learned_sim),
-    ("fig-tab-shaw", tables::shaw),
-    ("fig-tab-t5", tables::t5),
-    ("fig-tab-slopes", tables::slopes),
-    ("fig-tab-alibi", tables::alibi),
-    ("fig-tab-alibi-attention", tables::alibi_attention),
-    ("fig-tab-nope", tables::nope),
-    ("fig-tab-same", tables::same),
-    ("fig-tab-extrapolate", tables::extrapolate),
-];
+/// Builds one figure's panels from the views (listed with the figure in [`crate::book`]).
+pub type Build = fn(&Views, Theme) -> Vec<(Panel, Height)>;
 
 /// The ids of the figures [`picture`] can draw, in book order.
 pub fn ids() -> impl Iterator<Item = &'static str> {
     crate::book::CHAPTERS
         .iter()
         .flat_map(|c| c.figures.iter())
+        .filter(|f| f.picture.is_some())
         .map(|f| f.id)
-        .filter(|id| has_picture(id))
 }
 
 /// Whether [`picture`] can draw figure `id` (every figure but the one that is text).
 pub fn has_picture(id: &str) -> bool {
-    SCENES.iter().any(|(s, _)| *s == id)
+    crate::book::find_figure(id).is_some_and(|(_, f)| f.picture.is_some())
 }
 
 /// The query pairs of the views a chapter's figures read.
@@ -303,7 +265,7 @@ pub fn picture(id: &str, views: &Views, theme: Theme) -> Result<Picture, String>
             known()
         ));
     };
-    let Some((_, build)) = SCENES.iter().find(|(s, _)| *s == id) else {
+    let Some(build) = figure.picture else {
         return Err(format!(
             "{id} is a table of text, not a picture (figures drawn here: {})",
             known()
