@@ -27,11 +27,10 @@ async function registry() {
   const text = await readFile(new URL("../../src/book.rs", import.meta.url), "utf8");
   const out = [];
   let chapter = null;
-  for (const line of text.split("\n")) {
-    const c = line.match(/^\s*id: "([a-z0-9-]+)",$/);
-    if (c) chapter = c[1];
-    const f = line.match(/fig\("(fig-[a-z0-9-]+)"/);
-    if (f) out.push({ id: f[1], chapter });
+  // A chapter's `id: "…",` line, or a figure: `fig("fig-…"` or `pic(\n "fig-…"` (with a picture).
+  for (const m of text.matchAll(/^\s*id: "([a-z0-9-]+)",$|\b(?:fig|pic)\(\s*"(fig-[a-z0-9-]+)"/gm)) {
+    if (m[1]) chapter = m[1];
+    else out.push({ id: m[2], chapter });
   }
   return out;
 }

@@ -13,7 +13,8 @@ const env = shareBrowser();
 async function registry() {
   const text = await readFile(new URL("../../src/book.rs", import.meta.url), "utf8");
   const chapters = [...text.matchAll(/id: "([a-z0-9-]+)",\s*number: (\d+)/g)].map((m) => m[1]);
-  const figures = [...text.matchAll(/fig\("(fig-[a-z0-9-]+)"/g)].map((m) => m[1]);
+  // `fig("fig-…"` (a figure of text) or `pic(\n "fig-…"` (a figure with a picture).
+  const figures = [...text.matchAll(/\b(?:fig|pic)\(\s*"(fig-[a-z0-9-]+)"/g)].map((m) => m[1]);
   return { chapters, figures };
 }
 
