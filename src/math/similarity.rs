@@ -131,6 +131,33 @@ pub fn sinusoidal_matrix_into(p: &SinusoidalParams, out: &mut Vec<f64>) {
     }
 }
 
+/// `similarity(PE(a), PE(a + r))` for `a = 0..positions − r`: one diagonal of
+/// [`sinusoidal_matrix_into`], in O(positions + d) by the same identities (the shared cosine sum
+/// `Σ_{k<h} cos(r·ω_k)` once, then the lone sine's term and the norms per position), not a row of
+/// `d` values per position. Empty when `r ≥ positions`. Precondition: `d ≥ 2` (`limits::DIM`), so
+/// no row is zero.
+pub fn sinusoidal_diagonal(p: &SinusoidalParams, r: usize) -> Vec<f64> {
+    let n = p.positions;
+    if r >= n {
+        return Vec::new();
+    }
+    if p.is_shift_invariant() {
+        let pairs = p.pairs();
+        let sum: f64 = (0..pairs).map(|k| (r as f64 * p.pair_omega(k)).cos()).sum();
+        return vec![sum / pairs.max(1) as f64; n - r];
+    }
+    let h = p.dim / 2;
+    let shared: f64 = (0..h).map(|k| (r as f64 * p.pair_omega(k)).cos()).sum();
+    let lone = |a: usize| (a as f64 * p.pair_omega(h)).sin();
+    (0..n - r)
+        .map(|a| {
+            let (la, lb) = (lone(a), lone(a + r));
+            let norms = (h as f64 + la * la).sqrt() * (h as f64 + lb * lb).sqrt();
+            ((shared + la * lb) / norms).clamp(-1.0, 1.0)
+        })
+        .collect()
+}
+
 /// RoPE's similarity matrix for `n` positions: the cosine similarity of the rotations of one fixed
 /// vector `u = (1, …, 1)` to each position. A rotation keeps each pair's length, so
 /// `cos(R_m u, R_n u) = (1/(d/2))·Σ_i cos((m−n)·θ_i)` — the same distance-only function as the
@@ -185,6 +212,33 @@ mod tests {
                     for (a, b) in fast.iter().zip(&general) {
                         assert!((a - b).abs() < 1e-12, "{p:?}: {a} vs {b}");
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn diagonals_equal_the_rows_dot_products() {
+        for layout in [Layout::Interleaved, Layout::Half] {
+            for spacing in [Spacing::Paper, Spacing::Fairseq] {
+                for dim in [2, 3, 8, 9, 65] {
+                    let p = SinusoidalParams {
+                        positions: 30,
+                        dim,
+                        base: 50.0,
+                        layout,
+                        spacing,
+                    };
+                    let general = cosine_matrix(&p.table(), p.positions, p.dim);
+                    for r in [0, 1, 7, 29] {
+                        let diagonal = sinusoidal_diagonal(&p, r);
+                        assert_eq!(diagonal.len(), p.positions - r);
+                        for (a, v) in diagonal.iter().enumerate() {
+                            let want = general[a * p.positions + a + r];
+                            assert!((v - want).abs() < 1e-12, "{p:?} r={r} a={a}: {v} vs {want}");
+                        }
+                    }
+                    assert!(sinusoidal_diagonal(&p, 30).is_empty());
                 }
             }
         }

@@ -136,13 +136,8 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
             )
         } else {
             let h = p.dim / 2;
-            let cos = |a: usize, b: usize| {
-                let (x, y) = (p.row(a), p.row(b));
-                let dot: f64 = x.iter().zip(&y).map(|(u, v)| u * v).sum();
-                dot / (p.row_norm(a) * p.row_norm(b))
-            };
-            let (lo, hi) = (0..n - 1)
-                .map(|a| cos(a, a + 1))
+            let (lo, hi) = similarity::sinusoidal_diagonal(&p, 1)
+                .into_iter()
                 .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
                     (lo.min(v), hi.max(v))
                 });
