@@ -2,9 +2,9 @@
 // Browser benchmark of the built app (`make bench`): input → figure repainted, in Debian's headless
 // Chromium, beside PE-Lab's heatmap algorithm driven the same way; plus the release bundle size.
 //
-//   node benches/browser/run.mjs [DIST_DIR] [--only=app|pelab] [--figure=ID] [--events=40] [--warmup=5] [--json=FILE]
+//   node benches/browser/run.mjs [DIST_DIR] [--only=app|pelab] [--figure=ID[,ID…]] [--events=40] [--warmup=5] [--json=FILE]
 //
-// --figure=ID times only that figure (e.g. fig-heatmap), for a quick look while optimising.
+// --figure=ID[,ID…] times only those figures (e.g. fig-heatmap), for a quick look while optimising.
 // DIST_DIR defaults to <repo>/dist (from `trunk build --release`). It is served at `/` and this folder
 // at `/__bench/` (PE-Lab baseline: pelab.html + pelab.js) by a small static server on 127.0.0.1.
 // Chromium is /usr/bin/chromium (or $CHROMIUM), driven by playwright-core from tests/e2e/node_modules
@@ -33,8 +33,9 @@
 // repainted. Numeric values alternate between the starting value and one step away (×4 wider if
 // that does not redraw the figure, probed first), text boxes between their text and that text minus
 // its last item/word, so every event really changes the figure while the size stays where it was
-// asked; the control is set back afterwards. The server sends COOP/COEP so the page is cross-origin
-// isolated and performance.now() resolves to ~5 µs instead of 100 µs.
+// asked; the control is set back afterwards (and the page loaded again if that left any other
+// control changed: choosing a model preset sets a dozen parameters). The server sends COOP/COEP so
+// the page is cross-origin isolated and performance.now() resolves to ~5 µs instead of 100 µs.
 //
 // It prints a table (p50, p95, max per control, and per figure over all its controls), the bundle size
 // (*.wasm, *.js, *.css in DIST_DIR, raw and gzip -9), the speed ratio against PE-Lab, and which budgets
@@ -66,9 +67,9 @@ const ONLY = flag("only", "");
 const EVENTS = Number(flag("events", "40"));
 const WARMUP = Number(flag("warmup", "5"));
 const JSON_OUT = flag("json", "");
-const FIGURE = flag("figure", "");
+const FIGURES = flag("figure", "").split(",").filter(Boolean);
 if (!["", "app", "pelab"].includes(ONLY) || !(EVENTS > 0) || !(WARMUP >= 0)) {
-  console.error("usage: node benches/browser/run.mjs [DIST_DIR] [--only=app|pelab] [--figure=ID] [--events=40] [--warmup=5] [--json=FILE]");
+  console.error("usage: node benches/browser/run.mjs [DIST_DIR] [--only=app|pelab] [--figure=ID[,ID…]] [--events=40] [--warmup=5] [--json=FILE]");
   process.exit(2);
 }
 
@@ -413,29 +414,19 @@ async function benchTarget(browser, target, size, problems, log) {
   page.on("requestfailed", (r) => problems.push(`${where}: requestfailed: ${r.url()} ${r.failure()?.errorText}`));
   page.on("response", (r) => r.status() >= 400 && problems.push(`${where}: HTTP ${r.status()}: ${r.url()}`));
   const results = [];
+  // Every control's value on the page, to notice a view that setting a control back did not restore.
+  const controlState = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll("input, select, textarea")]
+        .map((e) => (e.type === "radio" || e.type === "checkbox" ? e.checked : e.value))
+        .join("\u0001"),
+    );
   try {
     await page.goto(target.url(size), { timeout: LOAD_TIMEOUT_MS });
-    // Mounted: the loading message is gone and the heatmap figure exists. Figures draw only near the
-    // viewport (an IntersectionObserver in the app), so each one is scrolled into view below.
-    await page
-      .waitForFunction(() => !document.getElementById("loading") && document.querySelector("#fig-heatmap") && (document.getElementById("app")?.dataset.pending ?? "0") === "0", null, {
-        timeout: LOAD_TIMEOUT_MS,
-      })
-      .catch(async () => {
-        const state = await page
-          .evaluate(() => {
-            const loading = document.getElementById("loading");
-            return [
-              loading ? `#loading still shown ("${loading.textContent.trim().slice(0, 80)}")` : "#loading gone",
-              document.querySelector("#fig-heatmap") ? "#fig-heatmap present" : "no #fig-heatmap",
-            ].join(", ");
-          })
-          .catch(() => "page state unreadable");
-        throw new Error(`the app did not mount within ${LOAD_TIMEOUT_MS / 1000} s: ${state}`);
-      });
+    await mounted(page);
     const env = await page.evaluate(timerResolution);
     const figures = (await page.evaluate(discoverFigures, HEATMAP_FALLBACK)).filter(
-      (f) => FIGURE === "" || f.id === FIGURE,
+      (f) => FIGURES.length === 0 || FIGURES.includes(f.id),
     );
     for (const fig of figures) {
       if (!fig.controls) {
@@ -446,23 +437,12 @@ async function benchTarget(browser, target, size, problems, log) {
         problems.push(`${where}: #${fig.id} lists controls but has no data-drawn-at`);
         continue;
       }
-      // Bring the figure to the middle of the viewport and wait until it has drawn there.
-      const drawn = await page.evaluate(async ({ id, limit }) => {
-        const f = document.getElementById(id);
-        f.scrollIntoView({ block: "center", behavior: "instant" });
-        const end = performance.now() + limit;
-        while (!(Number.parseFloat(f.dataset.drawnAt) > 0) && performance.now() < end) {
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-        await new Promise((r) => setTimeout(r, 150)); // the scroll's own redraws settle
-        return Number.parseFloat(f.dataset.drawnAt) > 0;
-      }, { id: fig.id, limit: LOAD_TIMEOUT_MS });
-      if (!drawn) {
+      if (!(await drawnInView(page, fig.id))) {
         problems.push(`${where}: #${fig.id} never drew (data-drawn-at stays 0) when scrolled into view`);
         continue;
       }
       for (const token of fig.controls) {
+        const before = await controlState();
         const r = await page.evaluate(benchControl, {
           token,
           figIds: [fig.id],
@@ -471,6 +451,19 @@ async function benchTarget(browser, target, size, problems, log) {
           timeoutMs: EVENT_TIMEOUT_MS,
           probeMs: PROBE_TIMEOUT_MS,
         });
+        // Setting a control back does not always bring the view back: choosing a model preset sets
+        // a dozen parameters, and choosing "your own settings" again keeps them. The next control
+        // would then be timed in another state (one where it may not even matter): load the size's
+        // link again (every earlier control left the view as it found it, or was followed by this).
+        if ((await controlState()) !== before) {
+          await page.goto("about:blank");
+          await page.goto(target.url(size), { timeout: LOAD_TIMEOUT_MS });
+          await mounted(page);
+          if (!(await drawnInView(page, fig.id))) {
+            problems.push(`${where}: #${fig.id} never drew after reloading the page`);
+            break;
+          }
+        }
         if (r.error) {
           problems.push(`${where}: #${fig.id}: ${r.error}`);
           continue;
@@ -494,6 +487,43 @@ async function benchTarget(browser, target, size, problems, log) {
   } finally {
     await context.close();
   }
+}
+
+/** Mounted: the loading message is gone, the heatmap figure exists and no part of the book is
+ * still being built. Figures draw only near the viewport (an IntersectionObserver in the app), so
+ * each one is scrolled into view by {@link drawnInView}. */
+async function mounted(page) {
+  await page
+    .waitForFunction(() => !document.getElementById("loading") && document.querySelector("#fig-heatmap") && (document.getElementById("app")?.dataset.pending ?? "0") === "0", null, {
+      timeout: LOAD_TIMEOUT_MS,
+    })
+    .catch(async () => {
+      const state = await page
+        .evaluate(() => {
+          const loading = document.getElementById("loading");
+          return [
+            loading ? `#loading still shown ("${loading.textContent.trim().slice(0, 80)}")` : "#loading gone",
+            document.querySelector("#fig-heatmap") ? "#fig-heatmap present" : "no #fig-heatmap",
+          ].join(", ");
+        })
+        .catch(() => "page state unreadable");
+      throw new Error(`the app did not mount within ${LOAD_TIMEOUT_MS / 1000} s: ${state}`);
+    });
+}
+
+/** Brings the figure to the middle of the viewport and waits until it has drawn there. */
+function drawnInView(page, id) {
+  return page.evaluate(async ({ id, limit }) => {
+    const f = document.getElementById(id);
+    f.scrollIntoView({ block: "center", behavior: "instant" });
+    const end = performance.now() + limit;
+    while (!(Number.parseFloat(f.dataset.drawnAt) > 0) && performance.now() < end) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    await new Promise((r) => setTimeout(r, 150)); // the scroll's own redraws settle
+    return Number.parseFloat(f.dataset.drawnAt) > 0;
+  }, { id, limit: LOAD_TIMEOUT_MS });
 }
 
 async function main() {
