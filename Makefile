@@ -6,6 +6,7 @@
 #                figure and control, against PE-Lab's algorithm; bundle size; budgets), then the
 #                animation benchmark (600 frames: display rate, flat wasm memory and JS heap), then
 #                the long-session benchmark (10,000 slider moves: wasm memory and JS heap), then
+#                the first load on a throttled phone profile (text and first figure), then
 #                Lighthouse (below)
 #   make lighthouse  Lighthouse (npm, pinned in benches/lighthouse) on dist/ served gzip-compressed,
 #                in Debian's Chromium (mobile, simulated throttling): the four category scores, FCP,
@@ -39,6 +40,7 @@ bench: build .tools/npm-lighthouse
 	CHROMIUM=$(CHROMIUM) node benches/browser/run.mjs dist
 	CHROMIUM=$(CHROMIUM) node benches/browser/animation.mjs dist
 	CHROMIUM=$(CHROMIUM) node benches/browser/memory.mjs dist
+	CHROMIUM=$(CHROMIUM) node benches/browser/firstload.mjs dist
 	$(LIGHTHOUSE)
 
 # Reports (JSON and HTML) go to target/lighthouse/. Not part of `make test`: simulated timings on a

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// First load on a slow phone (`make bench`): how long a reader waits for text and for the first live
+// figure, on the throttled profile of issue 15 — 4× CPU slowdown, 1.6 Mbps down, 750 kbps up,
+// 150 ms round trip — with dist/ served gzip-compressed (tests/e2e/serve.mjs), no cache.
+//
+//   node benches/browser/firstload.mjs [DIST_DIR] [--runs=5]
+//
+// Throttling is applied by Chromium itself (DevTools protocol: Network.emulateNetworkConditions,
+// Emulation.setCPUThrottlingRate), so the numbers are measured, not simulated as Lighthouse's are.
+// Per run, from navigation start (performance.now() of the page):
+//   - first contentful paint (the static header and introduction);
+//   - wasm loaded: the end of the .wasm download;
+//   - first figure: the first figure of the book's (document order) first `data-drawn-at` (the
+//     app's timestamp at the end of its first draw), recorded by a MutationObserver installed
+//     before the page's own scripts;
+//   - the bytes the page transferred by then.
+// It prints every run and the median of each column. A measurement, not a test: exit 0 whatever
+// the numbers, exit 1 only if the page could not be measured.
+
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+import { CHROMIUM_ARGS, serveStatic } from "../../tests/e2e/serve.mjs";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, "../..");
+const argv = process.argv.slice(2);
+const runsArg = argv.find((a) => a.startsWith("--runs="));
+const RUNS = runsArg ? Number(runsArg.slice(7)) : 5;
+const DIST = resolve(argv.find((a) => !a.startsWith("--")) ?? join(ROOT, "dist"));
+if (!(RUNS >= 1) || argv.some((a) => a.startsWith("--") && !a.startsWith("--runs="))) {
+  console.error("usage: node benches/browser/firstload.mjs [DIST_DIR] [--runs=5]");
+  process.exit(2);
+}
+if (!existsSync(join(DIST, "index.html"))) {
+  console.error(`no ${join(DIST, "index.html")}: run \`make build\` first`);
+  process.exit(1);
+}
+
+/** Issue 15's phone profile. */
+const PROFILE = { cpu: 4, downKbps: 1600, upKbps: 750, rttMs: 150 };
+const TIMEOUT_MS = 60000;
+
+const { chromium } = await import(pathToFileURL(join(ROOT, "tests/e2e/node_modules/playwright-core/index.mjs")).href);
+const server = await serveStatic({ "/": DIST }, {}, { gzip: true, cache: true });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: CHROMIUM_ARGS });
+
+/** Runs in the page before its scripts: notes when each figure first draws. */
+function watchFigures() {
+  const first = (globalThis.__firstDraws = new Map());
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const at = Number.parseFloat(r.target.getAttribute("data-drawn-at"));
+      if (at > 0 && !first.has(r.target.id)) first.set(r.target.id, at);
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-drawn-at"] });
+}
+
+/** In the page: the book's first figure (document order) and when it first drew, once it has. */
+function firstFigure() {
+  const fig = document.querySelector('figure[id^="fig-"]');
+  const at = fig && globalThis.__firstDraws?.get(fig.id);
+  return at ? { id: fig.id, at } : null;
+}
+
+async function oneRun() {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.addInitScript(watchFigures);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: PROFILE.rttMs,
+    downloadThroughput: (PROFILE.downKbps * 1000) / 8,
+    uploadThroughput: (PROFILE.upKbps * 1000) / 8,
+  });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: PROFILE.cpu });
+  try {
+    await page.goto(server.url + "/", { timeout: TIMEOUT_MS });
+    const figure = (await page.waitForFunction(firstFigure, null, { timeout: TIMEOUT_MS })).jsonValue();
+    const { id, at } = await figure;
+    const rest = await page.evaluate(() => {
+      const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN;
+      const resources = performance.getEntriesByType("resource");
+      const wasm = resources.find((r) => r.name.endsWith(".wasm"));
+      const bytes = resources.reduce((a, r) => a + r.transferSize, 0) + (performance.getEntriesByType("navigation")[0]?.transferSize ?? 0);
+      return { fcp, wasmEnd: wasm?.responseEnd ?? NaN, bytes };
+    });
+    return { ...rest, figure: at, id };
+  } finally {
+    await context.close();
+  }
+}
+
+const s = (ms) => (Number.isFinite(ms) ? (ms / 1000).toFixed(2).padStart(6) : "     —");
+const median = (xs) => {
+  const v = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  return v.length ? (v[(v.length - 1) >> 1] + v[v.length >> 1]) / 2 : NaN;
+};
+console.log(`First load, throttled: ${PROFILE.cpu}× CPU, ${PROFILE.downKbps / 1000} Mbps down, ${PROFILE.upKbps} kbps up, ${PROFILE.rttMs} ms RTT; dist/ gzip-compressed, no cache`);
+console.log("run   text (FCP) s   wasm loaded s   first figure s   KB transferred   figure");
+const rows = [];
+try {
+  for (let i = 1; i <= RUNS; i++) {
+    const r = await oneRun();
+    rows.push(r);
+    console.log(`${String(i).padEnd(4)}  ${s(r.fcp)}         ${s(r.wasmEnd)}          ${s(r.figure)}           ${(r.bytes / 1000).toFixed(1).padStart(6)}   ${r.id}`);
+  }
+  const m = (k) => median(rows.map((r) => r[k]));
+  console.log(`median${s(m("fcp"))}         ${s(m("wasmEnd"))}          ${s(m("figure"))}           ${(m("bytes") / 1000).toFixed(1).padStart(6)}`);
+} catch (e) {
+  console.error(`could not measure: ${e.message.split("\n")[0]}`);
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+  await server.close();
+}
