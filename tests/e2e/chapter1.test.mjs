@@ -233,6 +233,38 @@ test("the similarity matrix hover readout equals the cosine-similarity formula",
   }
 });
 
+/** Row `pos` of the interleaved, paper-spaced encoding written out column by column (odd d: the
+ * last column is a lone sine). */
+function sinusoidalRow(pos, d, base) {
+  return Array.from({ length: d }, (_, c) => {
+    const angle = pos / Math.pow(base, (2 * Math.floor(c / 2)) / d);
+    return c % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
+  });
+}
+
+test("with an odd d the similarity caption's distance-1 range is the min and max of cos(PE(a), PE(a+1))", async () => {
+  const [n, d, base] = [300, 7, 100];
+  const { page, problems, context } = await open(`?n=${n}&d=${d}&base=${base}`);
+  try {
+    const caption = await page.locator("#fig-similarity figcaption").textContent();
+    const m = caption.match(/the distance-1 diagonal ranges from (-?\d\.\d{4}) to (-?\d\.\d{4})/);
+    assert.ok(m, caption);
+    let [lo, hi] = [Infinity, -Infinity];
+    for (let a = 0; a + 1 < n; a++) {
+      const [x, y] = [sinusoidalRow(a, d, base), sinusoidalRow(a + 1, d, base)];
+      const dot = x.reduce((s, v, i) => s + v * y[i], 0);
+      const norm = (v) => Math.sqrt(v.reduce((s, u) => s + u * u, 0));
+      const cos = dot / (norm(x) * norm(y));
+      [lo, hi] = [Math.min(lo, cos), Math.max(hi, cos)];
+    }
+    assert.equal(m[1], lo.toFixed(4), `low end: ${caption}`);
+    assert.equal(m[2], hi.toFixed(4), `high end: ${caption}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 // ---------------------------------------------------------------- 5. relative shift
 
 test("the relative shift is exact (data-max-error < 1e-9) by default and for other offsets", async () => {
