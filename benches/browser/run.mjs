@@ -30,10 +30,7 @@
 // and every canvas call up to the end of the redraw. It does not cover compositing/presenting the
 // frame: that is outside any page-visible timestamp (requestAnimationFrame would round to the 60 Hz
 // vsync), and it is the same for both targets. "page p95" is input → the last figure on the page
-// repainted; "task p95" is input → the main thread free again (a timer set just before the input
-// fires after the input's task, every effect it queued and, when a frame falls in between, that
-// frame's style, layout and paint), which also counts work the input causes after the figure's
-// redraw (a caption's number computed later in the same flush). Numeric values alternate between the starting value and one step away (×4 wider if
+// repainted. Numeric values alternate between the starting value and one step away (×4 wider if
 // that does not redraw the figure, probed first), text boxes between their text and that text minus
 // its last item/word, so every event really changes the figure while the size stays where it was
 // asked; the control is set back afterwards (and the page loaded again if that left any other
@@ -311,15 +308,9 @@ async function benchControl({ token, figIds, warmup, events, timeoutMs, probeMs 
   /** One event: per figure of `set` its latency or undefined, its data-draw-ms, its redraw count. */
   const one = async (j, set, limit) => {
     draws.clear();
-    // A timer set before the input fires once the input's task and the microtasks it queued (the
-    // app's effects) have all run, and a frame's rendering if one falls in between: input → main
-    // thread free again, which counts work the input caused after the figure's redraw too.
-    let freeAt = NaN;
-    const free = new Promise((r) => setTimeout(() => r((freeAt = performance.now())), 0));
     const t0 = performance.now();
     apply(j);
     const hit = await waitDrawn(t0, set, limit);
-    await free;
     const reported = new Map([...hit.keys()].map((f) => [f, drawMs(f)]));
     await frame(); // the frame is produced before the next input; late extra redraws are counted
     const redrawn = allTimed.filter((f) => drawnAt(f) > t0);
@@ -330,7 +321,6 @@ async function benchControl({ token, figIds, warmup, events, timeoutMs, probeMs 
       drawMs: reported,
       draws: new Map(set.map((f) => [f, draws.get(f) ?? 0])),
       page: ends.length ? Math.max(...ends) - t0 : NaN,
-      task: freeAt - t0,
     };
   };
 
@@ -385,7 +375,6 @@ async function benchControl({ token, figIds, warmup, events, timeoutMs, probeMs 
       values: values ?? options.map((o) => o.value || o.id || "?"),
       errors,
       page: samples.map((s) => s.page).filter(Number.isFinite),
-      task: samples.map((s) => s.task).filter(Number.isFinite),
       others: [...others],
       figures: live.map((f) => ({
         id: f.id,
@@ -486,7 +475,7 @@ async function benchTarget(browser, target, size, problems, log) {
           results.push({
             target: target.name, size: size.key, n: size.n, d: size.d, figure: f.id, control: token,
             fallback: fig.fallback, kind: r.kind, values: r.values, latency: f.latency, drawMs: f.drawMs,
-            extraDraws: f.extraDraws, page: r.page, task: r.task, others: r.others,
+            extraDraws: f.extraDraws, page: r.page, others: r.others,
           });
         }
       }
@@ -594,30 +583,26 @@ async function main() {
       const s = summarize(r.latency);
       const dm = summarize(r.drawMs);
       const pg = summarize(r.page);
-      const tk = summarize(r.task);
       const notes = [];
       if (r.extraDraws) notes.push(`${r.extraDraws}/${s.count} events redrew it twice`);
       if (r.others.length) notes.push(`also redrawn: ${r.others.map((id) => id.replace(/^fig-/, "")).join(" ")}`);
-      rows.push([target, `${size} ${n}×${d}`, figure, r.control, s.count, ms(s.p50), ms(s.p95), ms(s.max), ms(dm.p50), ms(pg.p95), ms(tk.p95), notes.join("; ")]);
+      rows.push([target, `${size} ${n}×${d}`, figure, r.control, s.count, ms(s.p50), ms(s.p95), ms(s.max), ms(dm.p50), ms(pg.p95), notes.join("; ")]);
     }
     const all = summarize(list.flatMap((r) => r.latency));
     const allDraw = summarize(list.flatMap((r) => r.drawMs));
     const allPage = summarize(list.flatMap((r) => r.page));
-    const allTask = summarize(list.flatMap((r) => r.task));
-    rows.push([target, `${size} ${n}×${d}`, figure, "(all)", all.count, ms(all.p50), ms(all.p95), ms(all.max), ms(allDraw.p50), ms(allPage.p95), ms(allTask.p95), ""]);
+    rows.push([target, `${size} ${n}×${d}`, figure, "(all)", all.count, ms(all.p50), ms(all.p95), ms(all.max), ms(allDraw.p50), ms(allPage.p95), ""]);
   }
   console.log(
     "\nInput → figure repainted (its data-drawn-at − t0), ms, with the figure centred in a 1280×900 viewport.\n" +
       "draw p50 = the figure's own data-draw-ms; page p95 = input → the last figure on the page repainted\n" +
-      "(figures near the viewport that the same input redraws, listed in the note); task p95 = input → the\n" +
-      "main thread free again (the input's task, every effect it queued, and the frame's rendering when\n" +
-      "one falls in between).\n",
+      "(figures near the viewport that the same input redraws, listed in the note).\n",
   );
   console.log(
     table(
-      ["target", "size", "figure", "control", "events", "p50", "p95", "max", "draw p50", "page p95", "task p95", "note"],
+      ["target", "size", "figure", "control", "events", "p50", "p95", "max", "draw p50", "page p95", "note"],
       rows,
-      new Set([4, 5, 6, 7, 8, 9, 10]),
+      new Set([4, 5, 6, 7, 8, 9]),
     ),
   );
 
@@ -697,14 +682,6 @@ async function main() {
     console.log(
       `  ${label}: ${verdict(worst.p95 <= size.budget)} — worst p95 ${ms(worst.p95)} ms (#${worst.r.figure} ${worst.r.control}); ` +
         `${aim(worst.p95 <= size.aim)} (${size.aim} ms)`,
-    );
-    // Not a budget of its own: the input's whole task, to catch work the redraw does not wait for.
-    const busiest = ours
-      .map((r) => ({ r, p95: summarize(r.task).p95 }))
-      .reduce((a, b) => (b.p95 > a.p95 ? b : a));
-    console.log(
-      `    input → main thread free at ${size.key}: worst p95 ${ms(busiest.p95)} ms (#${busiest.r.figure} ${busiest.r.control})` +
-        (busiest.p95 > size.budget ? ` — over ${size.budget} ms: look for work after the redraw, or a long frame` : ""),
     );
   }
   if (bundle) {
