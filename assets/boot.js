@@ -4,8 +4,8 @@
 // Trunk writes the tag that loads this file (Trunk.toml `pattern_script`), in <head>, as a plain
 // blocking script with the hashed names of the app's JavaScript glue and wasm as data attributes:
 //   1. it picks the theme before the first paint (the app keeps it in step afterwards);
-//   2. it loads the app itself (what Trunk's inline loader did): the wasm download starts once the
-//      stylesheet has arrived, the app after the first paint; if that fails — WebAssembly
+//   2. it loads the app itself (what Trunk's inline loader did), after the first paint, and if
+//      that fails — WebAssembly
 //      missing or blocked, a 404 — the loading message says so at once;
 //   3. it still dispatches Trunk's `TrunkApplicationStarted` event with the wasm exports.
 (function () {
@@ -53,27 +53,12 @@
     }
   }, 15000);
 
-  // The wasm (the largest file by far) downloads as soon as the stylesheet is in: the first paint
-  // needs no other byte, so from then on the download competes with nothing, and on a slow link it
-  // starts ~150 ms sooner than if it waited for the paint (measured: benches/browser/firstload.mjs).
-  // A download takes no main-thread time; the app itself still starts after the paint (below).
-  var styled = new Promise(function (ok) {
-    setTimeout(ok, 300);
-    var css = document.querySelector('link[rel="stylesheet"]');
-    if (!css || css.sheet) return ok();
-    css.addEventListener("load", ok);
-    css.addEventListener("error", ok);
-  });
-  var wasm = styled.then(function () {
-    return fetch(script.dataset.wasm);
-  });
-  wasm.catch(function () {}); // reported below, when the glue awaits it
-
-  // The app starts after the page has painted its static header and introduction: the reader
-  // sees text first whatever the network (on a fast one the app could otherwise start, and take
-  // the main thread, before anything was painted). The browser says when it painted text
-  // ("first-contentful-paint"); in any case a timer starts the app 300 ms after this script runs
-  // (no paint timing, a hidden tab that paints nothing, or a slow first paint).
+  // The app loads after the page has painted its static header and introduction: the reader sees
+  // text first whatever the network (on a fast one the app could otherwise start, and take the
+  // main thread, before anything was painted), and nothing the first paint does not need competes
+  // with it. The browser says when it painted text ("first-contentful-paint"); in any case a timer
+  // starts the app 300 ms after this script runs (no paint timing, a hidden tab that paints
+  // nothing, or a slow first paint).
   var painted = new Promise(function (ok) {
     setTimeout(ok, 300);
     // The entry arrives as the frame is handed over; after the next frame it is on screen.
@@ -93,7 +78,9 @@
 
   painted
     .then(function () {
-      // The glue (small) now; the wasm does not wait for it.
+      // Both downloads at once: the wasm does not wait for the glue.
+      var wasm = fetch(script.dataset.wasm);
+      wasm.catch(function () {}); // reported below, when the glue awaits it
       return import(script.dataset.js).then(function (glue) {
         return [glue, wasm];
       });
