@@ -7,7 +7,8 @@
 //
 // Throttling is applied by Chromium itself (DevTools protocol: Network.emulateNetworkConditions,
 // Emulation.setCPUThrottlingRate), so the numbers are measured, not simulated as Lighthouse's are.
-// Per run, from navigation start (performance.now() of the page):
+// On a phone screen and on a desktop one. Per run, from navigation start (performance.now() of the
+// page):
 //   - first contentful paint (the static header and introduction);
 //   - wasm loaded: the end of the .wasm download;
 //   - first figure: the first figure of the book's (document order) first `data-drawn-at` (the
@@ -64,8 +65,15 @@ function firstFigure() {
   return at ? { id: fig.id, at } : null;
 }
 
-async function oneRun() {
-  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+/** The screens: a phone (Lighthouse's mobile screen), where the first figure starts below the fold
+ * and draws in idle time once the book is built, and a desktop, where it is on the first screen. */
+const SCREENS = [
+  { name: "phone 412×823", options: { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true } },
+  { name: "desktop 1280×900", options: { viewport: { width: 1280, height: 900 } } },
+];
+
+async function oneRun(screen) {
+  const context = await browser.newContext(screen.options);
   const page = await context.newPage();
   await page.addInitScript(watchFigures);
   const cdp = await context.newCDPSession(page);
@@ -101,16 +109,19 @@ const median = (xs) => {
   return v.length ? (v[(v.length - 1) >> 1] + v[v.length >> 1]) / 2 : NaN;
 };
 console.log(`First load, throttled: ${PROFILE.cpu}× CPU, ${PROFILE.downKbps / 1000} Mbps down, ${PROFILE.upKbps} kbps up, ${PROFILE.rttMs} ms RTT; dist/ gzip-compressed, no cache`);
-console.log("run   text (FCP) s   wasm loaded s   first figure s   KB transferred   figure");
-const rows = [];
 try {
-  for (let i = 1; i <= RUNS; i++) {
-    const r = await oneRun();
-    rows.push(r);
-    console.log(`${String(i).padEnd(4)}  ${s(r.fcp)}         ${s(r.wasmEnd)}          ${s(r.figure)}           ${(r.bytes / 1000).toFixed(1).padStart(6)}   ${r.id}`);
+  for (const screen of SCREENS) {
+    console.log(`\n${screen.name}`);
+    console.log("run   text (FCP) s   wasm loaded s   first figure s   KB transferred   figure");
+    const rows = [];
+    for (let i = 1; i <= RUNS; i++) {
+      const r = await oneRun(screen);
+      rows.push(r);
+      console.log(`${String(i).padEnd(4)}  ${s(r.fcp)}         ${s(r.wasmEnd)}          ${s(r.figure)}           ${(r.bytes / 1000).toFixed(1).padStart(6)}   ${r.id}`);
+    }
+    const m = (k) => median(rows.map((r) => r[k]));
+    console.log(`median${s(m("fcp"))}         ${s(m("wasmEnd"))}          ${s(m("figure"))}           ${(m("bytes") / 1000).toFixed(1).padStart(6)}`);
   }
-  const m = (k) => median(rows.map((r) => r[k]));
-  console.log(`median${s(m("fcp"))}         ${s(m("wasmEnd"))}          ${s(m("figure"))}           ${(m("bytes") / 1000).toFixed(1).padStart(6)}`);
 } catch (e) {
   console.error(`could not measure: ${e.message.split("\n")[0]}`);
   process.exitCode = 1;
