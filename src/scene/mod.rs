@@ -138,6 +138,8 @@ pub struct TilesPanel {
     pub values: Vec<f64>,
     /// The colour scale.
     pub colorbar: ColorBar,
+    /// The tile the page outlines (the chosen head), if any.
+    pub selected: Option<usize>,
     /// Page colours and scale.
     pub theme: Theme,
 }

@@ -1,6 +1,7 @@
 //! A figure's picture as a PNG, natively (`pe render --format png`): each panel drawn by the chart
 //! code the page uses, on plotters' bitmap backend at `scale` device pixels per CSS pixel (text
-//! from the system font, `chart::fonts`), the panels stacked top to bottom, encoded by `image`.
+//! laid out and drawn from the system font by `chart::fonts::Glyphs`), the panels stacked top to
+//! bottom, encoded by `image`.
 #![cfg(not(target_arch = "wasm32"))]
 
 use image::ImageEncoder;
@@ -9,6 +10,7 @@ use plotters::prelude::*;
 
 use super::Picture;
 use super::svg::{draw, heights};
+use crate::chart::fonts::Glyphs;
 
 /// The figure at `width` CSS pixels and `scale` device pixels per CSS pixel, as PNG bytes. The
 /// picture's panels must have been built with a theme scaled by `scale`. A drawing error is
@@ -24,7 +26,7 @@ pub fn render(picture: &Picture, width: u32, scale: f64) -> Result<Vec<u8>, Stri
     for ((panel, _), &h) in picture.panels.iter().zip(&heights) {
         let mut buf = vec![0u8; w as usize * h as usize * 3];
         {
-            let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
+            let root = Glyphs(BitMapBackend::with_buffer(&mut buf, (w, h))).into_drawing_area();
             draw(&root, panel)?;
             root.present().map_err(|e| e.to_string())?;
         }

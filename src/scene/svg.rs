@@ -33,7 +33,8 @@ fn tile_grid(count: usize, width: u32, t: &Theme) -> TileGrid {
 const TILES_TOP: f64 = 34.0;
 
 /// The small multiples: the title, then every tile as one image composited over the background,
-/// each labelled above.
+/// each labelled above; the selected tile's label in the highlight colour and the tile outlined
+/// with it, as the page draws the chosen head.
 fn draw_tiles<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     tiles: &TilesPanel,
@@ -69,14 +70,26 @@ fn draw_tiles<DB: DrawingBackend>(
         })
         .collect();
     root.draw(&Raster::new((0, top), (w as u32, h as u32), &rgb))?;
-    let font = ("sans-serif", t.font(12.0)).into_font().color(&t.text);
+    let font = ("sans-serif", t.font(12.0)).into_font();
     for (k, label) in tiles.labels.iter().enumerate() {
         let (x, y) = grid.origin(k);
+        let (x, y) = (x as i32, top + y as i32);
+        let strong = tiles.selected == Some(k);
+        let color = if strong { t.highlight } else { t.text };
         root.draw(&Text::new(
             label.clone(),
-            (x as i32, top + y as i32 - t.px(3.0) as i32),
-            font.pos(Pos::new(HPos::Left, VPos::Bottom)),
+            (x, y - t.px(3.0) as i32),
+            font.clone()
+                .color(&color)
+                .pos(Pos::new(HPos::Left, VPos::Bottom)),
         ))?;
+        if strong {
+            let side = grid.tile as i32;
+            root.draw(&Rectangle::new(
+                [(x, y), (x + side, y + side)],
+                ShapeStyle::from(t.highlight).stroke_width(t.px(2.0)),
+            ))?;
+        }
     }
     Ok(())
 }

@@ -190,7 +190,13 @@ pub fn tile_label(k: usize, m: f64) -> String {
 /// Every head's bias over `n` positions as small multiples on one colour scale, each tile
 /// sampling at most [`TILE_SAMPLES`] rows and columns. (The page also outlines the chosen head's
 /// tile; a tile panel has no selection.)
-pub fn alibi_tiles(slopes: &[f64], n: usize, causal: bool, theme: Theme) -> TilesPanel {
+pub fn alibi_tiles(
+    slopes: &[f64],
+    n: usize,
+    causal: bool,
+    selected: Option<usize>,
+    theme: Theme,
+) -> TilesPanel {
     let indices = sample_indices(0..n, TILE_SAMPLES);
     let values = slopes
         .iter()
@@ -211,6 +217,7 @@ pub fn alibi_tiles(slopes: &[f64], n: usize, causal: bool, theme: Theme) -> Tile
         indices,
         values,
         colorbar: alibi_colorbar(),
+        selected,
         theme,
     }
 }
@@ -236,7 +243,7 @@ pub fn alibi(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         (Panel::Matrix(matrix), Height::Rule(alibi_height)),
         // The tiles' height comes from their grid (see `scene::svg`), not from this rule.
         (
-            Panel::Tiles(alibi_tiles(&slopes, n, causal, theme)),
+            Panel::Tiles(alibi_tiles(&slopes, n, causal, h.checked_sub(1), theme)),
             Height::Rule(alibi_height),
         ),
     ]
