@@ -2,8 +2,8 @@
 //! `fonts-dejavu-core`, which `make` installs), else Liberation Sans, registered once as
 //! `sans-serif`, the family every chart asks for.
 //!
-//! plotters measures text with it (ab_glyph). A PNG's text is drawn by [`Glyphs`], not by
-//! plotters' own ab_glyph drawing, which places each glyph at its pen position without its side
+//! A native SVG's text is measured by plotters with it (ab_glyph). A PNG's text is measured and
+//! drawn by [`Glyphs`] with [`Line`], not by plotters' own ab_glyph drawing, which places each glyph at its pen position without its side
 //! bearing (uneven letter spacing: "Sinusoi dal") and half an em above the box it measured (a
 //! label rotated beside a colour bar fell off the picture's edge).
 #![cfg(not(target_arch = "wasm32"))]
@@ -77,51 +77,60 @@ fn scaled(style: FontStyle, size: f64) -> Option<ab_glyph::PxScaleFont<&'static 
     Some(face.as_scaled(height))
 }
 
-/// The box of `text` at `size` px per em: the advances (kerned) across, ascent to descent down.
-pub fn text_box(text: &str, style: FontStyle, size: f64) -> (u32, u32) {
-    let Some(font) = scaled(style, size) else {
-        return (0, 0);
-    };
-    let mut width = 0.0f32;
-    let mut prev = None;
-    for c in text.chars() {
-        let id = font.glyph_id(c);
-        if let Some(p) = prev {
-            width += font.kern(p, id);
-        }
-        width += font.h_advance(id);
-        prev = Some(id);
-    }
-    (width.ceil() as u32, font.height().ceil() as u32)
+/// `text` laid out at `size` px per em: each glyph at its pen position (advances, kerned), the
+/// box the advances span across and ascent to descent down. Measuring and drawing both use it.
+pub struct Line {
+    font: ab_glyph::PxScaleFont<&'static FontRef<'static>>,
+    glyphs: Vec<(ab_glyph::GlyphId, f32)>,
+    width: f32,
 }
 
-/// Calls `pixel(x, y, coverage)` for every pixel `text` covers, in the coordinates of its box
-/// ([`text_box`]: top left at (0, 0), the baseline at the ascent), each glyph at its pen position
-/// plus its side bearing.
-pub fn draw_glyphs(text: &str, style: FontStyle, size: f64, mut pixel: impl FnMut(i32, i32, f32)) {
-    let Some(font) = scaled(style, size) else {
-        return;
-    };
-    let mut pen = 0.0f32;
-    let mut prev = None;
-    for c in text.chars() {
-        let id = font.glyph_id(c);
-        if let Some(p) = prev {
-            pen += font.kern(p, id);
+impl Line {
+    /// The layout, or `None` if no font is registered.
+    pub fn new(text: &str, style: FontStyle, size: f64) -> Option<Line> {
+        let font = scaled(style, size)?;
+        let mut pen = 0.0f32;
+        let mut prev = None;
+        let mut glyphs = Vec::with_capacity(text.len());
+        for c in text.chars() {
+            let id = font.glyph_id(c);
+            if let Some(p) = prev {
+                pen += font.kern(p, id);
+            }
+            glyphs.push((id, pen));
+            pen += font.h_advance(id);
+            prev = Some(id);
         }
-        let glyph = id.with_scale_and_position(font.scale(), ab_glyph::point(pen, font.ascent()));
-        if let Some(outline) = font.outline_glyph(glyph) {
-            let bounds = outline.px_bounds();
-            let (left, top) = (bounds.min.x as i32, bounds.min.y as i32);
-            outline.draw(|x, y, coverage| pixel(left + x as i32, top + y as i32, coverage));
+        Some(Line {
+            font,
+            glyphs,
+            width: pen,
+        })
+    }
+
+    /// The box: `(width, height)` in whole pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.width.ceil() as u32, self.font.height().ceil() as u32)
+    }
+
+    /// Calls `pixel(x, y, coverage)` for every pixel the text covers, in the coordinates of its
+    /// box (top left at (0, 0), the baseline at the ascent), each glyph at its pen position plus
+    /// its side bearing.
+    pub fn draw(&self, mut pixel: impl FnMut(i32, i32, f32)) {
+        let ascent = self.font.ascent();
+        for &(id, pen) in &self.glyphs {
+            let glyph = id.with_scale_and_position(self.font.scale(), ab_glyph::point(pen, ascent));
+            if let Some(outline) = self.font.outline_glyph(glyph) {
+                let bounds = outline.px_bounds();
+                let (left, top) = (bounds.min.x as i32, bounds.min.y as i32);
+                outline.draw(|x, y, coverage| pixel(left + x as i32, top + y as i32, coverage));
+            }
         }
-        pen += font.h_advance(id);
-        prev = Some(id);
     }
 }
 
-/// A backend whose text is measured and drawn by [`text_box`] and [`draw_glyphs`]; everything
-/// else goes to the backend it wraps.
+/// A backend whose text is measured and drawn by [`Line`]; everything else goes to the backend
+/// it wraps.
 pub struct Glyphs<B>(pub B);
 
 type Drawn<T, E> = Result<T, DrawingErrorKind<E>>;
@@ -202,7 +211,10 @@ impl<B: DrawingBackend> DrawingBackend for Glyphs<B> {
         if color.alpha == 0.0 {
             return Ok(());
         }
-        let (w, h) = text_box(text, style.style(), style.size());
+        let Some(line) = Line::new(text, style.style(), style.size()) else {
+            return Ok(());
+        };
+        let (w, h) = line.size();
         let (w, h) = (w as i32, h as i32);
         let anchor = style.anchor();
         let dx = match anchor.h_pos {
@@ -218,7 +230,7 @@ impl<B: DrawingBackend> DrawingBackend for Glyphs<B> {
         let turn = style.transform();
         let (width, height) = self.0.get_size();
         let mut result = Ok(());
-        draw_glyphs(text, style.style(), style.size(), |x, y, coverage| {
+        line.draw(|x, y, coverage| {
             if result.is_err() || coverage <= 0.0 {
                 return;
             }
@@ -237,7 +249,7 @@ impl<B: DrawingBackend> DrawingBackend for Glyphs<B> {
         text: &str,
         style: &S,
     ) -> Drawn<(u32, u32), B::ErrorType> {
-        Ok(text_box(text, style.style(), style.size()))
+        Ok(Line::new(text, style.style(), style.size()).map_or((0, 0), |line| line.size()))
     }
 
     fn blit_bitmap(
@@ -262,9 +274,10 @@ mod tests {
             ("iiii", 24.0),
             ("Wg|", 30.0),
         ] {
-            let (w, h) = text_box(text, FontStyle::Normal, size);
+            let line = Line::new(text, FontStyle::Normal, size).unwrap();
+            let (w, h) = line.size();
             let (mut lo_x, mut hi_x, mut lo_y, mut hi_y) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
-            draw_glyphs(text, FontStyle::Normal, size, |x, y, c| {
+            line.draw(|x, y, c| {
                 if c > 0.05 {
                     (lo_x, hi_x, lo_y, hi_y) = (lo_x.min(x), hi_x.max(x), lo_y.min(y), hi_y.max(y));
                 }
@@ -281,7 +294,8 @@ mod tests {
         }
         // An "i" has a left side bearing: its ink does not start at the pen.
         let mut first = i32::MAX;
-        draw_glyphs("i", FontStyle::Normal, 40.0, |x, _, c| {
+        let i = Line::new("i", FontStyle::Normal, 40.0).unwrap();
+        i.draw(|x, _, c| {
             if c > 0.5 {
                 first = first.min(x);
             }

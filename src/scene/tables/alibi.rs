@@ -188,8 +188,8 @@ pub fn tile_label(k: usize, m: f64) -> String {
 }
 
 /// Every head's bias over `n` positions as small multiples on one colour scale, each tile
-/// sampling at most [`TILE_SAMPLES`] rows and columns. (The page also outlines the chosen head's
-/// tile; a tile panel has no selection.)
+/// sampling at most [`TILE_SAMPLES`] rows and columns; `selected` is the tile outlined as the
+/// page outlines the chosen head's (from 0).
 pub fn alibi_tiles(
     slopes: &[f64],
     n: usize,
