@@ -8,6 +8,20 @@ thread_local! {
     /// The density figures draw at instead of the screen's, while a figure is exported
     /// ([`set_ratio_override`]).
     static RATIO_OVERRIDE: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
+    /// Whether [`fit`] only sizes canvases, and stops the figure before it draws
+    /// ([`sizing_only`]).
+    static SIZING_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `draw` so that every canvas it sizes with [`fit`] takes its size and nothing is drawn:
+/// `fit` returns `None`, as it does while a canvas is not laid out, and the figure stops there.
+/// A figure off screen is sized this way, so it takes its height before it scrolls into view
+/// without paying for a drawing nobody sees yet.
+pub fn sizing_only<R>(draw: impl FnOnce() -> R) -> R {
+    SIZING_ONLY.with(|s| s.set(true));
+    let out = draw();
+    SIZING_ONLY.with(|s| s.set(false));
+    out
 }
 
 /// Backing-store pixels per CSS pixel that figures draw at: the screen's device-pixel ratio, or
@@ -60,7 +74,8 @@ impl Surface {
 
 /// Sizes the surface's canvas to its CSS width and `height(width)` CSS pixels, with a backing store
 /// of device pixels; touches the element only when a size changes (resizing clears a canvas, and
-/// each style write dirties layout). Returns the CSS size, or `None` while it is not laid out.
+/// each style write dirties layout). Returns the CSS size, or `None` while it is not laid out or
+/// while only sizing ([`sizing_only`]).
 pub fn fit(surface: &Surface, height: impl Fn(f64) -> f64) -> Option<(f64, f64)> {
     let (canvas, css_w) = (&surface.el, surface.css_width);
     if css_w < 1.0 {
@@ -82,6 +97,9 @@ pub fn fit(surface: &Surface, height: impl Fn(f64) -> f64) -> Option<(f64, f64)>
     let height_text = format!("{css_h}px");
     if style.get_property_value("height").ok().as_deref() != Some(height_text.as_str()) {
         let _ = style.set_property("height", &height_text);
+    }
+    if SIZING_ONLY.with(std::cell::Cell::get) {
+        return None;
     }
     Some((css_w, css_h))
 }

@@ -24,7 +24,7 @@ use web_sys::{
     ResizeObserverEntry,
 };
 
-use super::canvas::Surface;
+use super::canvas::{Surface, sizing_only};
 use super::tasks::{TaskQueue, When};
 
 /// Timing of a figure's last redraw.
@@ -203,9 +203,11 @@ pub fn draw_panels_effect(
 /// The effect of [`draw_effect_into`]: draws on `canvas` whenever what `draw` reads changes or
 /// the canvas is resized, while `stats.near` holds, and times each run.
 ///
-/// A figure also draws once while off screen, in an idle moment after the page loads
-/// ([`PRIMERS`]): a canvas takes its height when it first draws, so a figure that waited
-/// until it scrolled into view would grow there and push the text under it down (layout shift).
+/// A figure off screen is also sized once, in an idle moment after the page loads ([`PRIMERS`]):
+/// its draw runs with [`super::canvas::sizing_only`], so its canvases take their heights and
+/// nothing is drawn. A canvas that waited until it scrolled into view would grow there and push
+/// the text under it down (layout shift); drawing every figure off screen instead cost a long
+/// task each (up to 90 ms on a phone profile, much of it compiling drawing code) and their paints.
 fn run_draws(canvas: NodeRef<Canvas>, stats: DrawStats, draw: impl FnMut(&Surface) + 'static) {
     // One copy of the effect for all 69 figures' draw closures, not one per closure type:
     // monomorphised, this function cost about as much wasm as the closures themselves.
@@ -215,7 +217,7 @@ fn run_draws(canvas: NodeRef<Canvas>, stats: DrawStats, draw: impl FnMut(&Surfac
 fn run_boxed_draws(canvas: NodeRef<Canvas>, stats: DrawStats, mut draw: Box<dyn FnMut(&Surface)>) {
     let near = stats.near;
     let width = observed_width(canvas);
-    // Set by the idle queue: draw once even though off screen.
+    // Set by the idle queue: size the canvases once even though off screen.
     let primed = RwSignal::new(false);
     once_mounted(canvas, move |_| {
         TaskQueue::push(&PRIMERS, move || {
@@ -227,14 +229,20 @@ fn run_boxed_draws(canvas: NodeRef<Canvas>, stats: DrawStats, mut draw: Box<dyn 
     });
     Effect::new(move |_| {
         let prime = primed.get();
+        let is_near = near.get();
         // Off screen: read nothing else, so no input reaches this figure until it comes near.
-        if !near.get() && !prime {
+        if !is_near && !prime {
             return;
         }
         let css_width = width.get();
         let Some(el) = canvas.get().filter(|_| css_width >= 1.0) else {
             return;
         };
+        if !is_near {
+            sizing_only(|| draw(&Surface { el, css_width }));
+            primed.set(false);
+            return;
+        }
         let start = now();
         draw(&Surface { el, css_width });
         let end = now();
@@ -247,8 +255,8 @@ fn run_boxed_draws(canvas: NodeRef<Canvas>, stats: DrawStats, mut draw: Box<dyn 
 }
 
 thread_local! {
-    /// Figures waiting for their first, off-screen draw, in page order: one per idle period, so
-    /// first draws never add up to a long task that would delay the reader's input.
+    /// Figures waiting to be sized off screen, in page order: one per idle period, so the sizing
+    /// passes never add up to a long task that would delay the reader's input.
     static PRIMERS: TaskQueue = const { TaskQueue::new(When::Idle, |_| {}) };
 }
 
