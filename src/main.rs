@@ -3,7 +3,10 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    pe_explorer::app::mount();
+    // In a task of its own: the module's instantiation (the streaming compile's last steps, about
+    // 60 ms on a 4× slowed phone profile) and the first screen's mount (about 150 ms) were one
+    // long task, during which the page could not answer a tap.
+    leptos::prelude::set_timeout(pe_explorer::app::mount, std::time::Duration::ZERO);
 }
 
 #[cfg(not(target_arch = "wasm32"))]
