@@ -92,10 +92,11 @@ fn entries(current: RwSignal<&'static str>) -> impl IntoView {
 #[component]
 pub fn Contents() -> impl IntoView {
     let current = RwSignal::new("");
-    // Once the page is built (effects run after mounting), watch what is being read.
+    // Once the page is built (effects run after mounting; the deferred parts a task each after
+    // that), watch what is being read: a part built later would not be watched.
     Effect::new(move |done: Option<()>| {
         if done.is_none() {
-            follow_reading(current);
+            super::deferred::when_built(move || follow_reading(current));
         }
     });
     let menu = NodeRef::<leptos::html::Details>::new();

@@ -57,6 +57,16 @@ pub fn Deferred(children: Children) -> impl IntoView {
     .into_any()
 }
 
+/// Runs `then` once every deferred part of the book is built, including the parts inside parts
+/// (queued only when their frame is built); at once if nothing waits.
+pub fn when_built(then: impl FnOnce() + 'static) {
+    if TaskQueue::is_empty(&SLICES) {
+        then();
+    } else {
+        TaskQueue::push(&SLICES, move || when_built(then));
+    }
+}
+
 /// Mirrors the number of pending slices on `<main id="app">`.
 fn mark_pending(count: usize) {
     if let Some(app) = document().get_element_by_id("app") {
