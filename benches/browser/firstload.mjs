@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // First load on a slow phone (`make bench`): how long a reader waits for text and for the first live
 // figure, on the throttled profile of issue 15 — 4× CPU slowdown, 1.6 Mbps down, 750 kbps up,
-// 150 ms round trip — with dist/ served gzip-compressed (tests/e2e/serve.mjs), no cache.
+// 150 ms round trip — no cache, with dist/ served two ways (tests/e2e/serve.mjs): gzip-compressed
+// on the fly, as GitHub Pages and most hosts do, and from the brotli copies the build writes beside
+// each file (tools/precompress.mjs), as hosts that serve pre-compressed files do.
 //
 //   node benches/browser/firstload.mjs [DIST_DIR] [--runs=5]
 //
@@ -46,7 +48,10 @@ const PROFILE = { cpu: 4, downKbps: 1600, upKbps: 750, rttMs: 150 };
 const TIMEOUT_MS = 60000;
 
 const { chromium } = await import(pathToFileURL(join(ROOT, "tests/e2e/node_modules/playwright-core/index.mjs")).href);
-const server = await serveStatic({ "/": DIST }, {}, { gzip: true, cache: true });
+const SERVERS = [
+  { name: "gzip", server: await serveStatic({ "/": DIST }, {}, { gzip: true, cache: true }) },
+  { name: "brotli (pre-compressed)", server: await serveStatic({ "/": DIST }, {}, { brotli: true, cache: true }) },
+];
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: CHROMIUM_ARGS });
 
 /** Runs in the page before its scripts: notes when each figure first draws, and with `scroll`
@@ -87,7 +92,7 @@ const SCREENS = [
   { name: "desktop 1280×900", options: { viewport: { width: 1280, height: 900 } }, scroll: false },
 ];
 
-async function oneRun(screen) {
+async function oneRun(screen, server) {
   const context = await browser.newContext(screen.options);
   const page = await context.newPage();
   await page.addInitScript(watchFigures, screen.scroll);
@@ -123,14 +128,14 @@ const median = (xs) => {
   const v = xs.filter(Number.isFinite).sort((a, b) => a - b);
   return v.length ? (v[(v.length - 1) >> 1] + v[v.length >> 1]) / 2 : NaN;
 };
-console.log(`First load, throttled: ${PROFILE.cpu}× CPU, ${PROFILE.downKbps / 1000} Mbps down, ${PROFILE.upKbps} kbps up, ${PROFILE.rttMs} ms RTT; dist/ gzip-compressed, no cache`);
+console.log(`First load, throttled: ${PROFILE.cpu}× CPU, ${PROFILE.downKbps / 1000} Mbps down, ${PROFILE.upKbps} kbps up, ${PROFILE.rttMs} ms RTT; no cache`);
 try {
-  for (const screen of SCREENS) {
-    console.log(`\n${screen.name}`);
+  for (const screen of SCREENS) for (const { name, server } of SERVERS) {
+    console.log(`\n${screen.name}; ${name}`);
     console.log("run   text (FCP) s   wasm loaded s   first figure s   KB transferred   figure");
     const rows = [];
     for (let i = 1; i <= RUNS; i++) {
-      const r = await oneRun(screen);
+      const r = await oneRun(screen, server);
       rows.push(r);
       console.log(`${String(i).padEnd(4)}  ${s(r.fcp)}         ${s(r.wasmEnd)}          ${s(r.figure)}           ${(r.bytes / 1000).toFixed(1).padStart(6)}   ${r.id}`);
     }
@@ -142,5 +147,5 @@ try {
   process.exitCode = 1;
 } finally {
   await browser.close();
-  await server.close();
+  for (const { server } of SERVERS) await server.close();
 }

@@ -1,8 +1,11 @@
 // The built site works from any path prefix (a GitHub Pages project site, a blog's sub-folder):
-// dist/ served under /some/prefix/ loads with no failed request, and every figure draws.
+// dist/ served under /some/prefix/ loads with no failed request, and every figure draws. The
+// pre-compressed copies beside each file are what they compress, and the page loads from them.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { resolve } from "node:path";
+import { readdir, readFile } from "node:fs/promises";
+import { extname, join, resolve } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { launch, openPage, showFigure } from "./harness.mjs";
 import { serveStatic } from "./serve.mjs";
 
@@ -37,5 +40,46 @@ test("served under /some/prefix/, the page loads with no failed request and ever
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+});
+
+test("every text asset has brotli and gzip copies that decompress to it, and the page loads from them", async () => {
+  // The copies a host may send instead of the file (tools/precompress.mjs, Trunk's post-build hook):
+  // a stale or truncated one would break the page only on hosts that serve them.
+  const names = await readdir(DIST);
+  const assets = names.filter((n) => [".html", ".js", ".css", ".wasm", ".svg"].includes(extname(n)));
+  assert.ok(assets.some((n) => n.endsWith(".wasm")), `no wasm in ${DIST}`);
+  for (const name of assets) {
+    const body = await readFile(join(DIST, name));
+    for (const [suffix, unpack] of [["br", brotliDecompressSync], ["gz", gunzipSync]]) {
+      assert.ok(names.includes(`${name}.${suffix}`), `${name}.${suffix} is missing`);
+      const packed = await readFile(join(DIST, `${name}.${suffix}`));
+      assert.ok(packed.length < body.length, `${name}.${suffix} is not smaller`);
+      assert.ok(unpack(packed).equals(body), `${name}.${suffix} does not decompress to ${name}`);
+    }
+  }
+  const brotli = await serveStatic({ "/": DIST }, {}, { brotli: true });
+  const encodings = [];
+  try {
+    const { page, problems, context } = await openPage(browser, `${brotli.url}/`);
+    try {
+      page.on("response", (res) => encodings.push([res.url(), res.headers()["content-encoding"]]));
+      await page.reload();
+      await page.waitForFunction(
+        () => {
+          const fig = document.getElementById("fig-attention");
+          return !!fig && [fig, ...fig.querySelectorAll("[data-drawn-at]")].some((e) => Number(e.dataset.drawnAt) > 0);
+        },
+        null,
+        { timeout: 10000 },
+      );
+      const wasm = encodings.find(([url]) => url.endsWith(".wasm"));
+      assert.equal(wasm?.[1], "br", `the wasm came ${wasm?.[1] ?? "uncompressed"}`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await brotli.close();
   }
 });

@@ -1,7 +1,7 @@
 // What the browser tests and the browser benchmark (benches/browser/run.mjs) share, without
 // playwright: a static file server on 127.0.0.1 and the flags Debian's Chromium runs with.
 import { createServer } from "node:http";
-import { readFile, stat } from "node:fs/promises";
+import { access, readFile, stat } from "node:fs/promises";
 import { basename, extname, join, normalize, sep } from "node:path";
 import { gzipSync } from "node:zlib";
 
@@ -46,10 +46,14 @@ const HASHED = /-[0-9a-f]{12,16}(_bg)?\.[a-z0-9]+$/;
  *   - `gzip`: html, js, css, wasm, svg and json responses are gzip-compressed (zlib's default
  *     level, as most hosts and CDNs use) when the request's Accept-Encoding lists gzip, with
  *     `content-encoding: gzip` and `vary: accept-encoding`; each file is compressed once.
+ *   - `brotli`: where the request's Accept-Encoding lists br and the file has a pre-compressed
+ *     copy beside it (`<file>.br`, written by tools/precompress.mjs at build time), that copy is
+ *     sent with `content-encoding: br`, as a host serving the pre-compressed files does; otherwise
+ *     the response is as with `gzip`.
  *   - `cache`: content-hashed assets ([`HASHED`], or any URL with a `?v=` query) are sent with
  *     `cache-control: public, max-age=31536000, immutable`, everything else with `no-cache`.
  */
-export async function serveStatic(mounts, headers = {}, { gzip = false, cache = false } = {}) {
+export async function serveStatic(mounts, headers = {}, { gzip = false, brotli = false, cache = false } = {}) {
   const sorted = Object.entries(mounts).sort((a, b) => b[0].length - a[0].length);
   /** file → { mtimeMs, size, gz }: the compressed body, recomputed when the file changes. */
   const compressed = new Map();
@@ -69,9 +73,15 @@ export async function serveStatic(mounts, headers = {}, { gzip = false, cache = 
         const hashed = HASHED.test(basename(file)) || url.searchParams.has("v");
         extra["cache-control"] = hashed ? "public, max-age=31536000, immutable" : "no-cache";
       }
-      if (gzip && COMPRESSIBLE.has(extname(file))) {
+      const accepts = (name) => new RegExp(`\\b${name}\\b`).test(req.headers["accept-encoding"] ?? "");
+      const precompressed = brotli && COMPRESSIBLE.has(extname(file)) && accepts("br") && (await exists(`${file}.br`));
+      if (precompressed) {
         extra.vary = "accept-encoding";
-        if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
+        body = await readFile(`${file}.br`);
+        extra["content-encoding"] = "br";
+      } else if ((gzip || brotli) && COMPRESSIBLE.has(extname(file))) {
+        extra.vary = "accept-encoding";
+        if (accepts("gzip")) {
           const { mtimeMs } = await stat(file);
           let hit = compressed.get(file);
           if (!hit || hit.mtimeMs !== mtimeMs || hit.size !== body.length) {
@@ -97,6 +107,16 @@ export async function serveStatic(mounts, headers = {}, { gzip = false, cache = 
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
   const { port } = server.address();
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** Whether `path` exists. */
+async function exists(path) {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Debian's Chromium, headless, quiet, offline. */
