@@ -36,15 +36,18 @@ fn container() -> HtmlElement {
     el
 }
 
-/// The heatmap's canvas, scrolled into view (figures far off screen do not draw).
-fn heatmap_canvas(root: &HtmlElement) -> HtmlCanvasElement {
-    let canvas: HtmlCanvasElement = root
-        .query_selector("#fig-heatmap canvas")
-        .unwrap()
-        .expect("the heatmap canvas is in the page")
-        .unchecked_into();
-    canvas.scroll_into_view();
-    canvas
+/// The heatmap's canvas, scrolled into view (figures off screen do not draw), once its part of the
+/// book is built (the app builds the book a part per task, src/app/deferred.rs): waits up to 5 s.
+async fn heatmap_canvas(root: &HtmlElement) -> HtmlCanvasElement {
+    for _ in 0..250 {
+        if let Some(el) = root.query_selector("#fig-heatmap canvas").unwrap() {
+            let canvas: HtmlCanvasElement = el.unchecked_into();
+            canvas.scroll_into_view();
+            return canvas;
+        }
+        sleep(20).await;
+    }
+    panic!("the heatmap canvas is not in the page after 5 s");
 }
 
 /// Number of distinct colours on the canvas.
@@ -72,8 +75,8 @@ fn colours(canvas: &HtmlCanvasElement) -> usize {
 async fn app_mounts_and_the_heatmap_draws() {
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), pe_explorer::app::App);
+    let canvas = heatmap_canvas(&root).await;
     sleep(100).await;
-    let canvas = heatmap_canvas(&root);
     assert!(
         canvas.width() > 300,
         "canvas sized to its container: {}",
@@ -101,8 +104,7 @@ async fn app_mounts_and_the_heatmap_draws() {
 async fn changing_d_model_redraws() {
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), pe_explorer::app::App);
-    sleep(50).await;
-    heatmap_canvas(&root);
+    heatmap_canvas(&root).await;
     sleep(150).await;
     let cells: HtmlCanvasElement = root
         .query_selector("#fig-heatmap canvas.cells")
