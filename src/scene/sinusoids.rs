@@ -21,7 +21,8 @@ pub const REFERENCE_GREY: RGBColor = RGBColor(0x99, 0x99, 0x99);
 
 // ------------------------------------------------------------------ fig-attention
 
-/// The attention heatmap's height.
+/// The attention heatmap's height. style.css repeats it for the canvas before it first draws (a
+/// browser test of layout shift checks that they agree).
 pub fn attention_height(width: f64) -> f64 {
     (width * 0.62).clamp(300.0, 480.0)
 }

@@ -70,6 +70,8 @@ function report(shifts) {
 for (const [name, viewport] of [
   ["phone (412 × 823)", { width: 412, height: 823 }],
   ["desktop (1280 × 900)", { width: 1280, height: 900 }],
+  // Tall enough that chapter 1's first figure is on the first screen when it is built.
+  ["tall window (800 × 1600)", { width: 800, height: 1600 }],
 ]) {
   test(`${name}: nothing moves during load and a scroll through the book (layout shift ≤ ${BUDGET})`, async () => {
     const { context, page, problems, go } = await visit(viewport);
