@@ -15,7 +15,7 @@ use crate::app::figures::similarity::SinusoidalSimilarity;
 use crate::app::figures::token::AddToToken;
 use crate::app::figures::waves::SinusoidalWaves;
 use crate::app::state::AppState;
-use crate::explain;
+use crate::explain::sinusoids as explain;
 use crate::math::limits;
 use crate::math::sinusoidal::{Layout, Spacing};
 use crate::params::{TableView, format_number, round_significant};

@@ -27,7 +27,7 @@ fn describe(p: &SinusoidalParams, pos: usize) -> String {
         p.base,
         p.layout.as_str(),
         p.spacing.as_str(),
-        crate::explain::columns_text(p),
+        crate::explain::sinusoids::columns_text(p),
         pos
     )
 }
@@ -167,7 +167,7 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
             >
                 {readout}
             </p>
-            <figcaption>{move || crate::explain::heatmap_caption(&params.get())}</figcaption>
+            <figcaption>{move || crate::explain::sinusoids::heatmap_caption(&params.get())}</figcaption>
         </figure>
     }
 }

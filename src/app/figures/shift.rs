@@ -166,7 +166,7 @@ pub fn RelativeShift() -> impl IntoView {
                     Some((kk, e)) if kk == k.get() => {
                         let p = params.get();
                         let h = p.dim / 2;
-                        let (who, odd) = match crate::explain::lone_sine(&p) {
+                        let (who, odd) = match crate::explain::sinusoids::lone_sine(&p) {
                             Some(col) if kk > 0 => (
                                 format!("for the {h} complete pairs "),
                                 format!(

@@ -124,7 +124,7 @@ pub fn SinusoidalWaves() -> impl IntoView {
             "Line plot of columns {list} of the sinusoidal encoding over positions 0 to {}. \
              {} Position {} is marked.",
             p.positions - 1,
-            crate::explain::waves_speed_text(&p),
+            crate::explain::sinusoids::waves_speed_text(&p),
             pos.get()
         )
     };
@@ -163,7 +163,7 @@ pub fn SinusoidalWaves() -> impl IntoView {
                 {readout}
             </p>
             <figcaption>
-                {move || crate::explain::waves_caption(&params.get())}
+                {move || crate::explain::sinusoids::waves_caption(&params.get())}
                 " Hover a column of the heatmap to add its wave here (grey)."
             </figcaption>
         </figure>

@@ -1,0 +1,1 @@
+//! Chapter 3, "Stretching the context": the sentences that depend on the settings.

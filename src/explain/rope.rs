@@ -1,0 +1,1 @@
+//! Chapter 2, "Rotations: RoPE": the sentences that depend on the settings.
