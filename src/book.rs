@@ -74,7 +74,7 @@ pub const CHAPTERS: [Chapter; 4] = [
             pic("fig-clocks", "Rows are clocks", scene::sinusoids::clocks),
             pic(
                 "fig-similarity",
-                "Similarity depends on distance",
+                "How alike two positions are",
                 scene::sinusoids::similarity,
             ),
             pic(

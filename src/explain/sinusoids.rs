@@ -4,8 +4,12 @@
 //! one test reads each of them under every layout × spacing × odd/even d and checks it against
 //! the column mapping the table itself uses ([`SinusoidalParams::column`]).
 
+use std::f64::consts::{PI, TAU};
+use std::fmt;
+
+use super::count;
 use crate::math::sinusoidal::{Column, Layout, SinusoidalParams, Spacing};
-use crate::params::format_number;
+use crate::params::{format_number, format_significant, round_significant};
 
 /// Complete (sin, cos) pairs: `⌊d/2⌋`.
 pub fn full_pairs(p: &SinusoidalParams) -> usize {
@@ -73,6 +77,13 @@ pub fn pair_range_text(p: &SinusoidalParams) -> String {
 
 /// How the columns hold the pairs, for the heatmap.
 pub fn columns_text(p: &SinusoidalParams) -> String {
+    if p.pairs() == 1 {
+        return match p.layout {
+            Layout::Interleaved => "Columns 0 and 1 hold the sine and cosine of the single pair, whose ω is base⁰ = 1 at every base",
+            Layout::Half => "Column 0 holds the sine of the single pair and column 1 its cosine; its ω is base⁰ = 1 at every base",
+        }
+        .to_string();
+    }
     match p.layout {
         Layout::Interleaved => {
             "Columns 2i and 2i+1 hold the sine and cosine of pair i, so the frequency falls from left to right"
@@ -83,6 +94,46 @@ pub fn columns_text(p: &SinusoidalParams) -> String {
             p.pairs()
         ),
     }
+}
+
+/// What the relative-shift check does with an odd d's lone sine at offset `k` (`None`: no lone
+/// sine, or k = 0). Over every integer position no fixed matrix of the vector alone shifts that
+/// column: the sequences e^{±ipω} of distinct frequencies in (0, 1] are linearly independent, and
+/// cos(p·ω_h) needs e^{ipω_h} and e^{−ipω_h} in a proportion sin(p·ω_h) does not have. Over finitely
+/// many rows a fitted matrix can do better (exactly, when the rows are independent).
+pub fn lone_sine_shift_note(p: &SinusoidalParams, k: usize) -> Option<String> {
+    let col = lone_sine(p).filter(|_| k > 0)?;
+    let h = full_pairs(p);
+    Some(format!(
+        "Column {col} is a lone sine (odd d): its 2×2 block needs cos(p·ω_{h}), which the vector \
+         lacks, so this check borrows it from p itself; turning the sine without that cosine would \
+         be off by up to |sin({k}·ω_{h})| = {:.1e}. Over every integer position no fixed matrix \
+         of the vector alone shifts that column, since cos(p·ω_{h}) is no combination of the \
+         other columns' waves; over just the {} shown a matrix fitted to them does at least as \
+         well, often far better.",
+        (k as f64 * p.pair_omega(h)).sin().abs(),
+        count(p.positions, "row", "rows")
+    ))
+}
+
+/// Who uses which layout, and why the layout changes no distance (under the formula). The
+/// attributions are the conventions `../shared/reference/sinusoidal.json` was computed from:
+/// DistilBERT interleaves (the paper's formula); Marian concatenates [sin | cos] with the paper's
+/// spacing; M2M100, like fairseq's `get_embedding` and tensor2tensor's `get_timing_signal_1d`,
+/// concatenates with tensor2tensor's spacing.
+pub fn layout_text(p: &SinusoidalParams) -> String {
+    let mix = if p.layout == Layout::Interleaved && p.spacing == Spacing::Fairseq {
+        " Interleaved columns with tensor2tensor's spacing, as set now, is a mix none of these uses."
+    } else {
+        ""
+    };
+    format!(
+        "The paper's formula and DistilBERT interleave the columns; tensor2tensor, fairseq and \
+         Hugging Face's M2M100 put every sine first and then every cosine, and so does Marian, \
+         with the paper's spacing. The two layouts hold the same numbers in permuted columns, so \
+         norms, similarities and the shift law are the same under both — which is why the \
+         similarity figure has no layout of its own.{mix}"
+    )
 }
 
 /// The heatmap's caption.
@@ -122,9 +173,15 @@ pub fn waves_speed_text(p: &SinusoidalParams) -> String {
 pub fn pairs_count_text(p: &SinusoidalParams) -> String {
     let h = full_pairs(p);
     match (lone_sine(p), zero_column(p)) {
-        (Some(_), _) => format!("{h} (sin, cos) pairs plus one lone sine"),
-        (None, Some(_)) => format!("{h} (sin, cos) pairs plus a column of zeros"),
-        (None, None) => format!("{h} (sin, cos) pairs"),
+        (Some(_), _) => format!(
+            "{} plus one lone sine",
+            count(h, "(sin, cos) pair", "(sin, cos) pairs")
+        ),
+        (None, Some(_)) => format!(
+            "{} plus a column of zeros",
+            count(h, "(sin, cos) pair", "(sin, cos) pairs")
+        ),
+        (None, None) => count(h, "(sin, cos) pair", "(sin, cos) pairs"),
     }
 }
 
@@ -138,11 +195,26 @@ fn slowest_text(p: &SinusoidalParams) -> String {
             sig(wavelength)
         ),
         Spacing::Paper => format!("{} positions (2π·base^(1−2/d))", sig(wavelength)),
-        Spacing::Fairseq if full_pairs(p) >= 2 => format!(
+        Spacing::Fairseq if full_pairs(p) >= 2 && p.base == 10_000.0 => format!(
             "exactly 2π·base = {} positions — the paper's “2π to 10000·2π”",
             sig(wavelength)
         ),
+        Spacing::Fairseq if full_pairs(p) >= 2 => format!(
+            "exactly 2π·base = {} positions (the paper's “2π to 10000·2π”, with base {} for 10000)",
+            sig(wavelength),
+            format_number(p.base)
+        ),
         Spacing::Fairseq => "2π ≈ 6.28 positions: with a single pair its only ω is 1, and reaching 2π·base needs d ≥ 4".to_string(),
+    }
+}
+
+/// Whether fairseq's `get_embedding` follows tensor2tensor at this d: it divides by
+/// `half_dim − 1`, which is zero below d = 4 (tensor2tensor divides by `max(…, 1)`).
+fn fairseq_note(p: &SinusoidalParams) -> &'static str {
+    if full_pairs(p) >= 2 {
+        " (which fairseq follows)"
+    } else {
+        " (fairseq's copy of it divides by zero below d = 4)"
     }
 }
 
@@ -157,15 +229,477 @@ pub fn spacing_text(p: &SinusoidalParams) -> String {
     };
     match p.spacing {
         Spacing::Paper => format!(
-            "With the paper's formula the slowest wavelength is {}; the authors' tensor2tensor code (which fairseq follows) spaces the frequencies as base^(−i/(⌊d/2⌋−1)) instead, so its slowest is {}.",
+            "With the paper's formula the slowest wavelength is {}; the authors' tensor2tensor code{} spaces the frequencies as base^(−i/max(⌊d/2⌋−1, 1)) instead, so its slowest is {}.",
             slowest_text(p),
+            fairseq_note(p),
             slowest_text(&other)
         ),
         Spacing::Fairseq => format!(
-            "With tensor2tensor's spacing (which fairseq follows) the slowest wavelength is {}; the paper's own formula, base^(−2i/d), stops at {}.",
+            "With tensor2tensor's spacing{} the slowest wavelength is {}; the paper's own formula, base^(−2i/d), stops at {}.",
+            fairseq_note(p),
             slowest_text(p),
             slowest_text(&other)
         ),
+    }
+}
+
+/// "1 position" or "100 positions", for "over the … shown".
+fn positions_text(n: usize) -> String {
+    count(n, "position", "positions")
+}
+
+/// A share of a turn below 1, truncated (never rounded up to a whole turn) to two significant
+/// digits: 0.9996 → "0.99", 0.0342 → "0.034".
+fn share_below_one(t: f64) -> String {
+    let decimals = (-t.log10()).ceil() as i32 + 1;
+    let scale = 10f64.powi(decimals);
+    format!(
+        "{:.*}",
+        decimals.max(0) as usize,
+        (t * scale).floor() / scale
+    )
+}
+
+/// How far something turns: "does not turn at all", "turns only 0.034 of a circle", "turns 16 times".
+fn turns_phrase(t: f64) -> String {
+    if t <= 0.0 {
+        "does not turn at all".to_string()
+    } else if t < 1.0 {
+        format!("turns only {} of a circle", share_below_one(t))
+    } else {
+        format!("turns {} times", format_significant(t, 2))
+    }
+}
+
+/// How far the slowest component of the encoding turns over the positions shown, and what the
+/// base has to do with it (the waves bridge).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SlowestTurn {
+    /// A single frequency (d = 2, or d = 3 with tensor2tensor's spacing): its ω is base⁰ = 1, so
+    /// the base sets nothing.
+    OnePair { positions: usize, turns: f64 },
+    /// The slowest component stays under one turn.
+    Partial {
+        positions: usize,
+        wavelength: f64,
+        turns: f64,
+    },
+    /// Even the slowest turns at least once: a larger base would slow it.
+    Whole {
+        positions: usize,
+        wavelength: f64,
+        turns: f64,
+    },
+}
+
+/// The slowest component's turns over the positions shown: `(n − 1)·ω/2π`.
+pub fn slowest_turn(p: &SinusoidalParams) -> SlowestTurn {
+    let omega = p.pair_omega(p.pairs() - 1);
+    let positions = p.positions;
+    let turns = positions.saturating_sub(1) as f64 * omega / TAU;
+    let wavelength = TAU / omega;
+    if p.pairs() == 1 {
+        SlowestTurn::OnePair { positions, turns }
+    } else if turns < 1.0 {
+        SlowestTurn::Partial {
+            positions,
+            wavelength,
+            turns,
+        }
+    } else {
+        SlowestTurn::Whole {
+            positions,
+            wavelength,
+            turns,
+        }
+    }
+}
+
+impl fmt::Display for SlowestTurn {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let wavelength = |w: f64| format_number(round_significant(w, 5));
+        match *self {
+            SlowestTurn::OnePair { positions, turns } => write!(
+                f,
+                "2π ≈ 6.2832 for the one pair at every base, since its ω is base⁰ = 1: the base \
+                 sets nothing here, and over the {} shown the pair {}. Only a larger d_model adds \
+                 slower pairs.",
+                positions_text(positions),
+                turns_phrase(turns)
+            ),
+            SlowestTurn::Partial {
+                positions,
+                wavelength: w,
+                turns,
+            } => write!(
+                f,
+                "from 2π ≈ 6.3 for the fastest to {} for the slowest. The base sets that slowest \
+                 wavelength, so it should exceed the longest context: over the {} shown the \
+                 slowest one {}.",
+                wavelength(w),
+                positions_text(positions),
+                turns_phrase(turns)
+            ),
+            SlowestTurn::Whole {
+                positions,
+                wavelength: w,
+                turns,
+            } => write!(
+                f,
+                "from 2π ≈ 6.3 for the fastest to {} for the slowest. The base sets that slowest \
+                 wavelength, so it should exceed the longest context: here even the slowest one \
+                 {} over the {} shown — this base is too small for this many positions.",
+                wavelength(w),
+                turns_phrase(turns),
+                positions_text(positions)
+            ),
+        }
+    }
+}
+
+/// Over the positions shown, the components that never complete a turn (the chapter's last
+/// sentence): `slow` of the `pairs` complete pairs, and whether the lone sine of an odd d
+/// (paper spacing) is among them (`None`: there is none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unfinished {
+    pub positions: usize,
+    pub slow: usize,
+    pub pairs: usize,
+    pub lone_slow: Option<bool>,
+}
+
+/// Which components fail to complete a turn, `(n − 1)·ω < 2π`, over the positions shown.
+pub fn unfinished(p: &SinusoidalParams) -> Unfinished {
+    let last = p.positions.saturating_sub(1) as f64;
+    let short = |k: usize| last * p.pair_omega(k) < TAU;
+    let pairs = full_pairs(p);
+    Unfinished {
+        positions: p.positions,
+        slow: (0..pairs).filter(|&k| short(k)).count(),
+        pairs,
+        lone_slow: lone_sine(p).map(|_| short(pairs)),
+    }
+}
+
+impl fmt::Display for Unfinished {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let shown = positions_text(self.positions);
+        let every = if self.pairs == 1 {
+            "the one pair completes a turn"
+        } else {
+            "every pair completes a turn"
+        };
+        match (self.slow, self.lone_slow) {
+            (0, Some(true)) => write!(
+                f,
+                "Over the {shown} shown {every}, but the lone sine does not: longer inputs show \
+                 it angles it never saw."
+            ),
+            (0, None) if self.pairs == 1 => write!(
+                f,
+                "Over the {shown} shown {every}; longer inputs only take it round the same \
+                 circle again."
+            ),
+            (0, lone) => write!(
+                f,
+                "Over the {shown} shown {every}{}; longer inputs bring only new combinations of \
+                 angles.",
+                if lone.is_some() {
+                    ", and so does the lone sine"
+                } else {
+                    ""
+                }
+            ),
+            (slow, lone) => {
+                let lone = lone == Some(true);
+                let (verb, them) = if slow == 1 && !lone {
+                    ("completes", "it angles it")
+                } else {
+                    ("complete", "them angles they")
+                };
+                write!(
+                    f,
+                    "Over the {shown} shown, {slow} of the {}{} never {verb} a turn: longer inputs \
+                     show {them} never saw.",
+                    count(self.pairs, "pair", "pairs"),
+                    if lone { " and the lone sine" } else { "" }
+                )
+            }
+        }
+    }
+}
+
+/// The two readings of the clock hands (the complete pairs) most alike among the positions
+/// shown: positions `distance` apart, whose hands differ by at most `degrees` (the largest
+/// angle between the two readings of any one hand). A shift by k turns every hand by k·ω_i, so
+/// this depends only on the distance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Nearest {
+    pub distance: usize,
+    pub degrees: f64,
+}
+
+/// The angle between two readings of a hand turned by `angle` radians, in degrees (0 … 180).
+pub fn wrapped_degrees(angle: f64) -> f64 {
+    let a = angle.rem_euclid(TAU);
+    a.min(TAU - a) * 180.0 / PI
+}
+
+/// [`Nearest`] over the positions shown; `None` for a single position.
+pub fn nearest_readings(p: &SinusoidalParams) -> Option<Nearest> {
+    let omegas: Vec<f64> = (0..full_pairs(p)).map(|i| p.pair_omega(i)).collect();
+    let mut best: Option<Nearest> = None;
+    for k in 1..p.positions {
+        let bound = best.map_or(f64::INFINITY, |b| b.degrees);
+        let mut widest = 0.0_f64;
+        for &w in &omegas {
+            widest = widest.max(wrapped_degrees(k as f64 * w));
+            if widest >= bound {
+                break;
+            }
+        }
+        if widest < bound {
+            best = Some(Nearest {
+                distance: k,
+                degrees: widest,
+            });
+        }
+    }
+    best
+}
+
+/// Below this many degrees, two readings of a hand look the same on a clock face.
+pub const ALIKE_DEGREES: f64 = 1.0;
+
+/// Whether the hands tell the positions shown apart (the clocks' caption, the bridge before
+/// them, the heatmap's text alternative).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Readings {
+    /// One position: nothing to tell apart.
+    One,
+    /// Every two readings differ by at least [`ALIKE_DEGREES`] on some hand.
+    Apart { nearest: Nearest },
+    /// Two positions `nearest.distance` apart read almost alike; `one_pair` when d has a single
+    /// (sin, cos) pair.
+    Alike { nearest: Nearest, one_pair: bool },
+}
+
+/// [`Readings`] of the positions shown.
+pub fn readings(p: &SinusoidalParams) -> Readings {
+    match nearest_readings(p) {
+        None => Readings::One,
+        Some(nearest) if nearest.degrees >= ALIKE_DEGREES => Readings::Apart { nearest },
+        Some(nearest) => Readings::Alike {
+            nearest,
+            one_pair: full_pairs(p) == 1,
+        },
+    }
+}
+
+impl fmt::Display for Readings {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match *self {
+            Readings::One => write!(f, "with one position shown there is nothing to tell apart"),
+            Readings::Apart { nearest } => write!(
+                f,
+                "together the hands tell every position shown apart: the two readings most alike, \
+                 {} apart, still differ by {:.1}° on some hand",
+                count(nearest.distance, "position", "positions"),
+                nearest.degrees
+            ),
+            Readings::Alike { nearest, one_pair } => write!(
+                f,
+                "yet positions {} apart read almost alike: no hand differs by more than {}°{}",
+                nearest.distance,
+                format_significant(nearest.degrees, 2),
+                if one_pair {
+                    " — one pair cannot separate them; a larger d_model adds hands"
+                } else {
+                    ""
+                }
+            ),
+        }
+    }
+}
+
+/// Two numbers that should look different when they are: the fewest decimals (at least 4, at
+/// most 15) at which `lo` and `hi` print differently, or `None` when they are equal to 15.
+pub fn distinguishing_decimals(lo: f64, hi: f64) -> Option<usize> {
+    (4..=15).find(|&k| format!("{lo:.k$}") != format!("{hi:.k$}"))
+}
+
+/// "0.9700 to 0.9704", or, where four decimals hide the difference, "0.970000012 to
+/// 0.970000064 (a spread of 5.2e-8)", or "0.970000000000000 throughout (equal at 15 decimals)".
+pub fn range_text(lo: f64, hi: f64) -> String {
+    match distinguishing_decimals(lo, hi) {
+        Some(4) => format!("{lo:.4} to {hi:.4}"),
+        Some(k) => format!("{lo:.k$} to {hi:.k$} (a spread of {:.1e})", hi - lo),
+        None => format!("{lo:.15} throughout (equal at 15 decimals)"),
+    }
+}
+
+/// Mean of |v| over the columns of each quarter of the frequency pairs, fastest first (pair `i`'s
+/// columns, wherever the layout puts them, count for quarter `⌊4i/pairs⌋`; zero padding counts
+/// for none) — or of each pair when there are fewer than four. The same for both layouts.
+pub fn pair_groups(p: &SinusoidalParams, v: &[f64]) -> Vec<f64> {
+    let pairs = p.pairs().max(1);
+    let groups = pairs.min(4);
+    let (mut sum, mut count) = (vec![0.0; groups], vec![0usize; groups]);
+    for (c, x) in v.iter().enumerate() {
+        if let Column::Sin(i) | Column::Cos(i) = p.column(c) {
+            let g = (groups * i / pairs).min(groups - 1);
+            sum[g] += x.abs();
+            count[g] += 1;
+        }
+    }
+    sum.iter()
+        .zip(&count)
+        .map(|(s, &n)| if n > 0 { s / n as f64 } else { 0.0 })
+        .collect()
+}
+
+/// "quarter of the pairs" or "pair", as [`pair_groups`] groups them.
+pub fn group_name(p: &SinusoidalParams) -> &'static str {
+    if p.pairs() >= 4 {
+        "quarter of the pairs"
+    } else {
+        "pair"
+    }
+}
+
+/// Mean absolute change of a word's columns per group of pairs, fastest first, as the token
+/// figure groups them: what moving the word does, said from those numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WordMove {
+    /// p₂ = p₀: nothing moved.
+    Still,
+    /// One group (fewer than two pairs): nothing to compare.
+    OneGroup { moved: usize, mean: f64 },
+    /// The slowest group moved less than a quarter of the fastest.
+    FastOnly {
+        moved: usize,
+        slow: f64,
+        fast: f64,
+        group: &'static str,
+    },
+    /// Every group moved little (under [`WordMove::SMALL`]).
+    Little {
+        moved: usize,
+        slow: f64,
+        fast: f64,
+        group: &'static str,
+    },
+    /// The slowest group moved at least a quarter of the fastest, and visibly.
+    SlowToo {
+        moved: usize,
+        slow: f64,
+        fast: f64,
+        group: &'static str,
+    },
+}
+
+impl WordMove {
+    /// A mean change below this reads as "barely moved" (the columns range over −1 … 1).
+    pub const SMALL: f64 = 0.05;
+
+    /// Decides from the groups' means (fastest first), the distance moved and the group's name.
+    pub fn from_groups(moved: usize, groups: &[f64], group: &'static str) -> WordMove {
+        let (fast, slow) = (
+            groups.first().copied().unwrap_or(0.0),
+            groups.last().copied().unwrap_or(0.0),
+        );
+        if moved == 0 {
+            WordMove::Still
+        } else if groups.len() < 2 {
+            WordMove::OneGroup { moved, mean: fast }
+        } else if fast.max(slow) < Self::SMALL {
+            WordMove::Little {
+                moved,
+                slow,
+                fast,
+                group,
+            }
+        } else if slow < fast / 4.0 {
+            WordMove::FastOnly {
+                moved,
+                slow,
+                fast,
+                group,
+            }
+        } else {
+            WordMove::SlowToo {
+                moved,
+                slow,
+                fast,
+                group,
+            }
+        }
+    }
+}
+
+/// A mean change with enough digits to be true: "0.88", or "3.0e-5" where two decimals would
+/// print 0.00.
+fn mean_text(x: f64) -> String {
+    if x != 0.0 && x.abs() < 0.005 {
+        format!("{x:.1e}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+impl fmt::Display for WordMove {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match *self {
+            WordMove::Still => write!(f, "Put p₂ away from p₀ to move the word."),
+            WordMove::OneGroup { moved, mean } => write!(
+                f,
+                "Moving the word by {} changes its one pair by {} on average.",
+                count(moved, "position", "positions"),
+                mean_text(mean)
+            ),
+            WordMove::FastOnly {
+                moved,
+                slow,
+                fast,
+                group,
+            } => write!(
+                f,
+                "Moving the word by {} changes mostly the fast pairs: the slowest {group} moves \
+                 {} on average against {} for the fastest. One reading — an interpretation, not \
+                 something the encoding forces — is that a model can keep what a word means in \
+                 those quiet dimensions.",
+                count(moved, "position", "positions"),
+                mean_text(slow),
+                mean_text(fast)
+            ),
+            WordMove::Little {
+                moved,
+                slow,
+                fast,
+                group,
+            } => write!(
+                f,
+                "Moving the word by {} barely changes it: the slowest {group} moves {} on average \
+                 and the fastest {} (the columns run from −1 to 1).",
+                count(moved, "position", "positions"),
+                mean_text(slow),
+                mean_text(fast)
+            ),
+            WordMove::SlowToo {
+                moved,
+                slow,
+                fast,
+                group,
+            } => write!(
+                f,
+                "Moving the word by {} moves the slowest {group} by {} on average against {} for \
+                 the fastest: over that distance the slow pairs move too, by at least a quarter \
+                 as much as the fast ones.",
+                count(moved, "position", "positions"),
+                mean_text(slow),
+                mean_text(fast)
+            ),
+        }
     }
 }
 
@@ -217,6 +751,11 @@ mod tests {
                 assert_eq!(named(true, i), cos, "{p:?}");
             }
             let caption = heatmap_caption(&p);
+            if p.pairs() == 1 {
+                // One frequency: the caption names columns 0 and 1 (tests/claims_sinusoids.rs).
+                assert!(caption.contains("Column"), "{caption}");
+                continue;
+            }
             assert_eq!(
                 caption.contains("2i and 2i+1"),
                 p.layout == Layout::Interleaved,
@@ -280,7 +819,7 @@ mod tests {
             if !odd {
                 assert_eq!(
                     pairs_count_text(&p),
-                    format!("{} (sin, cos) pairs", p.dim / 2)
+                    crate::explain::count(p.dim / 2, "(sin, cos) pair", "(sin, cos) pairs")
                 );
             }
         }

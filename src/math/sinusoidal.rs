@@ -71,6 +71,15 @@ impl Spacing {
         }
     }
 
+    /// The name the page's control shows: the spacing is tensor2tensor's, which fairseq's code
+    /// copies (for d ≥ 4).
+    pub fn label(self) -> &'static str {
+        match self {
+            Spacing::Paper => "paper",
+            Spacing::Fairseq => "tensor2tensor",
+        }
+    }
+
     /// Reads [`Spacing::as_str`]'s names.
     pub fn parse(s: &str) -> Option<Self> {
         match s {

@@ -278,7 +278,7 @@ impl SinusoidalView {
                         None
                     }
                     None => Some(Notice(format!(
-                        "spacing = “{v}” is not one of paper, fairseq; using paper.",
+                        "spacing = “{v}” is not one of paper, fairseq (tensor2tensor's spacing); using paper.",
                         v = crate::params::quote(v)
                     ))),
                 },

@@ -441,9 +441,12 @@ pub fn shift_height(width: f64) -> f64 {
     (width * 0.42).clamp(240.0, 360.0)
 }
 
-/// `PE(at + shift)` (line) under `M_shift · PE(at)` (dots), over the columns.
+/// `PE(at + shift)` (line) under `M_shift · PE(at)` (dots), over the columns. `borrowed`: an
+/// odd d's lone sine, whose rotation takes cos(at·ω) from the position itself
+/// ([`SinusoidalParams::apply_shift`]), so the dots are not a matrix times PE(at) alone.
 pub fn shift_spec(
     dim: usize,
+    borrowed: bool,
     at: usize,
     shift: usize,
     target: &[f64],
@@ -451,7 +454,14 @@ pub fn shift_spec(
     theme: Theme,
 ) -> LinePlotSpec {
     LinePlotSpec {
-        title: format!("M_{shift} · PE({at}) lands exactly on PE({})", at + shift),
+        title: if borrowed && shift > 0 {
+            format!(
+                "M_{shift} · PE({at}), the lone sine's cosine borrowed, lands exactly on PE({})",
+                at + shift
+            )
+        } else {
+            format!("M_{shift} · PE({at}) lands exactly on PE({})", at + shift)
+        },
         x_desc: "column j",
         y_desc: "value",
         x_range: 0.0..(dim - 1).max(1) as f64,
@@ -482,7 +492,8 @@ pub fn shift(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let k = v.sinusoidal.shift;
     let moved = p.apply_shift(&p.row(at), at, k as f64);
     let target = p.row(at + k);
-    let spec = shift_spec(p.dim, at, k, &target, &moved, theme);
+    let borrowed = crate::explain::sinusoids::lone_sine(&p).is_some();
+    let spec = shift_spec(p.dim, borrowed, at, k, &target, &moved, theme);
     vec![lines(spec, Height::Rule(shift_height))]
 }
 

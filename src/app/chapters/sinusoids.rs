@@ -18,7 +18,7 @@ use crate::app::state::AppState;
 use crate::explain::sinusoids as explain;
 use crate::math::limits;
 use crate::math::sinusoidal::{Layout, Spacing};
-use crate::params::{TableView, format_number, round_significant};
+use crate::params::TableView;
 
 /// `PE(pos, column) = func(pos / base^(exponent))` in MathML, with the column names and the
 /// exponent of the current layout and spacing ([`crate::explain`]) and the current base.
@@ -58,54 +58,7 @@ fn Equation(func: &'static str, cos: bool) -> impl IntoView {
 pub fn Sinusoids() -> impl IntoView {
     let s = expect_context::<AppState>().sinusoidal;
     let params = s.params();
-    // Wavelength 2π/ω of the slowest pair, in positions.
-    let slowest = move || {
-        let p = params.get();
-        let omega = p.pair_omega(p.pairs().saturating_sub(1));
-        if omega > 0.0 {
-            format_number(round_significant(std::f64::consts::TAU / omega, 5))
-        } else {
-            "∞".to_string()
-        }
-    };
-    // How far the slowest frequency turns over the positions shown (largest angle (n − 1)·ω).
-    let slowest_share = move || {
-        let p = params.get();
-        let omega = p.pair_omega(p.pairs().saturating_sub(1));
-        let turns = p.positions.saturating_sub(1) as f64 * omega / std::f64::consts::TAU;
-        let shown = crate::params::format_significant(turns, 2);
-        if turns < 1.0 {
-            format!(
-                "over the {} positions shown the slowest one turns only {shown} of a circle.",
-                p.positions
-            )
-        } else {
-            format!(
-                "here even the slowest one turns {shown} times over the {} positions shown: this base is too small for this many positions.",
-                p.positions
-            )
-        }
-    };
-    // Over the positions shown, the complete pairs that never finish a turn.
-    let unfinished = move || {
-        let p = params.get();
-        let last = p.positions.saturating_sub(1) as f64;
-        let h = p.dim / 2;
-        let slow = (0..h)
-            .filter(|&k| last * p.pair_omega(k) < std::f64::consts::TAU)
-            .count();
-        if slow == 0 {
-            format!(
-                "Over the {} positions shown every pair completes a turn; longer inputs bring only new combinations of angles.",
-                p.positions
-            )
-        } else {
-            format!(
-                "Over the {} positions shown, {slow} of the {h} pairs never complete a turn: longer inputs show them angles they never saw.",
-                p.positions
-            )
-        }
-    };
+    let readings = Memo::new(move |_| explain::readings(&params.get()));
     let shift_k = s.shift;
     // Why sine and cosine: the part of sin((p+k)ω) a fixed matrix cannot reach with sines alone.
     let sine_alone = move || {
@@ -163,7 +116,8 @@ pub fn Sinusoids() -> impl IntoView {
             </div>
             <p class="formula-note">
                 {move || explain::pair_range_text(&params.get())} " "
-                {move || explain::spacing_text(&params.get())}
+                {move || explain::spacing_text(&params.get())} " "
+                {move || explain::layout_text(&params.get())}
             </p>
             <div class="figure-grid">
                 <Deferred>
@@ -180,10 +134,8 @@ pub fn Sinusoids() -> impl IntoView {
                         "Read the table down a column and you get a wave. With d_model = "
                         {move || s.dim.get()} " there are " {move || explain::pairs_count_text(&params.get())}
                         "; each turns at an angular frequency ω" <sub>"i"</sub> " in radians per "
-                        "position, and its wavelength 2π/ω" <sub>"i"</sub> " is in positions: from "
-                        "2π ≈ 6.3 for the fastest to " {slowest} " for the slowest. The base sets that "
-                        "slowest wavelength, so it should exceed the longest context: "
-                        {slowest_share}
+                        "position, and its wavelength 2π/ω" <sub>"i"</sub> " is in positions: "
+                        {move || explain::slowest_turn(&params.get()).to_string()}
                     </p>
                     <div class="slot" hidden=move || !s.show.get().waves()>
                         <Deferred>
@@ -192,8 +144,8 @@ pub fn Sinusoids() -> impl IntoView {
                     </div>
                     <p class="bridge">
                         "Read it along a row instead — one position — and each pair is a clock "
-                        "hand turning at its own speed. The hands together tell every position "
-                        "apart, the way seconds, minutes and hours do."
+                        "hand turning at its own speed, like the second, minute and hour hands; "
+                        {move || readings.get().to_string()} "."
                     </p>
                     <Deferred>
                         <SinusoidalClocks />
@@ -236,7 +188,8 @@ pub fn Sinusoids() -> impl IntoView {
                         "extrapolate to sequence lengths longer than the ones encountered during "
                         "training” — a hope, and learned position embeddings did about as well "
                         "in their tests (Table 3, row E). In practice sinusoidal models degrade "
-                        "past their training length (Press et al., 2022). " {unfinished}
+                        "past their training length (Press et al., 2022). "
+                        {move || explain::unfinished(&params.get()).to_string()}
                     </p>
                 </div>
             </div>

@@ -232,7 +232,9 @@ pub fn OrderBlindness() -> impl IntoView {
                 "A toy attention layer (d = 16, fixed random embeddings and projections): each row "
                 "is how much one word attends to every word. Turn positions off and repeated words "
                 "(like the two “dog”s of the first example) look at the sentence in exactly the "
-                "same way."
+                "same way. Its positions are always the paper's sinusoids at d = 16, base 10000, "
+                "interleaved: the controls further down change the figures below them, not this "
+                "toy."
             </figcaption>
         </figure>
     }

@@ -75,18 +75,21 @@ pub fn SinusoidalClocks() -> impl IntoView {
                 .to_string(),
         }
     };
+    let readings = Memo::new(move |_| crate::explain::sinusoids::readings(&params.get()));
     let describe = move || {
         let p = params.get();
         let at = pos.get() as f64;
         let turns = |k: usize| at * p.pair_omega(k) / TAU;
+        // The hands drawn are the complete pairs shown (a lone sine has no clock).
+        let (first, last) = pairs.with(|v| (v.first().copied(), v.last().copied()));
         format!(
-            "{} clock faces for position {}. Each hand turns by pos times the pair's frequency: \
-             at this position the first hand has made {:.2} turns and the last {:.4}; together \
-             the hands give every position its own reading.",
-            pairs.with(Vec::len),
+            "{} for position {}. Each hand turns by pos times the pair's frequency: \
+             at this position the first hand has made {:.2} turns and the last {:.4}; {}.",
+            crate::explain::count(pairs.with(Vec::len), "clock face", "clock faces"),
             pos.get(),
-            turns(0),
-            turns(p.pairs().saturating_sub(1))
+            first.map_or(0.0, turns),
+            last.map_or(0.0, turns),
+            readings.get()
         )
     };
 
@@ -113,8 +116,8 @@ pub fn SinusoidalClocks() -> impl IntoView {
             <figcaption>
                 "Each frequency pair is a clock hand: its tip is (sin, cos) of pos·ω" <sub>"i"</sub>
                 ". λ is the pair's wavelength in positions. Move the position slider and watch the "
-                "fast hands race while the slow ones creep — like the second, minute and hour hands "
-                "of a clock, together they tell every position apart."
+                "fast hands race while the slow ones creep, like the second, minute and hour hands "
+                "of a clock; " {move || readings.get().to_string()} "."
             </figcaption>
         </figure>
     }

@@ -21,13 +21,14 @@ fn describe(p: &SinusoidalParams, pos: usize) -> String {
     format!(
         "Heatmap of the sinusoidal positional encoding: {} positions down, {} columns across, \
          base {}, {} layout, {} spacing. Colour runs from blue (−1) to red or orange (+1), with 0 in the page colour. \
-         {}; each row is a distinct pattern. Position {} is outlined.",
+         {}. Read as clock hands, {}. Position {} is outlined.",
         p.positions,
         p.dim,
         p.base,
         p.layout.as_str(),
-        p.spacing.as_str(),
+        p.spacing.label(),
         crate::explain::sinusoids::columns_text(p),
+        crate::explain::sinusoids::readings(p),
         pos
     )
 }

@@ -42,7 +42,8 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
                     (lo.min(v), hi.max(v))
                 });
             format!(
-                "sinusoidal between {lo:.2} and {hi:.2} (√({} + sin²(pos·ω)): the lone sine of an odd d makes it vary)",
+                "sinusoidal {} (√({} + sin²(pos·ω)): the lone sine of an odd d makes it vary)",
+                crate::explain::sinusoids::range_text(lo, hi),
                 p.dim / 2
             )
         };

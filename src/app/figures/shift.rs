@@ -60,8 +60,12 @@ pub fn RelativeShift() -> impl IntoView {
     let stats = draw_effect(canvas_ref, move |canvas| {
         let p = params.get();
         let (at, shift) = (pos.get(), k.get());
-        let spec = target
-            .with(|tg| moved.with(|mv| scene::shift_spec(p.dim, at, shift, tg, mv, theme.get())));
+        let spec = target.with(|tg| {
+            moved.with(|mv| {
+                let borrowed = crate::explain::sinusoids::lone_sine(&p).is_some();
+                scene::shift_spec(p.dim, borrowed, at, shift, tg, mv, theme.get())
+            })
+        });
         layout.set_value(paint_lines(canvas, scene::shift_height, &spec));
     });
 
@@ -120,10 +124,15 @@ pub fn RelativeShift() -> impl IntoView {
                     aria-label=move || {
                         format!(
                             "Two curves over the dimensions: PE at position {} and the rotation \
-                             M_{} applied to PE at position {}. They coincide.",
+                             M_{} applied to PE at position {}{}. They coincide.",
                             pos.get() + k.get(),
                             k.get(),
-                            pos.get()
+                            pos.get(),
+                            if crate::explain::sinusoids::lone_sine(&params.get()).is_some() {
+                                " (the lone sine's cosine taken from the position itself)"
+                            } else {
+                                ""
+                            }
                         )
                     }
                     aria-describedby="fig-shift-block"
@@ -166,15 +175,9 @@ pub fn RelativeShift() -> impl IntoView {
                     Some((kk, e)) if kk == k.get() => {
                         let p = params.get();
                         let h = p.dim / 2;
-                        let (who, odd) = match crate::explain::sinusoids::lone_sine(&p) {
-                            Some(col) if kk > 0 => (
-                                format!("for the {h} complete pairs "),
-                                format!(
-                                    " Column {col} is a lone sine (odd d): its 2×2 block needs cos(p·ω_{h}), which the vector lacks, so this check borrows it from p itself. No fixed matrix of the vector alone shifts that column: without the borrowed cosine its error reaches |sin({kk}·ω_{h})| = {:.1e}.",
-                                    (kk as f64 * p.pair_omega(h)).sin().abs()
-                                ),
-                            ),
-                            _ => (String::new(), String::new()),
+                        let (who, odd) = match crate::explain::sinusoids::lone_sine_shift_note(&p, kk) {
+                            Some(note) => (format!("for the {h} complete pairs "), format!(" {note}")),
+                            None => (String::new(), String::new()),
                         };
                         format!(
                             "Across all {} positions and {} columns, the largest entry of |M_{kk} · PE(p) − PE(p + {kk})| is {e:.1e}: {who}the same matrix shifts every position.{odd}",

@@ -142,7 +142,8 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
                     (lo.min(v), hi.max(v))
                 });
             format!(
-                "d is odd, so the last sine has no cosine partner: it adds sin(a·ω_{h})·sin(b·ω_{h}), which depends on a and b, not only on a − b. The diagonals are not constant — the distance-1 diagonal ranges from {lo:.4} to {hi:.4} — and the curve changes as you move the position slider."
+                "d is odd, so the last sine has no cosine partner: it adds sin(a·ω_{h})·sin(b·ω_{h}), which depends on a and b, not only on a − b. So the diagonals are not exactly constant — the distance-1 diagonal runs {} — and the curve shifts with the position slider by as much.",
+                crate::explain::sinusoids::range_text(lo, hi)
             )
         }
     });

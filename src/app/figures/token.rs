@@ -11,38 +11,10 @@ use crate::app::figure::draw_effect;
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
-use crate::math::sinusoidal::{Column, Layout, SinusoidalParams};
+use crate::explain::sinusoids::{group_name, pair_groups};
+use crate::math::sinusoidal::Layout;
 use crate::params::{MAX_COMPARE, parse_usize};
 use crate::scene::sinusoids as scene;
-
-/// Mean of |v| over the columns of each quarter of the frequency pairs, fastest first (pair `i`'s
-/// columns, wherever the layout puts them, count for quarter `⌊4i/pairs⌋`; zero padding counts
-/// for none) — or of each pair when there are fewer than four. The same for both layouts.
-fn pair_groups(p: &SinusoidalParams, v: &[f64]) -> Vec<f64> {
-    let pairs = p.pairs().max(1);
-    let groups = pairs.min(4);
-    let (mut sum, mut count) = (vec![0.0; groups], vec![0usize; groups]);
-    for (c, x) in v.iter().enumerate() {
-        if let Column::Sin(i) | Column::Cos(i) = p.column(c) {
-            let g = (groups * i / pairs).min(groups - 1);
-            sum[g] += x.abs();
-            count[g] += 1;
-        }
-    }
-    sum.iter()
-        .zip(&count)
-        .map(|(s, &n)| if n > 0 { s / n as f64 } else { 0.0 })
-        .collect()
-}
-
-/// "quarter of the pairs" or "pair", as [`pair_groups`] groups them.
-fn group_name(p: &SinusoidalParams) -> &'static str {
-    if p.pairs() >= 4 {
-        "quarter of the pairs"
-    } else {
-        "pair"
-    }
-}
 
 /// The figure: three position boxes and the plot of differences over dimension.
 #[component]
@@ -146,20 +118,11 @@ pub fn AddToToken() -> impl IntoView {
                     let [p0, _, p2] = at.get();
                     let p = params.get();
                     let q = diffs.with(|(_, d2)| pair_groups(&p, d2));
-                    let (fast, slow) = (q.first().copied().unwrap_or(0.0), q.last().copied().unwrap_or(0.0));
-                    let group = group_name(&p);
-                    let moved = p2.abs_diff(p0);
-                    let what = if moved == 0 {
-                        "Put p₂ away from p₀ to move the word.".to_string()
-                    } else if slow < fast / 4.0 {
-                        format!(
-                            "Moving the word by {moved} positions changes mostly the fast pairs: the slowest {group} moves {slow:.2} on average against {fast:.2} for the fastest. One reading — an interpretation, not something the encoding forces — is that a model can keep what a word means in those quiet dimensions."
-                        )
-                    } else {
-                        format!(
-                            "Moving the word by {moved} positions moves the slowest {group} by {slow:.2} on average against {fast:.2} for the fastest: over that distance even the slow pairs have turned a good way."
-                        )
-                    };
+                    let what = crate::explain::sinusoids::WordMove::from_groups(
+                        p2.abs_diff(p0),
+                        &q,
+                        group_name(&p),
+                    );
                     format!("The model sees word + position. {what}")
                 }}
             </figcaption>
