@@ -3,6 +3,8 @@
 //! never by calling the predicate that chose the sentence; and the fact-check's reproducing links
 //! (`../shared/reviews/chapter-1.md`) as named regression tests.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::f64::consts::{PI, TAU};
 
 use pe_explorer::explain::sinusoids::{

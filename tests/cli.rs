@@ -341,6 +341,59 @@ fn rope_freqs_longrope_from_flags() {
 }
 
 #[test]
+fn rope_freqs_longrope_config_answers_the_short_factors_the_model_holds() {
+    // transformers' rotary embedding built from a LongRoPE config holds inv_freq with the short
+    // factors; only a sequence longer than original_max_position_embeddings (4096) switches to
+    // the long ones. d = 8 (4 pairs), base 10000: θ_i = 10000^(−i/4) = 1, 0.1, 0.01, 0.001.
+    let path = config_file(
+        "longrope-short.json",
+        r#"{"head_dim": 8, "max_position_embeddings": 131072,
+            "original_max_position_embeddings": 4096, "rope_theta": 10000.0,
+            "rope_scaling": {"rope_type": "longrope", "short_factor": [1, 1.5, 2, 3],
+            "long_factor": [1, 4, 16, 32]}}"#,
+    );
+    let theta = [1.0, 0.1, 0.01, 0.001];
+    let v = json(&["rope-freqs", "--config", &path]);
+    assert_eq!(v["seq_len"], 4096);
+    for (i, (got, want)) in flat(&v["scale_per_pair"])
+        .iter()
+        .zip([1.0, 1.5, 2.0, 3.0])
+        .enumerate()
+    {
+        assert!(
+            (got - want).abs() < 1e-12,
+            "pair {i}: {got} vs short {want}"
+        );
+        let f = flat(&v["inv_freq"])[i];
+        assert!(
+            (f - theta[i] / want).abs() < 1e-12 * theta[i],
+            "pair {i}: {f}"
+        );
+    }
+    // Past L₀ the long factors, by --seq-len or by --target.
+    for extra in [["--seq-len", "4097"], ["--target", "8192"]] {
+        let mut args = vec!["rope-freqs", "--config", &path];
+        args.extend(extra);
+        let v = json(&args);
+        for (got, want) in flat(&v["scale_per_pair"])
+            .iter()
+            .zip([1.0, 4.0, 16.0, 32.0])
+        {
+            assert!(
+                (got - want).abs() < 1e-12,
+                "{extra:?}: {got} vs long {want}"
+            );
+        }
+    }
+    let help = String::from_utf8(pe(&["rope-freqs", "--help"]).stdout).unwrap();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("a LongRoPE config answers with its short factors"),
+        "{help}"
+    );
+}
+
+#[test]
 fn rope_apply_rotates_and_dots() {
     let v = json(&[
         "rope-apply",

@@ -27,21 +27,28 @@
 //! - factor: the dict's. `longrope` without one takes `max_position_embeddings / L₀` (Phi-3:
 //!   131072/4096 = 32); so does `yarn` with `"factor": null`.
 //!
-//! **Versions.** transformers 4.45–4.5x's `_compute_yarn_parameters` replaced an explicit factor
-//! by `max_position_embeddings / original_max_position_embeddings` whenever the dict named an
-//! original length (Qwen2.5's documented `factor 4, original 32768` with
-//! `max_position_embeddings 32768` then meant factor 1 and attention factor 1); transformers 5 uses
-//! the explicit factor and derives one only when it is null. This module follows transformers 5,
-//! which the reference numbers (transformers 5.23: Qwen2.5 YaRN attention factor
-//! 1.1386 = 0.1·ln 4 + 1) confirm. Earlier still (4.4x), YaRN ignored
-//! `original_max_position_embeddings` altogether and LongRoPE took its long factors at
-//! initialisation; transformers 5 switches LongRoPE by the current length (short up to `L₀`), which
-//! [`RopeScaling::seq_len`] models: this parser sets it to `max_position_embeddings`.
+//! **Versions.** This module follows transformers 5, which the reference numbers (transformers
+//! 5.23: Qwen2.5 YaRN attention factor 1.1386 = 0.1·ln 4 + 1) confirm; older releases read the same
+//! dict differently. transformers 4.45 to 4.50's `_compute_yarn_parameters` ignored
+//! `original_max_position_embeddings` and scaled from `max_position_embeddings`. 4.51 to 4.55
+//! replaced an explicit factor by `max_position_embeddings / original_max_position_embeddings`
+//! whenever the dict named an original length (Qwen2.5's documented `factor 4, original 32768`
+//! with `max_position_embeddings 32768` then meant factor 1, no scaling, and attention factor 1;
+//! huggingface/transformers#38224). 4.56 fixed it: transformers 5 uses the explicit factor and
+//! derives one only when it is null. Early 4.4x releases' `_compute_longrope_parameters` took the
+//! long factors at initialisation whenever `max_position_embeddings` exceeded the original;
+//! transformers 5 holds the short factors until a sequence is longer than `L₀`, which
+//! [`RopeScaling::seq_len`] models: this parser sets it to `L₀`, so a LongRoPE config computes
+//! what the model holds when it is built (its short factors).
 //!
 //! **Checks**, like `validate_rope`: a required key missing from the scaling dict is an error
 //! naming the keys and the `rope_type` (`llama3` needs `original_max_position_embeddings` as
-//! transformers 4's validator did; transformers 5 would quietly fill it from
-//! `max_position_embeddings`); an unknown key is a warning, and so are the other conditions
+//! transformers 4's validator did; transformers 5.24 fills it from `max_position_embeddings` in
+//! `standardize_rope_params` and `_validate_llama3_rope_parameters` then warns that it must be
+//! less than `max_position_embeddings`); an unknown key is a warning (as
+//! `_check_received_keys` logs "Unrecognized keys": e.g. `original_max_position_embeddings` in a
+//! `dynamic` dict, where 5.24's `_validate_dynamic_rope_parameters` allows only `rope_theta` and
+//! `partial_rotary_factor` besides the factor), and so are the other conditions
 //! transformers warns about (a factor below 1 — used as 1 here —, `beta_fast < beta_slow`,
 //! `high_freq_factor ≤ low_freq_factor`, a YaRN factor that disagrees with
 //! `max_position_embeddings / original_max_position_embeddings`). A LongRoPE list of the wrong
@@ -61,7 +68,8 @@ pub const MAX_CONFIG_BYTES: usize = 65_536;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelRope {
     /// `dim` = rotary dim, base, factor, `original_max` (the trained context each type uses),
-    /// `seq_len` (= `max_position`) and every type-specific field.
+    /// `seq_len` (= `original_max`: what the model holds when built, LongRoPE's short factors)
+    /// and every type-specific field.
     pub scaling: RopeScaling,
     /// The width of one query/key head (for DeepSeek, its RoPE part `qk_rope_head_dim`).
     pub head_dim: usize,
@@ -106,7 +114,8 @@ fn keys_of(t: RopeType) -> (&'static [&'static str], &'static [&'static str]) {
     match t {
         RopeType::Default => (&[], &[]),
         RopeType::Linear | RopeType::Ntk => (&["factor"], &[]),
-        RopeType::Dynamic => (&["factor"], &[ORIGINAL]),
+        // 5.24's `_validate_dynamic_rope_parameters`: no original_max_position_embeddings.
+        RopeType::Dynamic => (&["factor"], &[]),
         RopeType::Yarn => (
             &["factor"],
             &[
@@ -349,7 +358,7 @@ impl Reader {
             base,
             factor,
             original_max,
-            seq_len: max_position,
+            seq_len: original_max,
             ..RopeScaling::default()
         };
         match rope_type {
@@ -821,15 +830,10 @@ impl Reader {
         c.short_factor = self.factor_list("short_factor", c.dim)?;
         c.long_factor = self.factor_list("long_factor", c.dim)?;
         c.attention_factor = self.optional("attention_factor", limits::ATTENTION_FACTOR)?;
-        let which = if c.seq_len > c.original_max {
-            "long"
-        } else {
-            "short"
-        };
         self.read.push(format!(
-            "short_factor and long_factor: {} entries each; at length {} (> L₀ picks long) the {which} ones apply",
+            "short_factor and long_factor: {} entries each; the model holds the short ones until a sequence is longer than L₀ = {}, then the long ones",
             c.dim / 2,
-            c.seq_len
+            c.original_max
         ));
         Ok(())
     }
@@ -884,7 +888,7 @@ mod tests {
         assert_eq!((c.dim, c.base, c.factor), (128, 500_000.0, 8.0));
         assert_eq!(
             (c.original_max, c.seq_len, m.max_position),
-            (8192, 131_072, 131_072)
+            (8192, 8192, 131_072)
         );
         assert_eq!((c.low_freq_factor, c.high_freq_factor), (1.0, 4.0));
         assert!(!m.interleaved);
@@ -1018,6 +1022,14 @@ mod tests {
         assert_eq!((m.scaling.factor, m.scaling.original_max), (32.0, 4096));
         assert!((m.scaling.compute().1 - (17.0f64 / 12.0).sqrt()).abs() < 1e-15);
         assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+        // Built, the model holds its short factors (all 1 here); past L₀ the long ones (all 2).
+        assert_eq!(m.scaling.seq_len, 4096);
+        assert!(m.scaling.scale_per_pair().iter().all(|&k| k == 1.0));
+        let longer = RopeScaling {
+            seq_len: 4097,
+            ..m.scaling.clone()
+        };
+        assert!(longer.scale_per_pair().iter().all(|&k| k == 2.0));
         let short = text.replace(&list(2.0), "[1, 2]");
         assert_eq!(
             err(&short),
@@ -1076,6 +1088,14 @@ mod tests {
             m.scaling.original_max, 2048,
             "dynamic scales from max_position_embeddings"
         );
-        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+        // transformers 5.24's `_validate_dynamic_rope_parameters` does not list the key: it logs
+        // "Unrecognized keys … {'original_max_position_embeddings'}".
+        assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+        assert!(
+            m.warnings[0].contains("unknown key")
+                && m.warnings[0].contains("original_max_position_embeddings"),
+            "{:?}",
+            m.warnings
+        );
     }
 }

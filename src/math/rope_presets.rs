@@ -18,6 +18,15 @@ pub struct Preset {
     pub config: &'static str,
 }
 
+impl Preset {
+    /// The source's address, when the source is a single `https://` address (no note after it),
+    /// for a link.
+    pub fn url(&self) -> Option<&'static str> {
+        (self.source.starts_with("https://") && !self.source.contains(char::is_whitespace))
+            .then_some(self.source)
+    }
+}
+
 /// The presets, in the order the explainer lists them.
 pub const PRESETS: &[Preset] = &[
     Preset {
@@ -44,7 +53,6 @@ pub const PRESETS: &[Preset] = &[
   "hidden_size": 4096,
   "num_attention_heads": 32,
   "num_key_value_heads": 8,
-  "head_dim": 128,
   "max_position_embeddings": 131072,
   "rope_theta": 500000.0,
   "rope_scaling": {
@@ -104,8 +112,8 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "qwen2.5-7b-yarn",
         name: "Qwen2.5 7B Instruct + YaRN",
-        source: "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct (config.json, and the model card's section on processing long texts)",
-        note: "YaRN factor 4 as Qwen's documentation says to add for long inputs; the published config.json has no rope_scaling.",
+        source: "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct",
+        note: "YaRN factor 4 as the model card's section on processing long texts says to add for long inputs; the published config.json has no rope_scaling. Static YaRN changes short inputs too, which is why Qwen warns it may impact performance on shorter texts and advises adding it only when needed.",
         config: r#"{
   "model_type": "qwen2",
   "hidden_size": 3584,
@@ -191,7 +199,7 @@ pub const PRESETS: &[Preset] = &[
         id: "longrope-synthetic",
         name: "LongRoPE (synthetic example)",
         source: "synthetic, shaped like Phi-3-mini-128k-instruct (https://huggingface.co/microsoft/Phi-3-mini-128k-instruct/blob/main/config.json holds the real lists)",
-        note: "Synthetic lists, not a real model's: short_factor all 1, long_factor the geometric ramp 32^(i/47) from 1 to 32 (to 4 decimals); the rest is Phi-3-mini-128k's shape (3072/32 heads, θ 10000, 4096 → 131072).",
+        note: "Synthetic lists, not a real model's: short_factor all 1, long_factor the geometric ramp 32^(i/47) from 1 to 32 (to 4 decimals); the rest is Phi-3-mini-128k's shape (3072/32 heads, θ 10000, 4096 → 131072). Real lists come from LongRoPE's search for each model (Ding et al. 2024), and real short_factor lists are not all 1.",
         config: r#"{
   "model_type": "phi3",
   "hidden_size": 3072,
@@ -227,7 +235,7 @@ pub fn find(id: &str) -> Option<&'static Preset> {
 mod tests {
     use super::*;
     use crate::math::rope_config::parse_config;
-    use crate::math::rope_scaling::RopeType;
+    use crate::math::rope_scaling::{RopeScaling, RopeType};
 
     /// `(id, rope_type, base, head_dim, rotary dim, factor, L₀, max_position, interleaved,
     /// attention factor)`, each worked out by hand from the values in the brief and the configs.
@@ -247,7 +255,7 @@ mod tests {
     const EXPECTED: [Expected; 11] = [
         // 4096/32 = 128 wide, all of it rotates; no rope_theta → 10000.
         ("llama2-7b", RopeType::Default, 1e4, 128, 128, 1.0, 4096, 4096, false, 1.0),
-        // head_dim 128 given; L₀ = original_max_position_embeddings 8192; llama3 keeps attention 1.
+        // 4096/32 = 128 (the published config has no head_dim); L₀ = original_max 8192; attention 1.
         ("llama3.1-8b", RopeType::Llama3, 5e5, 128, 128, 8.0, 8192, 131_072, false, 1.0),
         ("mistral-7b-v0.1", RopeType::Default, 1e4, 128, 128, 1.0, 32768, 32768, false, 1.0),
         ("mistral-7b-v0.3", RopeType::Default, 1e6, 128, 128, 1.0, 32768, 32768, false, 1.0),
@@ -305,7 +313,31 @@ mod tests {
             let ramp = 32f64.powf(i as f64 / 47.0);
             assert!((f - ramp).abs() <= 5e-5, "long_factor[{i}] = {f} vs {ramp}");
         }
-        // At max_position 131072 > L₀ the long factors apply: the slowest pair is stretched 32×.
-        assert!((lr.scaling.scale_per_pair()[47] - 32.0).abs() < 1e-12);
+        // As read, the model holds its short factors (all 1: nothing stretched); a sequence
+        // past L₀ = 4096 switches to the long ones: the slowest pair is stretched 32×.
+        assert_eq!(lr.scaling.seq_len, 4096);
+        assert!(lr.scaling.scale_per_pair().iter().all(|&k| k == 1.0));
+        let long = RopeScaling {
+            seq_len: 4097,
+            ..lr.scaling.clone()
+        };
+        assert!((long.scale_per_pair()[47] - 32.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn every_linked_source_is_one_address() {
+        // A source with a note after its address would make a broken link (the Qwen preset's did).
+        for p in PRESETS {
+            if let Some(url) = p.url() {
+                assert!(!url.contains(' ') && !url.contains('('), "{}: {url}", p.id);
+            }
+            let linked = p.url().is_some();
+            let synthetic = p.source.starts_with("synthetic");
+            assert!(
+                linked != synthetic,
+                "{}: linked or labelled synthetic",
+                p.id
+            );
+        }
     }
 }

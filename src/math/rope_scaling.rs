@@ -1,5 +1,8 @@
-//! RoPE context extension: the `rope_type`s of Hugging Face transformers'
-//! `modeling_rope_utils.ROPE_INIT_FUNCTIONS`, each returning `(inv_freq, attention_factor)`.
+//! RoPE context extension, each type returning `(inv_freq, attention_factor)`: the scalings of
+//! Hugging Face transformers 5.24's `modeling_rope_utils.ROPE_INIT_FUNCTIONS` that this app models
+//! (`linear`, `dynamic`, `yarn`, `longrope`, `llama3`; the map also holds `proportional`, not
+//! modelled here, and has no `default` entry — each model computes plain RoPE itself), plus plain
+//! RoPE (`default`) and bloc97's fixed NTK-aware base change (`ntk`, ours).
 //!
 //! With `θ_i = base^(−2i/d)` (see [`super::rope::inv_freq`]), `d` the rotary dimension and scale
 //! factor `s`:
@@ -10,7 +13,9 @@
 //!   frequency is interpolated by exactly `s` and the highest is untouched.
 //! - `dynamic` (dynamic NTK, `_compute_dynamic_ntk_parameters`): for a sequence of length
 //!   `L = max(seq_len, L₀)`, base' = `base·(s·L/L₀ − (s − 1))^(d/(d−2))` — no change until the
-//!   context `L₀` is exceeded.
+//!   context `L₀` is exceeded. (At run time transformers 5.24's `dynamic_frequency_update`
+//!   recomputes only when a sequence is longer than the longest so far, and restores the trained
+//!   frequencies only for a sequence shorter than `L₀` after having grown.)
 //! - `yarn` (Peng et al. 2023, `_compute_yarn_parameters`): per frequency, a ramp between
 //!   extrapolation (`θ_i`, for dimensions that turn more than `beta_fast` times within `L₀`) and
 //!   interpolation (`θ_i/s`, for those turning fewer than `beta_slow` times):
@@ -218,16 +223,18 @@ pub fn yarn_mscale(s: f64) -> f64 {
 
 /// YaRN's `find_correction_dim`: the (fractional) dimension index whose pair turns
 /// `rotations` times over `max_pos` positions.
-fn correction_dim(rotations: f64, d: usize, base: f64, max_pos: usize) -> f64 {
+pub fn yarn_correction_dim(rotations: f64, d: usize, base: f64, max_pos: usize) -> f64 {
     d as f64 * (max_pos as f64 / (rotations * 2.0 * PI)).ln() / (2.0 * base.ln())
 }
 
 /// YaRN's `find_correction_range(beta_fast, beta_slow, d, base, L₀, truncate)`: `(low, high)`
 /// dimension indices, `low = dim(beta_fast)` and `high = dim(beta_slow)` floored and ceiled when
-/// `truncate`, then clamped to `low ≥ 0`, `high ≤ d − 1`.
+/// `truncate`, then clamped to `low ≥ 0`, `high ≤ d − 1` — the head's `d` coordinates, as
+/// transformers clamps them, although the ramp runs over the `d/2` pairs: a `high` past the last
+/// pair leaves the slowest pairs only partly interpolated, and a clamp can invert the range.
 pub fn yarn_correction_range(c: &RopeScaling) -> (f64, f64) {
-    let mut low = correction_dim(c.beta_fast, c.dim, c.base, c.original_max);
-    let mut high = correction_dim(c.beta_slow, c.dim, c.base, c.original_max);
+    let mut low = yarn_correction_dim(c.beta_fast, c.dim, c.base, c.original_max);
+    let mut high = yarn_correction_dim(c.beta_slow, c.dim, c.base, c.original_max);
     if c.truncate {
         low = low.floor();
         high = high.ceil();
@@ -236,8 +243,9 @@ pub fn yarn_correction_range(c: &RopeScaling) -> (f64, f64) {
 }
 
 impl RopeScaling {
-    /// `(inv_freq, attention_factor)` as transformers' `ROPE_INIT_FUNCTIONS[rope_type]` computes
-    /// them (`_compute_default_rope_parameters`, `_compute_linear_scaling_rope_parameters`,
+    /// `(inv_freq, attention_factor)` as transformers computes them: plain RoPE as each model's
+    /// default does, the others as `ROPE_INIT_FUNCTIONS[rope_type]`
+    /// (`_compute_linear_scaling_rope_parameters`,
     /// `_compute_dynamic_ntk_parameters`, `_compute_yarn_parameters`,
     /// `_compute_longrope_parameters`, `_compute_llama3_parameters`; `ntk` is ours). The formulas
     /// are in the module documentation; `dim/2` frequencies, each finite and positive.

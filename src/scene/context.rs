@@ -339,7 +339,7 @@ pub fn score_curve_to(inv_freq: &[f64], scale: f64, target: usize) -> ScoreCurve
     score_curve(inv_freq, scale, target.saturating_sub(1), SCORE_COLUMNS)
 }
 
-/// Plain RoPE's and `method`'s score curves (the latter times `factor²`) against distance on a
+/// Plain RoPE's and `method`'s score curves (the latter times the attention factor²) against distance on a
 /// log axis; column `at` marked, else L₀.
 pub fn scores_spec(
     plain: &ScoreCurve,
@@ -363,7 +363,7 @@ pub fn scores_spec(
         format!("after {method}")
     } else {
         format!(
-            "after {method} (× factor² = {})",
+            "after {method} (× attention factor² = {})",
             format_significant(factor * factor, 4)
         )
     };

@@ -236,8 +236,9 @@ test("the YaRN and turns texts hold in corner settings: an inverted ramp, a targ
   try {
     await showFigure(page, "fig-ctx-wavelengths");
     const bands = await page.textContent("#fig-ctx-wavelengths .readout:not([id])");
-    assert.match(bands, /inverted/, bands);
-    assert.match(bands, /divides pairs 0 … /, bands);
+    assert.match(bands, /The ends are inverted \(45 > 21: β_fast is below β_slow\)/, bands);
+    assert.match(bands, /divides 22 pairs by exactly s = 4 \(0 … 21\)/, bands);
+    assert.match(bands, /stretches the fast end and leaves the slow end alone/, bands);
     // T < L₀: no pair reaches a new angle, with or without scaling.
     await page.goto(`${env.server.url}?c.type=yarn&c.T=1024#fig-ctx-turns`);
     await showFigure(page, "fig-ctx-turns");

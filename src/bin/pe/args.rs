@@ -225,7 +225,7 @@ pub struct RopeFreqsArgs {
     ))]
     pub original_max: usize,
     #[arg(long, help = format!(
-        "Current sequence length (dynamic; longrope takes its long factors above the trained context), {}; default: --original-max, or the config's max_position_embeddings",
+        "Current sequence length (dynamic; longrope takes its long factors above the trained context), {}; default: --target, else the trained context (--original-max, or the config's L₀), so a LongRoPE config answers with its short factors, which transformers' rotary embedding holds until a sequence is longer than original_max_position_embeddings",
         int(limits::CONTEXT)
     ))]
     pub seq_len: Option<usize>,

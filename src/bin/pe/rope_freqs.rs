@@ -18,7 +18,9 @@ pub fn run(args: RopeFreqsArgs, stdin: &mut dyn Read) -> Checked<Value> {
         .target
         .map(|n| check::int("target", n, limits::CONTEXT))
         .transpose()?;
-    // As the page does: without --seq-len the current length is the target.
+    // As the page does: without --seq-len the current length is the target; without either, a
+    // config keeps the parser's trained context L₀ (what the model holds when built: LongRoPE's
+    // short factors), and flags use --original-max.
     let seq_len = args
         .seq_len
         .map(|n| check::int("seq-len", n, limits::CONTEXT))

@@ -12,6 +12,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
+use crate::explain::context as claims;
 use crate::math::rope;
 use crate::params::context::LENGTH;
 use crate::params::format_significant;
@@ -49,9 +50,10 @@ pub fn DynamicNtk() -> impl IntoView {
             .last()
             .map_or(f64::INFINITY, |t| std::f64::consts::TAU / t);
         format!(
-            "at L = {}: base {} · slowest pair's wavelength {} positions",
+            "at L = {}: base {}{} · slowest pair's wavelength {} positions",
             length_text(len),
-            format_significant(b, 5),
+            claims::sig(b),
+            claims::dynamic_d2_note(s.dim.get()),
             format_significant(slowest, 4)
         )
     };
@@ -61,10 +63,9 @@ pub fn DynamicNtk() -> impl IntoView {
     };
     let describe = move || {
         format!(
-            "A curve of dynamic NTK's base over the current length on log axes: flat at {} up to \
-             L₀ = {}, then rising. {}",
-            format_significant(s.base.get(), 5),
-            length_text(s.original.get()),
+            "A curve of dynamic NTK's base over the current length on log axes: {}. {}",
+            s.view()
+                .with(|v| claims::dynamic_curve_text(v, scene::dynamic_end(v))),
             numbers(s.len.get())
         )
     };
@@ -90,14 +91,22 @@ pub fn DynamicNtk() -> impl IntoView {
             />
             <p class="readout" id="fig-ctx-dynamic-readout" aria-live="polite">{readout}</p>
             <figcaption>
-                "Dynamic NTK (transformers' \"dynamic\") recomputes the frequencies for the "
-                "sequence at hand: with L = max(current length, L₀) the base becomes "
-                "base·(s·L/L₀ − (s − 1))" <sup>"d/(d−2)"</sup>
-                ". Up to L₀ nothing changes, so short inputs see the trained model exactly; past "
-                "it the base, and with it every wavelength but the first pair's, grows with the "
-                "length. The cost: a token's rotation depends on the length of the whole "
-                "sequence, so keys cached after rotation (as Hugging Face's cache holds them) "
-                "were turned with the frequencies of a shorter length than the current one."
+                "Dynamic NTK (transformers' \"dynamic\") computes the base for a length "
+                "L = max(current length, L₀): base·(s·L/L₀ − (s − 1))" <sup>"d/(d−2)"</sup>
+                ", which the curve draws; past L₀ the base, and with it every wavelength but the "
+                "first pair's, grows with L. At run time transformers 5.24 "
+                "(dynamic_frequency_update) does not follow every length: it recomputes the "
+                "frequencies only when a sequence is longer than the longest so far, and goes back "
+                "to the trained ones only when a sequence shorter than L₀ comes after a longer "
+                "one. "
+                {move || {
+                    s.view()
+                        .with(|v| claims::dynamic_runtime(v).map(|r| format!("{r} ")))
+                        .unwrap_or_default()
+                }}
+                "And a token's rotation depends on the length of the whole sequence, so keys "
+                "cached after rotation (as Hugging Face's cache holds them) were turned with the "
+                "frequencies of a shorter length than the current one."
             </figcaption>
         </figure>
     }

@@ -119,8 +119,9 @@ pub fn ScoresByDistance() -> impl IntoView {
             <figcaption>
                 "With q = k = (1, …, 1), RoPE's score at distance r is (1/P)·Σ" <sub>"i"</sub>
                 " cos(r·θ" <sub>"i"</sub> ") over the P pairs: 1 at r = 0, then, with more than "
-                "a few pairs, a noisy decay on average (RoFormer §3.4.3 proves a decaying upper "
-                "bound; the all-ones score is a common illustration of it). Linear interpolation gives exactly plain RoPE's curve "
+                "a few pairs, a noisy decay on average (RoFormer §3.4.3 derives an upper bound "
+                "by Abel summation and shows numerically that it decays with the distance; the "
+                "all-ones score is a common illustration of it). Linear interpolation gives exactly plain RoPE's curve "
                 "stretched s times along the distance; the other methods stretch mostly what "
                 "the slow pairs contribute, at long distances. transformers "
                 "multiplies both cos and sin by the attention factor, so the rotary part of each "

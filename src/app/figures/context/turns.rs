@@ -6,7 +6,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::{length_text, method_name};
+use super::method_name;
 use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
@@ -41,23 +41,8 @@ pub fn Turns() -> impl IntoView {
     });
     let summary = move || {
         let (l0, target) = view.with(|v| (v.original, v.target));
-        let method = method_name(s.rope_type.get());
-        pairs.with(|r| {
-            let slow = r.iter().filter(|p| p.seen < 1.0).count();
-            // Half a degree: a sliver below that is rounding of the interpolation, not new angles.
-            let past = |share: f64| share * 360.0 > 0.5;
-            let plain_new = r.iter().filter(|p| past(p.unseen_plain())).count();
-            let scaled_new = r.iter().filter(|p| past(p.unseen_scaled())).count();
-            format!(
-                "{slow} of {} pairs turn less than once over the trained positions 0 … L₀ − 1 \
-                 (L₀ = {}). Up to T = {}, plain RoPE \
-                 takes {plain_new} pairs more than half a degree past every angle training \
-                 showed them; after {method}, {scaled_new}.",
-                r.len(),
-                length_text(l0),
-                length_text(target),
-            )
-        })
+        let t = s.rope_type.get();
+        pairs.with(|r| crate::explain::context::turns_claim(r, t, l0, target).to_string())
     };
     let readout = move || {
         let Some(i) = cursor.get(count()) else {

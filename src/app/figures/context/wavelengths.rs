@@ -11,84 +11,10 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
+use crate::explain::context as claims;
 use crate::math::rope_scaling::RopeType;
-use crate::params::context::ContextView;
 use crate::params::format_significant;
 use crate::scene::context as scene;
-
-/// The pairs where `flags` holds, as ranges: "0 … 20", "3, 5 … 9", or "none".
-fn ranges(flags: impl Iterator<Item = bool>) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut start = None;
-    let mut last = 0;
-    for (i, f) in flags.enumerate() {
-        match (f, start) {
-            (true, None) => start = Some(i),
-            (false, Some(a)) => {
-                out.push(span(a, i - 1));
-                start = None;
-            }
-            _ => {}
-        }
-        last = i;
-    }
-    if let Some(a) = start {
-        out.push(span(a, last));
-    }
-    if out.is_empty() {
-        "none".into()
-    } else {
-        out.join(", ")
-    }
-}
-
-fn span(a: usize, b: usize) -> String {
-    if a == b {
-        a.to_string()
-    } else {
-        format!("{a} … {b}")
-    }
-}
-
-/// What YaRN does to these pairs, read off its computed slow-downs (so it holds for every
-/// setting, inverted ramps and clamped ends included).
-fn yarn_text(v: &ContextView) -> String {
-    let c = v.scaling(RopeType::Yarn, v.target, None);
-    let s = v.factor;
-    if s <= 1.0 {
-        return "With s = 1 YaRN changes no frequency.".into();
-    }
-    let scale = c.scale_per_pair();
-    let kept = |k: f64| (k - 1.0).abs() < 1e-9;
-    let divided = |k: f64| (k - s).abs() < 1e-9 * s;
-    let first = |f: &dyn Fn(f64) -> bool| scale.iter().position(|&k| f(k));
-    let inverted = matches!((first(&kept), first(&divided)), (Some(a), Some(b)) if b < a);
-    let rounding = if v.truncate {
-        "floored and ceiled to whole pairs (truncate)"
-    } else {
-        "not rounded (truncate = false)"
-    };
-    let mut text = format!(
-        "YaRN keeps pairs {} as they are, divides pairs {} by s, and ramps pairs {} between.",
-        ranges(scale.iter().map(|&k| kept(k))),
-        ranges(scale.iter().map(|&k| divided(k))),
-        ranges(scale.iter().map(|&k| !kept(k) && !divided(k))),
-    );
-    if inverted {
-        text.push_str(
-            " The ramp is inverted: with β_fast ≤ β_slow, or its ends clamped to the pairs there \
-             are, transformers divides the fast end and keeps the slow one.",
-        );
-    } else {
-        text.push_str(&format!(
-            " The ramp's ends are the pairs that turn β_fast = {} and β_slow = {} times within \
-             L₀, {rounding}, and clamped to the pairs there are.",
-            format_significant(v.beta_fast, 3),
-            format_significant(v.beta_slow, 3)
-        ));
-    }
-    text
-}
 
 /// The figure.
 #[component]
@@ -144,7 +70,7 @@ pub fn Wavelengths() -> impl IntoView {
         let Some(before) = before else {
             return String::new();
         };
-        let l0 = s.original.get();
+        let (l0, factor) = (s.original.get(), s.factor.get());
         let mut parts = vec![format!(
             "pair {i}: wavelength {} positions ({} turns within L₀)",
             format_significant(before, 4),
@@ -157,58 +83,14 @@ pub fn Wavelengths() -> impl IntoView {
                         "{} {} (×{})",
                         method_name(c.rope_type),
                         format_significant(*w, 4),
-                        format_significant(*k, 4)
+                        claims::slowdown_text(*k, factor)
                     ));
                 }
             }
         });
         parts.join(" · ")
     };
-    let bands = move || {
-        let v = view.get();
-        match v.rope_type {
-            RopeType::Yarn => yarn_text(&v),
-            RopeType::Llama3 if v.high_freq > v.low_freq => format!(
-                "Llama 3 keeps pairs whose wavelength is shorter than L₀/high_freq_factor = {} \
-                 positions, divides those longer than L₀/low_freq_factor = {} by s, and blends \
-                 smoothly in between.",
-                format_significant(v.original as f64 / v.high_freq, 4),
-                format_significant(v.original as f64 / v.low_freq, 4)
-            ),
-            RopeType::Llama3 => format!(
-                "With high_freq_factor ≤ low_freq_factor Llama 3 has no blend band: pairs whose \
-                 wavelength is longer than L₀/low_freq_factor = {} positions are divided by s, \
-                 the rest kept.",
-                format_significant(v.original as f64 / v.low_freq, 4)
-            ),
-            RopeType::Linear => "Linear interpolation divides every frequency by s: every \
-                                 wavelength grows s times, the fast pairs' too."
-                .into(),
-            RopeType::Ntk if v.dim > 2 => "NTK-aware scaling raises the base to base·s^(d/(d−2)): \
-                              pair i is slowed s^(2i/(d−2)) times, so the fastest pair is \
-                              untouched and the slowest slowed exactly s times."
-                .into(),
-            RopeType::Ntk | RopeType::Dynamic if v.dim <= 2 => "With a single pair (head_dim 2) \
-                NTK-aware scaling changes nothing: θ₀ = base⁰ = 1 for every base."
-                .into(),
-            RopeType::Dynamic => "Dynamic NTK is NTK-aware scaling whose base grows with the \
-                                  current length L (here the target T): base·(s·L/L₀ − (s − 1))\
-                                  ^(d/(d−2)); at L ≤ L₀ nothing changes."
-                .into(),
-            RopeType::Longrope => {
-                let source = s.lists.with(|l| match l {
-                    Some((short, _)) if short.len() == v.dim / 2 => "the model's own lists",
-                    _ => "synthetic lists: short all 1, long rising from 1 to s",
-                });
-                format!(
-                    "LongRoPE divides each pair's frequency by its own factor from a list \
-                     (long_factor when the sequence is longer than L₀, else short_factor; here \
-                     {source})."
-                )
-            }
-            RopeType::Ntk | RopeType::Default => "Plain RoPE: nothing is rescaled.".into(),
-        }
-    };
+    let bands = move || view.with(|v| s.lists.with(|l| claims::bands_text(v, l.as_ref())));
     let toggles = move || {
         RopeType::ALL
             .into_iter()
@@ -291,10 +173,18 @@ pub fn Wavelengths() -> impl IntoView {
                 "Each pair's wavelength λ" <sub>"i"</sub> " = 2π/θ" <sub>"i"</sub>
                 " is the number of positions it needs for one full turn. Pairs whose wavelength "
                 "is longer than the trained context L₀ never completed a turn in training. "
-                "Position interpolation stretches every wavelength s times; NTK-aware scaling "
-                "slows every pair but the first, more toward the slow end; YaRN and Llama 3 (with "
-                "β_fast > β_slow, high_freq_factor > low_freq_factor) leave the fast pairs (short "
-                "wavelengths, which saw every angle many times) alone and stretch the slow ones. "
+                "Position interpolation (Chen et al. 2023) stretches every wavelength s times, "
+                "the fast pairs' too: neighbouring tokens end up s times closer in angle on the "
+                "pairs that tell nearby positions apart, which blurs local detail (YaRN §3.1) and "
+                "is what NTK-aware scaling, NTK-by-parts and YaRN set out to avoid. Chen et al. "
+                "show that the attention scores stay far better bounded after interpolation than "
+                "after extrapolation (§2.3), yet the model still needs fine-tuning (about 1000 "
+                "steps) to work at the new length. NTK-aware scaling slows pair i by "
+                "s" <sup>"2i/(d−2)"</sup> ": only the slowest pair is slowed the full s, so at "
+                "T = s·L₀ the other slow pairs still pass their trained arc. YaRN and Llama 3 "
+                "decide per pair from how often it turns within L₀: at their usual settings they "
+                "keep the fast pairs and stretch the slow ones, but at others they can divide or "
+                "keep every pair, or invert the ramp; the readout above says what they do now. "
                 "The lower plot shows each method's "
                 "slow-down θ" <sub>"i"</sub> "/θ′" <sub>"i"</sub> ". Frequencies as Hugging Face "
                 "transformers computes them (modeling_rope_utils), at the target length T; "
