@@ -144,13 +144,13 @@ pub fn distance_in_range(max_distance: usize, buckets: usize, bidirectional: boo
     max_distance.max(exact_buckets(buckets, bidirectional) + 1)
 }
 
-/// The slopes in use: the paper's (`paper`), with head `head`'s (from 1) replaced by `slope`
-/// when the reader overrides it.
-pub fn with_slope(mut paper: Vec<f64>, head: usize, slope: Option<f64>) -> Vec<f64> {
-    if let (Some(m), Some(slot)) = (slope, head.checked_sub(1).and_then(|h| paper.get_mut(h))) {
+/// The slopes in use: the default ones (`defaults`, the authors' code's), with head `head`'s
+/// (from 1) replaced by `slope` when the reader overrides it.
+pub fn with_slope(mut defaults: Vec<f64>, head: usize, slope: Option<f64>) -> Vec<f64> {
+    if let (Some(m), Some(slot)) = (slope, head.checked_sub(1).and_then(|h| defaults.get_mut(h))) {
         *slot = m;
     }
-    paper
+    defaults
 }
 
 /// `on` / `off` spelled as the URL does.
@@ -272,14 +272,17 @@ impl TablesView {
         distance_in_range(self.max_distance, self.buckets, self.bidirectional)
     }
 
-    /// The paper's ALiBi slopes for the head count.
-    pub fn paper_slopes(&self) -> Vec<f64> {
+    /// The default ALiBi slopes for the head count: the authors' code's (`get_slopes`, as
+    /// BLOOM's). For a power of two they are the paper's; otherwise the paper's §3 general rule
+    /// would give other numbers.
+    pub fn default_slopes(&self) -> Vec<f64> {
         alibi::slopes(self.heads)
     }
 
-    /// The ALiBi slopes in use: the paper's, with the chosen head's replaced when overridden.
+    /// The ALiBi slopes in use: the default ones, with the chosen head's replaced when
+    /// overridden.
     pub fn slopes(&self) -> Vec<f64> {
-        with_slope(self.paper_slopes(), self.chosen_head(), self.slope)
+        with_slope(self.default_slopes(), self.chosen_head(), self.slope)
     }
 
     /// The query pairs for this view, omitting defaults.

@@ -148,14 +148,16 @@ test("ALiBi slopes: 8 and 16 heads equal transformers', 12 heads interleave them
     const want = [...refSlopes(8), ...refSlopes(16).filter((_, k) => k % 2 === 0).slice(0, 4)];
     assert.equal(got.length, 12);
     got.forEach((m, k) => assert.ok(close(m, want[k]), `12 heads, head ${k + 1}: ${m} vs ${want[k]}`));
-    assert.match(await page.textContent("#fig-tab-slopes .finding"), /heads 9 … 12 take slopes 1, 3, …, 7 of the 16-head sequence/);
+    const finding = await page.textContent("#fig-tab-slopes .finding");
+    assert.match(finding, /In the authors' code \(get_slopes\), as in BLOOM and MPT, heads 1 … 8 take the 8-head slopes and heads 9 … 12 take slopes 1, 3, …, 7 of the 16-head sequence/);
+    assert.match(finding, /head 9 would get 2\^−6\.000 ≈ 0\.01562 rather than 2\^−0\.5000 ≈ 0\.7071/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
   }
 });
 
-test("the slope slider changes only its head's slope, and the reset restores the paper's", async () => {
+test("the slope slider changes only its head's slope, and the reset restores the default (the authors' code's)", async () => {
   const { page, problems, context } = await openPage(env.browser, `${env.server.url}?t.h=12&t.head=5#fig-tab-slopes`);
   try {
     const before = await slopesOf(page);
@@ -168,6 +170,11 @@ test("the slope slider changes only its head's slope, and the reset restores the
       else assert.equal(m, before[k], `head ${k + 1} changed`);
     });
     await page.waitForFunction(() => /t\.m=/.test(location.search));
+    assert.match(
+      await page.textContent("#fig-tab-slopes-readout"),
+      /^Head 5 of 12: slope m = 2\^\S+ [=≈] \S+ \(yours; the default, from the authors' code, is 2\^−5\.000 = 0\.03125\)/,
+    );
+    assert.equal((await page.textContent("#ctl-t-m-reset")).trim(), "Default slope");
     await page.click("#ctl-t-m-reset");
     await page.waitForFunction((b) => document.getElementById("fig-tab-slopes").dataset.slopes === b, before.join(","));
     assert.deepEqual(problems, []);
@@ -246,6 +253,40 @@ test("T5 buckets in the readout match transformers' formula in float32", async (
         }
         if (r < reach) await page.keyboard.press("ArrowRight");
       }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test("T5: the last bucket is said to start at its first distance and to run on without end", async () => {
+  for (const [bi, first, finding] of [
+    [true, 91, "every distance from 91 on, max_distance = 128 included, shares the last bucket (15, or 31 for keys after the query)"],
+    [false, 113, "every distance from 113 on, max_distance = 128 included, shares the last bucket (31)"],
+  ]) {
+    const { page, problems, context } = await openPage(env.browser, `${env.server.url}?t.tn=300&t.bi=${bi ? 1 : 0}#fig-tab-t5`);
+    try {
+      await showFigure(page, "fig-tab-t5");
+      assert.ok((await page.textContent("#fig-tab-t5 .finding")).includes(finding));
+      const curve = "#fig-tab-t5 canvas:not(.layer) >> nth=1";
+      await page.focus(curve);
+      await page.keyboard.press("Home");
+      // Home is j − i = −299; step to −200, −first and −(first − 1).
+      const at = async (r) => {
+        await page.keyboard.press("Home");
+        for (let k = -299; k < r; k += 1) await page.keyboard.press("ArrowRight");
+        return page.textContent("#fig-tab-t5-curve-readout");
+      };
+      const last = bi ? "the last bucket for keys before the query" : "the last bucket";
+      const bucket = bi ? 15 : 31;
+      for (const r of [-200, -first]) {
+        assert.equal(
+          await at(r),
+          `j − i = −${-r} → bucket ${bucket} (${last}: every distance from ${first} on, however far, shares it)`,
+        );
+      }
+      assert.match(await at(-(first - 1)), new RegExp(`^j − i = −${first - 1} → bucket ${bucket - 1} \\(logarithmic: shared by distances \\d+ … ${first - 1}`));
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

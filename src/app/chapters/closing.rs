@@ -12,7 +12,7 @@ struct Moment {
     link: &'static str,
 }
 
-const TIMELINE: [Moment; 14] = [
+const TIMELINE: [Moment; 15] = [
     Moment {
         year: "2017",
         what: "Learned absolute positions",
@@ -39,6 +39,12 @@ const TIMELINE: [Moment; 14] = [
     },
     Moment {
         year: "2019",
+        what: "Deep Transformer language models need no positional encoding",
+        who: "Irie et al. (Interspeech)",
+        link: "#fig-tab-nope",
+    },
+    Moment {
+        year: "2019",
         what: "Bucketed relative biases, one scalar per bucket and head",
         who: "T5 (Raffel et al.)",
         link: "#fig-tab-t5",
@@ -57,7 +63,7 @@ const TIMELINE: [Moment; 14] = [
     },
     Moment {
         year: "2022",
-        what: "Causal language models without any positional encoding",
+        what: "Causal language models without positional encoding, probed for position",
         who: "Haviv et al. (“NoPos”)",
         link: "#fig-tab-nope",
     },
@@ -180,20 +186,24 @@ const QUIZ: [Question; 7] = [
         shows: "same angle",
     },
     Question {
-        ask: "ALiBi with 12 heads: where do heads 9 to 12 take their slopes from?",
+        ask: "ALiBi with 12 heads, in the authors' code (and BLOOM): where do heads 9 to 12 take \
+              their slopes from?",
         options: [
-            "From 2^(−8h/12), like any other head count.",
+            "From 2^(−8h/12), the general rule the paper states.",
             "They repeat the slopes of heads 1 to 4.",
             "From every other slope of the 16-head sequence.",
         ],
         right: 2,
-        why: "12 is not a power of two: heads 1 … 8 take the 8-head slopes and heads 9 … 12 \
-              slopes 1, 3, 5 and 7 of the 16-head sequence.",
+        why: "12 is not a power of two: in the authors' code (get_slopes), as in BLOOM and MPT, \
+              heads 1 … 8 take the 8-head slopes and heads 9 … 12 slopes 1, 3, 5 and 7 of the \
+              16-head sequence. The paper's §3 states the general rule 2^(−8h/n) instead, which \
+              gives other numbers; its authors trained only powers of two.",
         link: "?t.h=12#fig-tab-slopes",
         shows: "heads 9 … 12 take slopes 1, 3, …, 7 of the 16-head sequence",
     },
     Question {
-        ask: "Of 8 ALiBi heads, how far does the last one look before a key's weight halves?",
+        ask: "Of 8 ALiBi heads, with equal content scores, how far back must a key be for the \
+              last head to give it half the weight of the query's own key?",
         options: [
             "About 2 positions.",
             "About 177 positions.",
@@ -205,18 +215,20 @@ const QUIZ: [Question; 7] = [
         shows: "its weight halves every 177.4 positions",
     },
     Question {
-        ask: "T5 with 32 buckets and max_distance 128: can it tell a key 200 positions back from \
-              one 1000 positions back?",
+        ask: "T5 with 32 buckets and max_distance 128: can one layer's position bias tell a key \
+              200 positions back from one 1000 positions back?",
         options: [
             "Yes, every distance has its own bucket.",
             "Only roughly, in wide logarithmic buckets.",
             "No: both fall in the same last bucket.",
         ],
         right: 2,
-        why: "Every distance from max_distance on shares the last bucket of its side, so their \
-              biases are equal.",
+        why: "Every distance from 91 on (before max_distance) shares the last bucket of its \
+              side, so the bias is the same. The model as a whole can still tell them apart: \
+              T5's authors note that later layers can build a sensitivity to larger offsets, and \
+              a decoder also has its causal mask.",
         link: "?t.tn=300#fig-tab-t5",
-        shows: "every distance from 128 on shares the last bucket of its side",
+        shows: "every distance from 91 on, max_distance = 128 included, shares the last bucket",
     },
     Question {
         ask: "A decoder has no positional encoding at all. Can it know where a token is?",
@@ -227,7 +239,8 @@ const QUIZ: [Question; 7] = [
         ],
         right: 1,
         why: "With equal scores, token i averages i + 1 values; if those are independent with \
-              unit variance, its output's variance is 1/(i + 1): a signal of position.",
+              unit variance, its output's variance is 1/(i + 1): a signal of position. (The \
+              first answer is true of an encoder, whose attention has no mask.)",
         link: "?t.nn=512#fig-tab-nope",
         shows: "without any positional encoding",
     },

@@ -58,7 +58,9 @@ pub fn Tables() -> impl IntoView {
                 "If what matters is how far apart two tokens are, the model can learn something "
                 "per distance instead of per position, inside attention. Shaw et al. (2018) learn "
                 "a vector per distance up to a clip; T5 learns one number per head for each of a "
-                "few buckets of distances."
+                "few buckets of distances. (Transformer-XL, Dai et al. 2019, has a third relative "
+                "scheme, not drawn here: sinusoids of the distance, projected, plus two learned "
+                "biases.)"
             </p>
             <div class="figure-stack">
                 <Deferred>
@@ -72,7 +74,12 @@ pub fn Tables() -> impl IntoView {
             <p>
                 "ALiBi (Press, Smith and Lewis 2022) learns nothing about positions. Each head "
                 "subtracts its slope times the distance from every score: near keys are "
-                "preferred, and each head prefers them with its own strength."
+                "preferred, and each head prefers them with its own strength. The slopes are "
+                "fixed, a geometric sequence 2^(−8h/H) for H heads, a power of two: 1/2, 1/4, "
+                "…, 1/256 for 8, so each head's range is twice the previous one's. For a head "
+                "count that is not a power of two, the authors' code (and BLOOM) takes the "
+                "slopes of the power of two below and then every other slope of the one above; "
+                "the general rule the paper states would give other numbers."
             </p>
             <div class="figure-stack">
                 <Deferred>
@@ -92,7 +99,10 @@ pub fn Tables() -> impl IntoView {
             <h3>"NoPE: no positional encoding"</h3>
             <p>
                 "Can a decoder do without any positional encoding? Its causal mask already treats "
-                "positions differently: token i may look at i + 1 tokens, no more."
+                "positions differently: token i may look at i + 1 tokens, no more. (An encoder, "
+                "whose attention has no mask, has no such signal.) Shipped models use it too, "
+                "in some layers: Llama 4 and SmolLM3 leave every fourth layer without RoPE, and "
+                "Cohere2 its global-attention layers."
             </p>
             <div class="figure-stack">
                 <Deferred>

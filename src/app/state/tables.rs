@@ -51,7 +51,7 @@ pub struct TablesState {
 #[derive(Clone, Copy)]
 struct Derived {
     view: Memo<TablesView>,
-    paper_slopes: Memo<Vec<f64>>,
+    default_slopes: Memo<Vec<f64>>,
     slopes: Memo<Vec<f64>>,
     head: Memo<usize>,
     max_distance: Memo<usize>,
@@ -82,9 +82,9 @@ impl TablesState {
         let t5_distance = Memo::new(move |_| {
             distance_in_range(max_distance.get(), buckets.get(), bidirectional.get())
         });
-        let paper_slopes = Memo::new(move |_| alibi::slopes(heads.get()));
+        let default_slopes = Memo::new(move |_| alibi::slopes(heads.get()));
         let slopes =
-            Memo::new(move |_| with_slope(paper_slopes.get(), chosen_head.get(), slope.get()));
+            Memo::new(move |_| with_slope(default_slopes.get(), chosen_head.get(), slope.get()));
         let view = Memo::new(move |_| TablesView {
             max_len: max_len.get(),
             seq_len: seq_len.get(),
@@ -126,7 +126,7 @@ impl TablesState {
             pos,
             derived: Derived {
                 view,
-                paper_slopes,
+                default_slopes,
                 slopes,
                 head: chosen_head,
                 max_distance: t5_distance,
@@ -139,12 +139,12 @@ impl TablesState {
         self.derived.view
     }
 
-    /// The paper's slopes for the current head count.
-    pub fn paper_slopes(self) -> Memo<Vec<f64>> {
-        self.derived.paper_slopes
+    /// The default slopes (the authors' code's) for the current head count.
+    pub fn default_slopes(self) -> Memo<Vec<f64>> {
+        self.derived.default_slopes
     }
 
-    /// The slopes in use: the paper's, with the chosen head's replaced when overridden.
+    /// The slopes in use: the default ones, with the chosen head's replaced when overridden.
     pub fn slopes(self) -> Memo<Vec<f64>> {
         self.derived.slopes
     }

@@ -11,19 +11,7 @@ use crate::chart::theme::Theme;
 use crate::math::alibi;
 use crate::params::{Views, format_significant};
 
-/// `m` as a power of two: "2^−0.5 = 0.7071".
-pub fn slope_text(m: f64) -> String {
-    format!(
-        "2^{} = {}",
-        format_significant(m.log2(), 4).replace('-', "−"),
-        format_significant(m, 4)
-    )
-}
-
-/// The largest power of two at most `h` (h ≥ 1).
-pub fn power_below(h: usize) -> usize {
-    1 << (usize::BITS - 1 - h.max(1).leading_zeros())
-}
+pub use crate::explain::tables::{power_below, slope_text};
 
 /// Slope `k` (from 0) of `slopes`, 0 when there is none.
 fn slope_of(slopes: &[f64], k: usize) -> f64 {

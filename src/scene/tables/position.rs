@@ -100,7 +100,7 @@ pub struct Contributions {
     pub angles: Vec<f64>,
     /// ALiBi's bias of query `p` for keys `0 … p` (causal), the chosen head.
     pub bias: Vec<f64>,
-    /// Whether that head's slope is the reader's, not the paper's.
+    /// Whether that head's slope is the reader's, not the default one.
     pub own_slope: bool,
 }
 
@@ -169,7 +169,7 @@ pub fn same_panel(
                 "ALiBi: biases on query {p}'s keys (head {head}{})",
                 if c.own_slope { ", your slope" } else { "" }
             ),
-            "key j (0 … p)",
+            "key j (0 … p, as a decoder sees them)",
             "bias",
             &c.bias,
         ),
@@ -304,13 +304,20 @@ impl Inputs {
         self.rope_theta
     }
 
-    /// The first distance whose T5 bucket is the last one (every farther key shares it).
-    pub fn t5_flat_from(self) -> usize {
-        let (nb, md, bi) = self.buckets;
-        let last = t5_bucket(-(md as i64), bi, nb, md);
-        (0..=md)
-            .find(|&d| t5_bucket(-(d as i64), bi, nb, md) == last)
-            .unwrap_or(md)
+    /// T5's settings.
+    pub fn t5(self) -> crate::explain::tables::T5 {
+        let (num_buckets, max_distance, bidirectional) = self.buckets;
+        crate::explain::tables::T5 {
+            num_buckets,
+            max_distance,
+            bidirectional,
+        }
+    }
+
+    /// The first distance whose T5 bucket is the last one (every farther key shares it, however
+    /// far).
+    pub fn t5_flat_from(self) -> u64 {
+        self.t5().flat_from()
     }
 
     /// Panel `panel`'s number for position `p` (`row`: a buffer for the learned row).

@@ -18,6 +18,7 @@ use crate::app::theme::PageTheme;
 use crate::chart::colormap::Lut;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::chart::multiples::TileGrid;
+use crate::explain::tables::alibi_mask_note;
 use crate::params::tables::ALIBI_LEN;
 use crate::scene::tables::{self as scene, bias, slope_text};
 
@@ -268,15 +269,22 @@ pub fn AlibiBias() -> impl IntoView {
                 ></canvas>
             </div>
             <p class="readout" id="fig-tab-alibi-tiles-readout" aria-live="polite">{tiles_readout}</p>
+            {move || {
+                let note = alibi_mask_note(s.causal.get());
+                (!note.is_empty()).then(|| view! { <p class="finding" id="fig-tab-alibi-mask">{note}</p> })
+            }}
             <figcaption>
                 "The bias is added to the attention score before the softmax, so relative to the "
                 "key at the query's own position a key's weight is multiplied by e^(−m·|i − j|): "
                 "farther keys are damped, more so for larger slopes. Colours stop at −8 (a factor e⁻⁸ ≈ 0.0003); hover for exact values. "
                 "The formula has no length in it: make n as long as you like, and every bias "
-                "is still defined — which is why ALiBi models can be run on sequences longer "
-                "than their training ones (Press et al.'s 1.3-billion-parameter model, trained "
+                "is still defined. That alone does not make a model work past its training "
+                "length (the sinusoidal table is defined everywhere too). Press et al. credit "
+                "ALiBi's bias towards recency (§3): their 1.3-billion-parameter model, trained "
                 "on 1024 tokens, reaches on 2048 the perplexity of a sinusoidal model trained on "
-                "2048)."
+                "2048 (§4.2), but their analysis (App. B) finds that it does better on longer "
+                "inputs not because it uses the longer context, but because fewer tokens suffer "
+                "from the early-token curse, having fewer predecessors than usual."
             </figcaption>
         </figure>
     }

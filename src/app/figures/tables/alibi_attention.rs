@@ -11,6 +11,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
+use crate::explain::tables::head_ranges;
 use crate::math::alibi;
 use crate::params::format_significant;
 use crate::scene::tables::{self as scene, query, slope_text};
@@ -67,20 +68,7 @@ pub fn AlibiAttention() -> impl IntoView {
     };
     let finding = move || {
         let (n, causal) = (s.alibi_len.get(), s.causal.get());
-        // The farthest key the shown query sees.
-        let q = query(n, causal);
-        let reach = q.max(n - 1 - q);
-        slopes.with(|ms| {
-            let half = |m: f64| alibi::half_weight_distance(m);
-            let local = ms.iter().filter(|&&m| half(m) < 4.0).count();
-            let global = ms.iter().filter(|&&m| half(m) > reach as f64).count();
-            format!(
-                "With {} heads and n = {n}: {local} head(s) halve their weight within 4 \
-                 positions (local), {global} keep more than half of it on every key this query \
-                 sees, up to {reach} positions away (global), and the rest lie between.",
-                ms.len()
-            )
-        })
+        slopes.with(|ms| head_ranges(ms, n, query(n, causal)).to_string())
     };
     let describe = move || {
         format!(
@@ -138,8 +126,11 @@ pub fn AlibiAttention() -> impl IntoView {
                 "alone: softmax over keys of −m·|i − j|. A key's weight relative to the query's "
                 "own is e^(−m·distance), which halves every ln 2 / m positions: one position "
                 "for m = ln 2 ≈ 0.69, about 177 for m = 1/256. The heads share the same keys "
-                "but look at them at different ranges, from local to nearly global. The sequence "
-                "length, causal mask and heads are those of the figures above."
+                "but look at them at different ranges, from local to nearly global; past a few "
+                "thousand tokens even the flattest one sees almost nothing, so an ALiBi model "
+                "cannot retrieve a fact from far back, and its extrapolation acts much like a "
+                "sliding window (Press et al., App. B). The sequence length, causal mask and "
+                "heads are those of the figures above."
             </figcaption>
         </figure>
     }

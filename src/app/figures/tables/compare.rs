@@ -1,4 +1,5 @@
-//! The comparison that closes the book: every family of positional encoding in one table —
+//! The comparison that closes the book: every family of positional encoding this book draws in one
+//! table (Transformer-XL's relative scheme is named in the caption and the timeline only) —
 //! who uses it, its idea, whether it reaches past its training length, what it learns, and where
 //! it acts — each row linked to the figure that shows it.
 
@@ -84,18 +85,24 @@ const ROWS: [Row; 8] = [
         figure: "fig-tab-alibi",
         used_by: "BLOOM, MPT",
         idea: "subtract m·|i − j| from each score, with a fixed slope m per head",
-        extrapolates: "yes: defined at any length, and trained models keep their perplexity \
-                       past their training length (Press et al. 2022)",
+        extrapolates: "perplexity holds past the training length (best at about twice it, \
+                       Press et al. 2022, §4.2), but attention stays local: the gain comes from \
+                       fewer tokens suffering the early-token curse, not from using the longer \
+                       context (App. B), so far-back facts cannot be retrieved",
         parameters: "none (the slopes are fixed)",
         acts: "biases scores",
     },
     Row {
         method: "NoPE",
         figure: "fig-tab-nope",
-        used_by: "research models (Haviv et al. 2022; Kazemnejad et al. 2023)",
+        used_by: "NoPE layers among RoPE layers: Llama 4 (no_rope_layers), SmolLM3; Cohere2's \
+                  global-attention layers; first studied by Irie et al. 2019, Haviv et al. 2022, \
+                  Kazemnejad et al. 2023",
         idea: "no encoding: the causal mask alone leaks position",
-        extrapolates: "nothing runs out; Kazemnejad et al. report better length \
-                       generalisation than the encodings they compared on their tasks",
+        extrapolates: "no table runs out, and Kazemnejad et al. report better length \
+                       generalisation than the encodings they compared on their tasks; but it \
+                       still has a limited context length (Wang et al. 2024): the 1/(i + 1) \
+                       signal takes values never seen in training",
         parameters: "none",
         acts: "nowhere (only the causal mask)",
     },
@@ -144,11 +151,17 @@ pub fn Comparison() -> impl IntoView {
                 </table>
             </div>
             <figcaption id="fig-tab-compare-caption">
-                "Every family in this book, side by side; each method's name links to the figure "
-                "that shows it. Where an encoding acts decides what it can do: added to x, it "
-                "mixes with the content in every product; rotating q and k, it reaches only the "
-                "scores and makes them depend on the distance; as a bias, it is a "
-                "content-independent preference for near or far keys."
+                "Every family this book draws, side by side; each method's name links to the "
+                "figure that shows it. (One more, not drawn here: Transformer-XL, Dai et al. "
+                "2019, projects a sinusoidal encoding of the distance i − j with its own weight "
+                "matrix and adds learned global content and position biases u and v, four terms "
+                "in each score.) Where an encoding acts decides what it can do: added to x, it "
+                "mixes with the content in every product; in Shaw's keys and values, a learned "
+                "vector per distance meets the query's content in the score and is added to "
+                "the output; rotating q and k, it reaches only the scores and makes them depend "
+                "on the distance; as a bias, it is a content-independent preference for near or "
+                "far keys; and with NoPE it is nowhere, leaving the causal mask alone to carry "
+                "position."
             </figcaption>
         </figure>
     }

@@ -1,7 +1,8 @@
 //! Extrapolation side by side: one length past the training length `L`, and what each method
 //! gives a position `p` there. A learned table has nothing; sinusoids and RoPE's angles continue
 //! (RoPE's slowest pair, unless it turned a full circle within `L`, into angles training never
-//! showed); ALiBi's bias just grows; T5's bucket stops changing at or before max_distance.
+//! showed); ALiBi's bias just grows; T5's bucket stops changing at the last bucket's first
+//! distance, at or before max_distance.
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -13,6 +14,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
+use crate::explain::tables::extrapolation_finding;
 use crate::params::format_significant;
 use crate::params::tables::{MAX_LEN, SEQUENCE};
 use crate::scene::tables::{
@@ -77,43 +79,7 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
     };
     let finding = move || {
         let (n, x) = (s.seq_len.get(), inputs.get());
-        let seen = (x.max_len.saturating_sub(1) as f64 * x.slowest()).to_degrees();
-        let reach = ((n - 1) as f64 * x.slowest()).to_degrees();
-        let rope = if seen >= 360.0 {
-            format!(
-                "RoPE's slowest pair (wavelength {} positions) already turned a full circle \
-                 within max_len, so it only repeats angles seen in training",
-                format_significant(std::f64::consts::TAU / x.slowest(), 3)
-            )
-        } else {
-            format!(
-                "RoPE's slowest pair turns on to {}°, beyond the {}° it reached in training",
-                format_significant(reach, 4),
-                format_significant(seen, 4)
-            )
-        };
-        let flat = x.t5_flat_from();
-        if n <= x.max_len {
-            format!(
-                "The sequence ({n}) fits in max_len ({}): every method still has something for \
-                 every position. Drag the length past it.",
-                x.max_len
-            )
-        } else {
-            format!(
-                "Past max_len = {}: the learned table has nothing; the sinusoid continues; \
-                 {rope}; ALiBi's bias keeps falling in a straight line; T5's bucket {} \
-                 (every distance from there on, max_distance = {} included, shares the last \
-                 bucket).",
-                x.max_len,
-                if n > flat {
-                    format!("stops changing at distance {flat}")
-                } else {
-                    format!("would stop changing at distance {flat}")
-                },
-                x.buckets.1
-            )
-        }
+        extrapolation_finding(n, x.max_len, x.slowest(), x.t5())
     };
     let describe = move || {
         format!(

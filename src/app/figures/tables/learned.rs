@@ -15,6 +15,7 @@ use crate::app::matrix::{MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
+use crate::explain::tables::learned_status;
 use crate::params::tables::{MAX_LEN, SEQUENCE, WIDTH};
 use crate::scene::tables as scene;
 
@@ -106,23 +107,7 @@ pub fn LearnedCliff() -> impl IntoView {
             format!("Position {r}, column {c}: learned {learned:.4} · sinusoidal {sin:.4}")
         }
     };
-    let status = move || {
-        let (max_len, n) = (s.max_len.get(), s.seq_len.get());
-        if n > max_len {
-            format!(
-                "{} of the {n} positions ({max_len} … {}) have no learned vector: a model with \
-                 this table cannot read them. The sinusoidal rows continue, and so do RoPE's \
-                 angles m·θᵢ.",
-                n - max_len,
-                n - 1
-            )
-        } else {
-            format!(
-                "All {n} positions have a learned row (the table has {max_len}). Drag the \
-                 sequence length past {max_len} to fall off the end."
-            )
-        }
-    };
+    let status = move || learned_status(s.max_len.get(), s.seq_len.get());
     let describe = move || {
         format!(
             "Two heatmaps of {} positions by {} columns. Left, a learned table of {} rows drawn \

@@ -12,7 +12,17 @@ use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
+use crate::explain::tables::NeighbourSimilarity;
 use crate::scene::tables as scene;
+
+/// The mean of the entries just above the diagonal of a `p × p` matrix (0 for `p < 2`).
+fn neighbour_mean(m: &[f64], p: usize) -> f64 {
+    if p < 2 {
+        return 0.0;
+    }
+    let sum: f64 = (0..p - 1).filter_map(|a| m.get(a * p + a + 1)).sum();
+    sum / (p - 1) as f64
+}
 
 /// Root mean square of the off-diagonal entries of a `p × p` matrix.
 fn off_diagonal_rms(m: &[f64], p: usize) -> f64 {
@@ -106,28 +116,14 @@ pub fn LearnedSimilarity() -> impl IntoView {
             if l.len() != p * p || sm.len() != p * p {
                 return String::new();
             }
-            let neighbours = |m: &[f64]| {
-                if p < 2 {
-                    return 0.0;
-                }
-                let sum: f64 = (0..p - 1).filter_map(|a| m.get(a * p + a + 1)).sum();
-                sum / (p - 1) as f64
-            };
-            let orthogonal = if d >= 32 {
-                "random vectors in this many dimensions are nearly orthogonal"
-            } else {
-                "random vectors in few dimensions are rarely parallel, but not orthogonal either"
-            };
-            format!(
-                "Over the first {p} positions: off the diagonal, the learned rows' similarity \
-                 has a root mean square of {:.3} (1/√d = {:.3}: {orthogonal}), and neighbours \
-                 are no more alike than strangers (mean similarity at distance 1: {:.3}). The \
-                 sinusoidal rows' mean similarity at distance 1 is {:.3}.",
-                off_diagonal_rms(l, p),
-                1.0 / (d as f64).sqrt(),
-                neighbours(l),
-                neighbours(sm),
-            )
+            NeighbourSimilarity {
+                positions: p,
+                dim: d,
+                rms: off_diagonal_rms(l, p),
+                learned: neighbour_mean(l, p),
+                sinusoidal: neighbour_mean(sm, p),
+            }
+            .to_string()
         })
     };
     let describe = move || {
@@ -176,9 +172,13 @@ pub fn LearnedSimilarity() -> impl IntoView {
             <figcaption>
                 "The same table as above (its seed, width and rows; at most the first 128 "
                 "positions). Untrained, a learned table knows nothing about order: a position is "
-                "no more like its neighbour than like a distant position. Whatever diagonal structure "
-                "a trained table has, training put there. The sinusoidal table has it by "
-                "construction."
+                "no more like its neighbour than like a distant position, except by chance. "
+                "Whatever diagonal structure a trained table has, training put there: trained "
+                "tables do grow smooth, distance-dependent similarity, but only in rows that "
+                "were trained enough. BERT, for one, pre-trained on 128-token sequences for 90% "
+                "of its steps and on 512 only for the last 10%, “to learn the positional "
+                "embeddings” (Devlin et al. 2019, App. A.2), so its rows 128 … 511 were updated "
+                "only in that last tenth. The sinusoidal table has its structure by construction."
             </figcaption>
         </figure>
     }

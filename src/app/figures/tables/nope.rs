@@ -14,6 +14,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
+use crate::explain::tables::NopeFinding;
 use crate::math::nope;
 use crate::params::format_significant;
 use crate::params::tables::{NOPE_DIM, NOPE_LEN};
@@ -66,17 +67,13 @@ pub fn NoPosition() -> impl IntoView {
     let finding = move || {
         let (n, d) = (s.nope_len.get(), s.nope_dim.get());
         variance.with(|v| {
-            let (first, last) = (
-                v.first().copied().unwrap_or(0.0),
-                v.last().copied().unwrap_or(0.0),
-            );
-            format!(
-                "The first token's output has mean square {} and the last one's {} (estimates \
-                 of 1 and 1/{n} from {d} coordinates): from the output's size alone, a later layer can tell roughly how far into the \
-                 sequence a token is — without any positional encoding.",
-                format_significant(first, 3),
-                format_significant(last, 3)
-            )
+            NopeFinding {
+                n,
+                d,
+                first: v.first().copied().unwrap_or(0.0),
+                last: v.last().copied().unwrap_or(0.0),
+            }
+            .to_string()
         })
     };
     let describe = move || {
@@ -117,12 +114,19 @@ pub fn NoPosition() -> impl IntoView {
                 "query i may attend to keys 0 … i only. Even when every score is equal, that "
                 "mask makes each weight 1/(i + 1), and averaging i + 1 independent values with "
                 "unit variance leaves variance 1/(i + 1) — a signal of position that later "
-                "layers can read. Haviv et al. (2022) found that causal language models without "
-                "positional encodings train nearly as well as those with them, and probe "
-                "position from their activations; Kazemnejad et al. (2023) prove a first layer "
-                "can recover absolute positions this way and report that NoPE generalises to "
-                "longer inputs better than the encodings they compared on their tasks. The "
-                "values share the learned table's seed."
+                "layers can read (the argument of Chi et al. 2023). Irie et al. (2019) already "
+                "found that deep Transformer language models do not need positional encoding; "
+                "Haviv et al. (2022) found causal language models without it competitive with "
+                "those with it, and probed position from their activations. Kazemnejad et al. "
+                "(2023, Theorem 1) prove that a first causal layer can recover absolute "
+                "positions by another route: attending equally to every key and reading a "
+                "marker only the first token carries, it outputs exactly 1/(i + 1); they also "
+                "report that NoPE generalises to longer inputs better than the encodings they "
+                "compared on their tasks, though it too fails past a limit (Wang et al. 2024). "
+                "All of this needs the mask: an encoder without positions attends both ways, is "
+                "blind to order (" <a href="#fig-attention">"chapter 1's order-blindness figure"</a> "), and masked language "
+                "models trained without positions do worse. The values share the learned "
+                "table's seed."
             </figcaption>
         </figure>
     }

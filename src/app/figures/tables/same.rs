@@ -13,6 +13,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
+use crate::explain::tables::same_finding;
 use crate::params::format_significant;
 use crate::params::tables::POSITION;
 use crate::scene::tables::{self as scene, SAME_PANELS as PANELS, same_panel as panel};
@@ -81,35 +82,15 @@ pub fn SamePosition() -> impl IntoView {
         }
     };
     let finding = move || {
-        let (p, d) = (s.pos.get(), s.dim.get());
+        let (p, d, causal) = (s.pos.get(), s.dim.get(), s.causal.get());
         data.with(|c| {
-            let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
-            let deg = |a: Option<&f64>| format_significant(a.copied().unwrap_or(0.0), 4);
-            let rope = if c.angles.len() == 1 {
-                format!("turns its one pair by {}°", deg(c.angles.first()))
-            } else {
-                format!(
-                    "turns its fastest pair by {}° and its slowest by {}° (mod 360)",
-                    deg(c.angles.first()),
-                    deg(c.angles.last())
-                )
-            };
-            let alibi = if p == 0 {
-                "its only key is the query itself (bias 0)".to_string()
-            } else {
-                format!(
-                    "lowers the score of the key {p} positions back by {}",
-                    format_significant(-c.bias.first().copied().unwrap_or(0.0), 4)
-                )
-            };
-            format!(
-                "At position {p} with d = {d}: sinusoids add a vector of length {}; the learned \
-                 table {}; RoPE {rope} and adds nothing; ALiBi adds nothing to x, and {alibi}.",
-                format_significant(norm(&c.sinusoidal), 4),
-                match &c.learned {
-                    Some(row) => format!("adds one of length {}", format_significant(norm(row), 4)),
-                    None => "has no row to add".to_string(),
-                },
+            same_finding(
+                (p, d),
+                &c.sinusoidal,
+                c.learned.as_deref(),
+                &c.angles,
+                &c.bias,
+                causal,
             )
         })
     };
@@ -167,7 +148,8 @@ pub fn SamePosition() -> impl IntoView {
                 "nothing: it turns each pair of q and k coordinates by its own angle. ALiBi "
                 "touches neither vectors nor angles: it lowers the scores of far keys. The width, "
                 "seed, max_len and ALiBi head are those of the figures above (RoPE: head_dim d "
-                "rounded down to even, base 10000)."
+                "rounded down to even, base 10000); the ALiBi panel shows the keys up to p, as a "
+                "decoder sees them, whatever the causal box above says."
             </figcaption>
         </figure>
     }

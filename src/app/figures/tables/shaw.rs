@@ -11,6 +11,7 @@ use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
+use crate::explain::tables::ShawFinding;
 use crate::math::relative::shaw_clip;
 use crate::params::tables::{SHAW_K, SHAW_POSITIONS};
 use crate::scene::tables as scene;
@@ -66,22 +67,11 @@ pub fn ShawClipped() -> impl IntoView {
             .to_string(),
     };
     let finding = move || {
-        let (n, k) = (s.shaw_len.get(), s.shaw_k.get());
-        let distinct = (2 * k + 1).min(2 * n - 1);
-        let far = if k + 1 < n {
-            format!(
-                "every pair more than {k} apart shares the vectors of distance ±{k}, at any length"
-            )
-        } else {
-            format!(
-                "no pair of these {n} positions is more than k = {k} apart, so nothing is clipped yet"
-            )
-        };
-        format!(
-            "k = {k}: {distinct} distinct clipped distances (each with a wᴷ and a wⱽ) serve all \
-             {} query–key pairs of {n} positions; {far}.",
-            n * n
-        )
+        ShawFinding {
+            n: s.shaw_len.get(),
+            k: s.shaw_k.get(),
+        }
+        .to_string()
     };
     let describe = move || {
         let (n, k) = (s.shaw_len.get(), s.shaw_k.get());
@@ -127,9 +117,11 @@ pub fn ShawClipped() -> impl IntoView {
                 "Each query–key pair adds a learned vector for its distance j − i to the key (in "
                 "the score) and to the value (in the output), and distances are clipped at ±k "
                 "(their base translation model used k = 16 and their big one k = 8; BLEU barely "
-                "changed for any k ≥ 2). "
-                "Only distance matters, and "
-                "the same 2k + 1 vectors serve any sequence length."
+                "changed for any k ≥ 2, which they explain by stacked layers passing precise "
+                "relative position on beyond the clip, §4.3). In their ablation (Table 3) the "
+                "key vectors alone gave the same BLEU as both (25.8) and the value vectors alone "
+                "25.3; T5, ALiBi and RoPE after them act on the scores only. Only distance "
+                "matters, and the same 2k + 1 vectors serve any sequence length."
             </figcaption>
         </figure>
     }

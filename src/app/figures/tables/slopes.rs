@@ -1,6 +1,6 @@
 //! ALiBi's head slopes (Press, Smith & Lewis 2022, §3): a geometric sequence `2^(−8h/H)` for a
-//! power-of-two head count `H`; otherwise the slopes of the power of two below, then every other
-//! slope of the power of two above. One dot per head on a log scale, with the neighbouring
+//! power-of-two head count `H`; otherwise, as the authors' code (and BLOOM, MPT) does it, the
+//! slopes of the power of two below, then every other slope of the power of two above. One dot per head on a log scale, with the neighbouring
 //! powers of two drawn beside a head count that is not one; a slider overrides one head's slope.
 
 use leptos::html::{Canvas, Input};
@@ -12,9 +12,9 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
-use crate::math::alibi;
+use crate::explain::tables::{SlopeReadout, SlopesFinding};
 use crate::params::tables::{HEADS, SLOPE};
-use crate::params::{format_number, format_significant, parse_f64};
+use crate::params::{format_number, parse_f64};
 use crate::scene::tables::{self as scene, power_below, slope_text};
 
 /// How the slopes of `heads` heads fall, in words (for text alternatives).
@@ -32,31 +32,12 @@ pub fn shape(heads: usize) -> String {
     }
 }
 
-/// Where head `h` (from 1) of `heads` takes its slope from, in words.
-fn origin(h: usize, heads: usize) -> String {
-    let p = power_below(heads);
-    if p == heads {
-        format!("2^(−8·{h}/{heads})")
-    } else if h <= p {
-        format!("the {p}-head sequence, 2^(−8·{h}/{p})")
-    } else {
-        let k = h - p;
-        format!(
-            "slope {} of the {}-head sequence, 2^(−8·{}/{})",
-            2 * k - 1,
-            2 * p,
-            2 * k - 1,
-            2 * p
-        )
-    }
-}
-
 /// The figure.
 #[component]
 pub fn AlibiSlopes() -> impl IntoView {
     let s = expect_context::<AppState>().tables;
     let theme = expect_context::<PageTheme>().chart();
-    let (slopes, paper, head) = (s.slopes(), s.paper_slopes(), s.head());
+    let (slopes, defaults, head) = (s.slopes(), s.default_slopes(), s.head());
     let cursor = XCursor::new();
     let count = move || s.heads.get_untracked();
     let canvas_ref = NodeRef::<Canvas>::new();
@@ -75,53 +56,20 @@ pub fn AlibiSlopes() -> impl IntoView {
     let readout = move || {
         let heads = s.heads.get();
         let h = cursor.get(heads).map_or(head.get(), |k| k + 1);
-        let (m, m0) = (slopes.with(|v| v[h - 1]), paper.with(|v| v[h - 1]));
-        format!(
-            "Head {h} of {heads}: slope m = {}{} · the bias falls by ln 2 (the weight halves) \
-             every {} positions.",
-            slope_text(m),
-            if m == m0 {
-                format!(", from {}", origin(h, heads))
-            } else {
-                format!(" (yours; the paper's is {})", slope_text(m0))
-            },
-            format_significant(alibi::half_weight_distance(m), 4)
-        )
+        SlopeReadout {
+            head: h,
+            heads,
+            slope: slopes.with(|v| v[h - 1]),
+            default: defaults.with(|v| v[h - 1]),
+        }
+        .to_string()
     };
     let finding = move || {
-        let heads = s.heads.get();
-        let p = power_below(heads);
-        let mine = if s.slope.get().is_some() {
-            format!(" Head {} uses your slope instead.", head.get())
-        } else {
-            String::new()
-        };
-        let rule = if heads == 1 {
-            "1 head: its slope is 2^−8 = 1/256.".to_string()
-        } else if p == heads {
-            format!(
-                "{heads} heads, a power of two: the paper's slopes start at 2^(−8/{heads}) and \
-                 each is 2^(−8/{heads}) times the one before, down to 2^−8 = 1/256."
-            )
-        } else {
-            let extra = heads - p;
-            let taken = if extra == 1 {
-                "slope 1".to_string()
-            } else {
-                format!("slopes 1, 3, …, {}", 2 * extra - 1)
-            };
-            format!(
-                "{heads} heads is not a power of two: heads 1 … {p} take the {p}-head slopes, \
-                 and heads {} … {heads} take {taken} of the {}-head sequence. These interleave \
-                 with the first run: the first is steeper than all of them, the others fall \
-                 between neighbours. (The rule is from the authors' code, whose comment notes \
-                 that the geometric sequence has its good properties only for powers of two; \
-                 the paper trains only those.)",
-                p + 1,
-                2 * p
-            )
-        };
-        format!("{rule}{mine}")
+        SlopesFinding {
+            heads: s.heads.get(),
+            overridden: s.slope.get().map(|_| head.get()),
+        }
+        .to_string()
     };
     let describe = move || {
         format!(
@@ -160,9 +108,13 @@ pub fn AlibiSlopes() -> impl IntoView {
                 "ALiBi adds no position vector anywhere. Each head subtracts m·|i − j| from the "
                 "score of query i and key j, with its own slope m. Large slopes make a head look "
                 "only at its neighbours; small ones let it see far. Press, Smith and Lewis "
-                "(2022) fix the slopes instead of learning them (trainable slopes did not "
-                "extrapolate as well in their experiments). The slopes are those of Hugging "
-                "Face transformers' BLOOM code (bloom._get_alibi_slopes in transformers 5)."
+                "(2022, §3) fix the slopes instead of learning them (trainable slopes did not "
+                "yield strong extrapolation in their experiments). Why a geometric sequence? "
+                "In their exploration the slope sets that worked best had slopes in (0, 1), "
+                "denser towards 0; a geometric sequence is exactly that, and it gives each head "
+                "a range (ln 2 / m) a constant factor longer than the previous head's. The "
+                "slopes are those of the authors' code and of Hugging Face transformers' BLOOM "
+                "code (bloom._get_alibi_slopes in transformers 5)."
             </figcaption>
         </figure>
     }
@@ -193,7 +145,7 @@ pub fn HeadPicker() -> impl IntoView {
 }
 
 /// The chosen head's slope on a log₂ slider (2⁻¹⁶ … 4), with a number box and a reset to the
-/// paper's slope.
+/// default slope (the authors' code's).
 #[component]
 pub fn SlopeSlider() -> impl IntoView {
     let s = expect_context::<AppState>().tables;
@@ -245,9 +197,10 @@ pub fn SlopeSlider() -> impl IntoView {
                 class="button small"
                 id="ctl-t-m-reset"
                 disabled=move || s.slope.get().is_none()
+                title="the slope the authors' code (and BLOOM) gives this head"
                 on:click=move |_| s.slope.set(None)
             >
-                "Paper's slope"
+                "Default slope"
             </button>
         </div>
     }

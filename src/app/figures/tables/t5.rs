@@ -1,7 +1,8 @@
 //! T5's relative position buckets (Raffel et al. 2020, §2.1), exactly as Hugging Face
 //! transformers' `T5Attention._relative_position_bucket`: each head learns one scalar bias per
 //! bucket; distances below `max_exact` get a bucket each, longer ones share logarithmically
-//! wider buckets up to `max_distance`, and everything farther shares the last one. The bucket
+//! wider buckets, and from the last bucket's first distance (at or before `max_distance`) on
+//! everything shares the last one. The bucket
 //! matrix, and the bucket against the relative position.
 
 use leptos::html::Canvas;
@@ -18,40 +19,9 @@ use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
-use crate::math::relative::t5_bucket;
+use crate::explain::tables::{T5, t5_describe, t5_finding, t5_readout};
 use crate::params::tables::{T5_BUCKETS, T5_MAX_DISTANCE, T5_POSITIONS, exact_buckets};
 use crate::scene::tables::{self as scene, t5_reach as reach};
-
-/// The distances (keys before the query) from the exact ones to `max_distance − 1` that share
-/// bucket `bucket`: the first and last of the run (buckets never decrease with the distance).
-fn log_group(bucket: usize, bi: bool, nb: usize, md: usize) -> Option<(usize, usize)> {
-    let exact = exact_buckets(nb, bi);
-    let mut run = (exact..md).filter(|&d| t5_bucket(-(d as i64), bi, nb, md) == bucket);
-    let first = run.next()?;
-    Some((first, run.next_back().unwrap_or(first)))
-}
-
-/// Which regime relative position `r` falls in.
-fn regime(r: i64, bi: bool, nb: usize, md: usize) -> String {
-    let distance = if bi {
-        r.unsigned_abs()
-    } else {
-        (-r).max(0) as u64
-    };
-    if !bi && r > 0 {
-        "a future key: a decoder masks it; the bucket is 0".into()
-    } else if distance < exact_buckets(nb, bi) as u64 {
-        "exact: one bucket for this distance".into()
-    } else if distance >= md as u64 {
-        "at or beyond max_distance: the last bucket".into()
-    } else {
-        let own = t5_bucket(-(distance as i64), bi, nb, md);
-        match log_group(own, bi, nb, md) {
-            Some((a, b)) if a < b => format!("logarithmic: shared by distances {a} … {b}"),
-            _ => "logarithmic, but a bucket of its own at these settings".into(),
-        }
-    }
-}
 
 /// The figure.
 #[component]
@@ -105,14 +75,12 @@ pub fn T5Buckets() -> impl IntoView {
         move || (s.t5_len.get_untracked(), s.t5_len.get_untracked()),
         (0, 0),
     );
-    let explain = move |r: i64| {
-        let (nb, md, bi) = (s.buckets.get(), max_distance.get(), s.bidirectional.get());
-        format!(
-            "j − i = {r} → bucket {} ({})",
-            t5_bucket(r, bi, nb, md),
-            regime(r, bi, nb, md)
-        )
+    let settings = move || T5 {
+        num_buckets: s.buckets.get(),
+        max_distance: max_distance.get(),
+        bidirectional: s.bidirectional.get(),
     };
+    let explain = move |r: i64| t5_readout(settings(), r).to_string();
     let readout = move || match cursor.get() {
         Some((i, j)) if i < s.t5_len.get() && j < s.t5_len.get() => {
             format!("Query {i}, key {j}: {}", explain(j as i64 - i as i64))
@@ -129,61 +97,8 @@ pub fn T5Buckets() -> impl IntoView {
                 .to_string(),
         }
     };
-    let finding = move || {
-        let (nb, md, bi) = (s.buckets.get(), max_distance.get(), s.bidirectional.get());
-        let exact = exact_buckets(nb, bi);
-        let side = if bi { nb / 2 } else { nb };
-        // The buckets the distances exact … md − 1 use, and those no distance reaches.
-        let bucket = |d: usize| t5_bucket(-(d as i64), bi, nb, md);
-        let mut used: Vec<usize> = (exact..md).map(bucket).collect();
-        used.dedup();
-        let reached = used.len() + usize::from(used.last() != Some(&bucket(md)));
-        let unused = (side - exact).saturating_sub(reached);
-        format!(
-            "{}: distances 0 … {} get one bucket each; {} … {} fall into {} log-spaced \
-             bucket(s){}; and every distance from {md} on shares {}.",
-            if bi {
-                format!(
-                    "Bidirectional (the encoder): {side} buckets for keys before the query and \
-                     {side} for keys after it (which start at distance 1, so bucket {side} is \
-                     unused)"
-                )
-            } else {
-                format!(
-                    "Causal (the decoder): {nb} buckets for keys at or before the query (keys \
-                     after it all get bucket 0, and the mask hides them)"
-                )
-            },
-            exact - 1,
-            exact,
-            md - 1,
-            used.len(),
-            if unused > 0 {
-                format!(", and {unused} bucket(s) of each side are never used at these settings")
-            } else {
-                String::new()
-            },
-            if bi {
-                format!(
-                    "the last bucket of its side ({}, or {} for keys after the query)",
-                    side - 1,
-                    nb / 2 + side - 1
-                )
-            } else {
-                format!("bucket {}", side - 1)
-            },
-        )
-    };
-    let describe = move || {
-        format!(
-            "A {n} by {n} matrix of T5 bucket numbers: a narrow band of distinct colours near \
-             the diagonal, where each distance has its own bucket, widening bands farther out, \
-             and flat colour beyond distance {md}. Below it, a step curve of the bucket against \
-             the relative position.",
-            n = s.t5_len.get(),
-            md = max_distance.get()
-        )
-    };
+    let finding = move || t5_finding(settings()).to_string();
+    let describe = move || t5_describe(settings(), s.t5_len.get());
     let directions = vec![
         (true, "bidirectional (encoder)"),
         (false, "causal (decoder)"),
@@ -232,10 +147,14 @@ pub fn T5Buckets() -> impl IntoView {
             <figcaption>
                 "T5 (Raffel et al. 2020) adds one learned scalar per bucket and head to the "
                 "attention logits. Near distances are told apart exactly; far ones only roughly, "
-                "in buckets whose width grows with the distance; beyond max_distance all look "
-                "the same, so the bias stops changing and any length can be read. The numbers "
-                "are those of transformers' T5Attention._relative_position_bucket (T5 uses 32 "
-                "buckets and max_distance 128)."
+                "in buckets whose width grows with the distance. The log buckets reach the last "
+                "one at or before max_distance (at distance 91 with T5's own 32 buckets and "
+                "max_distance 128, bidirectional), and from there on every distance looks the "
+                "same to this bias, so it stops changing and any length can be read. That is "
+                "one layer's view: T5's authors note that a layer is insensitive to relative "
+                "position beyond 128 tokens, but subsequent layers can build a sensitivity to "
+                "larger offsets by combining local information (Raffel et al. 2020, §2.1). The "
+                "numbers are those of transformers' T5Attention._relative_position_bucket."
             </figcaption>
         </figure>
     }
