@@ -103,16 +103,20 @@ pub const CHAPTERS: [Chapter; 4] = [
             ),
             pic("fig-rope-wheels", "One wheel per pair", scene::rope::wheels),
             pic(
-                "fig-rope-efficient",
-                "The efficient form",
-                scene::rope::efficient,
-            ),
-            pic(
                 "fig-rope-scores",
                 "q·k depends on distance",
                 scene::rope::scores,
             ),
-            pic("fig-rope-dims", "Which dimensions turn", scene::rope::dims),
+            pic(
+                "fig-rope-dims",
+                "How far each pair turns",
+                scene::rope::dims,
+            ),
+            pic(
+                "fig-rope-efficient",
+                "The efficient form",
+                scene::rope::efficient,
+            ),
             pic(
                 "fig-rope-layouts",
                 "Interleaved or half-split",

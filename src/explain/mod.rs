@@ -10,6 +10,13 @@ pub mod rope;
 pub mod sinusoids;
 pub mod tables;
 
+/// The angle between two readings of a hand turned by `angle` radians, in degrees (0 … 180):
+/// angles compared modulo 360°.
+pub fn wrapped_degrees(angle: f64) -> f64 {
+    let a = angle.rem_euclid(std::f64::consts::TAU);
+    a.min(std::f64::consts::TAU - a).to_degrees()
+}
+
 /// `n` followed by the singular or the plural noun: "1 pair", "2 pairs", "0 pairs".
 pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

@@ -4,10 +4,10 @@
 //! one test reads each of them under every layout × spacing × odd/even d and checks it against
 //! the column mapping the table itself uses ([`SinusoidalParams::column`]).
 
-use std::f64::consts::{PI, TAU};
+use std::f64::consts::TAU;
 use std::fmt;
 
-use super::count;
+use super::{count, wrapped_degrees};
 use crate::math::sinusoidal::{Column, Layout, SinusoidalParams, Spacing};
 use crate::params::{format_number, format_significant, round_significant};
 
@@ -437,12 +437,6 @@ impl fmt::Display for Unfinished {
 pub struct Nearest {
     pub distance: usize,
     pub degrees: f64,
-}
-
-/// The angle between two readings of a hand turned by `angle` radians, in degrees (0 … 180).
-pub fn wrapped_degrees(angle: f64) -> f64 {
-    let a = angle.rem_euclid(TAU);
-    a.min(TAU - a) * 180.0 / PI
 }
 
 /// [`Nearest`] over the positions shown; `None` for a single position.

@@ -5,7 +5,7 @@
 //! [`TOY_DIM`]). Three ways to give them a position:
 //! - [`CloudMode::Plain`]: none — every copy of a word is the same point;
 //! - [`CloudMode::Sinusoidal`]: `x + PE(p)` (Vaswani et al. 2017, §3.5; interleaved, base 10000);
-//! - [`CloudMode::Rope`]: `R_p·x` (RoFormer eq. 13; interleaved, base 10000) — what RoPE does to
+//! - [`CloudMode::Rope`]: `R_p·x` (RoFormer §3.2.2, eq. 14; interleaved, base 10000) — what RoPE does to
 //!   the queries and keys.
 //!
 //! The `n × TOY_DIM` vectors are projected on their first three principal components

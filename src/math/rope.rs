@@ -14,7 +14,7 @@
 //! - `Interleaved`: `(2i, 2i+1)` — RoFormer, GPT-J's `rotate_every_two`, Meta's original LLaMA.
 //! - `Half`: `(i, i + d/2)` — GPT-NeoX and Hugging Face Llama's `rotate_half`.
 //!
-//! Because rotations compose, `q'_m·k'_n` depends only on `m − n` (RoFormer eq. 16).
+//! Because rotations compose, `q'_m·k'_n` depends only on `m − n` (RoFormer §3.2.2, eq. 16).
 //!
 //! The same rotation three ways: pair by pair ([`rotate`]), as the libraries compute it,
 //! `x ⊙ cos + rotate_half(x) ⊙ sin` ([`apply_efficient`]), and as the block matrix `R_m`
@@ -189,7 +189,7 @@ pub fn apply_efficient(x: &[f64], pos: f64, inv_freq: &[f64], layout: Layout) ->
         .collect()
 }
 
-/// The `d × d` rotation matrix `R_pos` (RoFormer §3.4.2, eq. 15), row-major, `d = 2·inv_freq.len()`,
+/// The `d × d` rotation matrix `R_pos` (RoFormer §3.2.2, eq. 15), row-major, `d = 2·inv_freq.len()`,
 /// so that `R·x == rotate(x, pos, inv_freq, layout)`: for pair `i` at coordinates `(a, b)` (see
 /// [`pair`]),
 ///

@@ -1,7 +1,8 @@
 //! RoPE attention scores as a function of the relative distance alone.
 //!
 //! Write pair `i` of q and k as complex numbers `q̃_i = q_a + i·q_b`, `k̃_i = k_a + i·k_b` (the
-//! pair's coordinates `(a, b)` depend on the [`Layout`]). Rotating both (RoFormer §3.4.2, eq. 16):
+//! pair's coordinates `(a, b)` depend on the [`Layout`]). Rotating both (RoFormer §3.2.2,
+//! eq. 16; this complex form is §3.4.3, eq. 35):
 //!
 //! ```text
 //! q'_m · k'_n = Re Σ_i q̃_i · conj(k̃_i) · e^{i(m−n)θ_i}

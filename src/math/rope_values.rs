@@ -1,4 +1,4 @@
-//! "Why only q and k?" — RoPE turns queries and keys, never values (RoFormer §3.4.1, eq. 14:
+//! "Why only q and k?" — RoPE turns queries and keys, never values (RoFormer §3.2.2, eq. 14:
 //! the position enters through `q_m·k_n` only; Hugging Face `apply_rotary_pos_emb(q, k, …)`).
 //!
 //! In the toy model of [`super::attention`] (width [`TOY_DIM`], its `W_q`, `W_k`, values = the

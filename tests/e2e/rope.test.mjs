@@ -160,7 +160,7 @@ test("rotating a 2D vector: the walkthrough table, and a length that never chang
   const { page, problems, context } = await openPage(env.browser, env.server.url, { width: 1280, height: 900 }, { reducedMotion: "no-preference" });
   try {
     await showFigure(page, "fig-rope-2d");
-    await page.click("#fig-rope-2d button:has-text('Apple')");
+    await page.click("#fig-rope-2d button:has-text('Walkthrough')");
     const rows = await page.$$eval("#fig-rope-2d table.numbers tbody tr", (r) => r.map((x) => x.lastElementChild.textContent));
     assert.deepEqual(rows.slice(0, 4), ["[1.000, 0.000]", "[0.000, 1.000]", "[-1.000, 0.000]", "[0.000, -1.000]"]);
     await page.click("#fig-rope-2d button:has-text('Play')");

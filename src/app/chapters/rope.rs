@@ -69,14 +69,26 @@ pub fn Rope() -> impl IntoView {
                 <SameAngle />
             </Deferred>
             <p>
-                "A real attention head turns its query and key — after the projections W"
-                <sub>"q"</sub> " and W" <sub>"k"</sub> ", in every layer; the values are not "
-                "turned. Of its head_dim coordinates the first r = rotary_dim turn (all of them "
+                "A real attention head turns its query and key after the projections W"
+                <sub>"q"</sub> " and W" <sub>"k"</sub> " — in every layer of the models above "
+                "(some newer ones, like Llama 4, leave it out of some layers). Of its head_dim "
+                "coordinates the first r = rotary_dim turn (all of them "
                 "unless only part of the head rotates), in r/2 pairs i = 0 … r/2 − 1, each at its "
                 "own rate θ" <sub>"i"</sub> " = base" <sup>"−2i/r"</sup>
                 " — the same geometric ladder as the sinusoidal encoding. Pair 0 turns exactly 1 "
                 "radian (≈ 57.3°) per position; with these settings the last pair needs "
-                {slowest} " positions for one turn."
+                {slowest} " positions for one turn. Why so many rates? One pair alone "
+                "aliases: two distances whose difference is a whole number of its turns get the "
+                "same angle (set θ to 180° in the sentences figure above: every even distance then "
+                "gives one angle, every odd distance another). Fast pairs tell nearby positions "
+                "apart, slow pairs far ones, and together they separate distances any one pair "
+                "would confuse — chapter 1's clocks again."
+            </p>
+            <p>
+                "A word on names: θ means three things here. In the 2D figures above it is an "
+                "angle per position in degrees; θ" <sub>"i"</sub> " is pair i's rate in radians "
+                "per position; and Hugging Face's " <code>"rope_theta"</code> " is the base of "
+                "that ladder — RoFormer's 10000 — not an angle at all."
             </p>
             <div class="figure-grid">
                 <Deferred>
@@ -87,27 +99,43 @@ pub fn Rope() -> impl IntoView {
                         <FrequencyWheels />
                     </Deferred>
                     <p class="bridge">
-                        "Implementations never build that matrix. The same rotation is two "
-                        "element-wise products and a shuffle:"
-                    </p>
-                    <Deferred>
-                        <EfficientForm />
-                    </Deferred>
-                    <p class="bridge">
-                        "For a fixed q and k, turning q by m and k by n and taking their dot product "
-                        "gives a number that depends only on m − n (real q and k still depend on the "
-                        "words and their context). Every diagonal of the score matrix is constant; "
-                        "a causal model only uses m ≥ n:"
+                        "Why only the distance counts: every R" <sub>"m"</sub> " is block-diagonal, "
+                        "a 2×2 rotation by m·θ" <sub>"i"</sub> " per pair, so R" <sub>"m"</sub>
+                        <sup>"T"</sup> "R" <sub>"n"</sub> " = R" <sub>"n−m"</sub> " and (R"
+                        <sub>"m"</sub> "q)·(R" <sub>"n"</sub> "k) = q" <sup>"T"</sup> "R"
+                        <sub>"n−m"</sub> "k (RoFormer §3.2.2, eq. 16). In complex numbers, pair i "
+                        "of q is one number q̃" <sub>"i"</sub> ", turning it is multiplying by "
+                        "e" <sup>"imθ" <sub>"i"</sub></sup> ", and the score is Re Σ" <sub>"i"</sub>
+                        " q̃" <sub>"i"</sub> " k̃" <sub>"i"</sub> "* e" <sup>"i(m−n)θ"
+                        <sub>"i"</sub></sup> " — the form RoFormer derives it in, and the one "
+                        "Meta's LLaMA code computes. That is what RoFormer set out to find: a way "
+                        "to encode each position alone such that the query–key product depends "
+                        "only on the words and their distance; in 2D a rotation by m·θ is the "
+                        "answer its derivation arrives at (§3.4.1). So for a fixed q and k the "
+                        "score is a function of m − n alone (real q and k still depend on the "
+                        "words and their context), and a causal model only uses m ≥ n:"
                     </p>
                     <Deferred>
                         <ScoresOverPositions />
                     </Deferred>
                     <p class="bridge">
-                        "Which coordinates carry position? Turn one q to a few positions and compare "
+                        "That fall with distance — RoFormer's “long-term decay” — is a property of "
+                        "a bound and of all-ones vectors, not a promise about real heads: random q "
+                        "and k need not fall, and the base sets how far it takes (chapter 3 leans on "
+                        "this). Which "
+                        "coordinates carry position? Turn one q to a few positions and compare "
                         "them coordinate by coordinate:"
                     </p>
                     <Deferred>
                         <BeforeAfter />
+                    </Deferred>
+                    <p class="bridge">
+                        "Implementations never build the block-diagonal R" <sub>"m"</sub>
+                        " of the wheels figure. The same rotation is two element-wise products "
+                        "and a shuffle:"
+                    </p>
+                    <Deferred>
+                        <EfficientForm />
                     </Deferred>
                     <p class="bridge">
                         "Which coordinates form a pair is a convention, and the libraries disagree. "
@@ -119,19 +147,32 @@ pub fn Rope() -> impl IntoView {
                 </div>
             </div>
             <p>
-                "Only the queries and keys are turned. The values — what attention averages — are "
-                "left alone; here is one reason:"
+                "Only the queries and keys are turned, never the values — what attention "
+                "averages. Here is one reason:"
             </p>
             <Deferred>
                 <WhyOnlyQk />
             </Deferred>
             <p>
-                "Finally, the whole picture at once. Repeat chapter 1's sentence over many "
-                "positions and look at every token's vector, squeezed to three dimensions:"
+                "Finally, a picture to compare the two ideas side by side. Repeat chapter 1's "
+                "sentence over many positions and squeeze every word vector to three dimensions — "
+                "as it is, with the sinusoidal encoding added, and turned by RoPE's rotation. A "
+                "model turns W" <sub>"q"</sub> "x and W" <sub>"k"</sub> "x, not x, and its "
+                "residual stream carries no rotated words, so the third cloud shows what a "
+                "rotation does to vectors, not what a model holds:"
             </p>
             <Deferred>
                 <TokenCloud />
             </Deferred>
+            <p>
+                "What RoPE buys: no learned parameters, no table that ends at a maximum length, "
+                "norms kept, so it also fits linear attention (RoFormer §3.3), and keys turned "
+                "once at their own position and cached as they are, while every score still sees "
+                "only the distance — which is why it slots into a KV cache. What it does not buy: "
+                "a pair whose angle never completed a turn in training meets angles it never saw "
+                "when the input grows past the training length. The slow pairs of a long head "
+                "are exactly those, and the next chapter is about what happens there."
+            </p>
         </section>
     }
 }

@@ -130,8 +130,8 @@ pub fn EfficientForm() -> impl IntoView {
                 <tbody>{table}</tbody>
             </table>
             <figcaption>
-                "R" <sub>"m"</sub> " has at most two nonzero entries in each row, so "
-                "implementations never build it: Hugging Face and GPT-NeoX use this element-wise "
+                "R" <sub>"m"</sub> " has at most two nonzero entries in each row. Hugging Face "
+                "and GPT-NeoX use this element-wise "
                 "form (rotate_half), GPT-J the same with rotate_every_two for the interleaved "
                 "layout, and Meta's LLaMA code multiplies complex numbers, which is the same thing. "
                 "Each angle appears twice in the cos and sin vectors (repeated pairwise when "

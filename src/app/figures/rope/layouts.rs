@@ -180,7 +180,9 @@ pub fn Layouts() -> impl IntoView {
                 "rotary_dim turning coordinates): the permuted q and k under the half-split layout "
                 "are the interleaved result, permuted, so every score is the same. Partial rotation "
                 "(GPT-NeoX, GPT-J) turns only the first rotary_dim coordinates and passes the rest "
-                "through."
+                "through: those add the same q·k at every distance, so a head can match on content "
+                "there with no position in the way, and fewer coordinates are turned (a common "
+                "reading of why, not a result we can cite)."
             </figcaption>
         </figure>
     }

@@ -132,6 +132,13 @@ pub fn ScoresOverPositions() -> impl IntoView {
             )
         })
     };
+    let trend = move || {
+        let n = s.positions.get();
+        let pairs = rotary.get() / 2;
+        scores.with(|(g, bound)| {
+            crate::explain::rope::score_trend(&g[n - 1..], bound, pairs).to_string()
+        })
+    };
     let reroll = move |_| {
         if let Ok(seed) = getrandom::u64() {
             s.seed.set(seed);
@@ -185,13 +192,20 @@ pub fn ScoresOverPositions() -> impl IntoView {
             </div>
             <p class="hint">{bound_note}</p>
             <figcaption>
-                "Rotate q to position m and k to position n, then take the dot product: the result "
-                "depends only on m − n, so the matrix is constant along every diagonal. RoFormer "
-                "(§3.4.3) bounds the score by a sum that, for many pairs and a large base, shrinks "
-                "with distance in ripples; with all-ones q and k the score decays too, though not "
-                "in step with the drawn shape, which is scaled to meet it at 0. With one or two "
-                "pairs, or a small base, neither decays. Random q and k stay under their (unscaled) "
-                "bound but need not decay."
+                "Rotate q to position m and k to position n, then take the dot product: pair i "
+                "adds one wave, A" <sub>"i"</sub> " cos((m − n)θ" <sub>"i"</sub> ") − B"
+                <sub>"i"</sub> " sin((m − n)θ" <sub>"i"</sub> "), with A" <sub>"i"</sub> " and B"
+                <sub>"i"</sub> " fixed by q and k, so the score depends only on m − n and the "
+                "matrix is constant along every diagonal. (This is the raw dot product; the "
+                "scores of “Why not add?” are divided by √d.) A few waves swing without dying "
+                "down; many fall out of step and the sum shrinks over the distances shown — though "
+                "a finite sum of waves never goes to zero for good. RoFormer (§3.4.3) bounds the "
+                "score by a sum that shrinks the same way, which the paper shows numerically; the "
+                "drawn shape is that bound scaled to meet the score at distance 0. A smaller base "
+                "turns the pairs faster, so they fall out of step within fewer positions; a larger "
+                "base stretches the same fall over longer distances. Random q and k stay under "
+                "their (unscaled) bound but need not fall. "
+                {trend}
             </figcaption>
         </figure>
     }

@@ -90,22 +90,11 @@ pub fn SameAngle() -> impl IntoView {
     };
     let verdict = move || {
         let [(p1, a1), (p2, a2)] = readings.get();
-        match (p1, p2, a1, a2) {
-            (Some((a, b)), Some((c, d)), Some(x), Some(y)) => {
-                let (d1, d2) = (b as i64 - a as i64, d as i64 - c as i64);
-                if d1 == d2 {
-                    format!(
-                        "Same distance ({d1}), same angle: the two angles agree to {:.0e}°.",
-                        (x - y).to_degrees().abs().max(1e-12)
-                    )
-                } else {
-                    format!(
-                        "The distances differ ({d1} and {d2}), so the angles differ by ({d1} − {d2}) × θ (mod 360°)."
-                    )
-                }
-            }
-            _ => "Put both words in both sentences to compare their angles.".to_string(),
-        }
+        let side = |p: Option<(usize, usize)>, a: Option<f64>| {
+            Some((p.map(|(a, b)| b as i64 - a as i64)?, a?))
+        };
+        crate::explain::rope::angle_verdict(side(p1, a1), side(p2, a2), s.sentence_theta_deg.get())
+            .to_string()
     };
     let describe = move |k: usize| {
         move || {

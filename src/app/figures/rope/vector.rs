@@ -199,7 +199,7 @@ pub fn RotatingVector() -> impl IntoView {
                     <span aria-hidden="true">" ▶"</span>
                 </button>
                 <button type="button" class="button" on:click=apple>
-                    "Apple = [1, 0], 90° per position"
+                    "Walkthrough: [1, 0] (the word “apple”), 90° per position"
                 </button>
             </div>
             <div class="canvas-wrap">
