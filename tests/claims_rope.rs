@@ -78,7 +78,7 @@ proptest! {
     #[test]
     fn the_angle_verdict_matches_the_turned_vectors(
         a in 0i64..20, d1 in 1i64..12, b in 0i64..20, d2 in 1i64..12,
-        theta in prop_oneof![Just(180.0f64), Just(90.0), Just(45.0), Just(20.0), 1.0f64..180.0],
+        theta in prop_oneof![Just(0.0f64), Just(180.0), Just(90.0), Just(45.0), Just(20.0), 1.0f64..180.0],
         w1 in "[a-z]{1,5}", w2 in "[a-z]{1,5}",
     ) {
         let t = theta.to_radians();
@@ -96,8 +96,12 @@ proptest! {
                 prop_assert!(gap < 1e-6 && (gap - apart).abs() < 1e-9);
             }
             AngleVerdict::Aliased { .. } => {
-                prop_assert!(d1 != d2);
+                prop_assert!(d1 != d2 && theta != 0.0);
                 prop_assert!(apart < 1e-6, "{x} {y}");
+            }
+            AngleVerdict::NoTurn { .. } => {
+                prop_assert!(d1 != d2 && theta == 0.0);
+                prop_assert!(apart < 1e-9);
             }
             AngleVerdict::Differ { by, .. } => {
                 prop_assert!(d1 != d2);
@@ -198,4 +202,35 @@ fn m3_distances_2_and_4_alias_at_180() {
         "{verdict:?}"
     );
     assert!(verdict.to_string().contains("many pairs"));
+}
+
+// ---------------------------------------------------------------- the fresh read's links
+// (docs/reviews/chapter-2.md)
+
+/// Fresh ML2: at θ = 0 nothing turns, so different distances meeting at one angle is not the
+/// aliasing that makes RoPE use many pairs.
+#[test]
+fn fresh_ml2_theta_zero_is_no_turn() {
+    let v = view("?r.stheta=0&r.s1=ate%20cheese");
+    let t = v.sentence_theta_deg.to_radians();
+    let read = |s: &str| pe_explorer::scene::rope::read(s, &v.words, t);
+    let side = |r: &pe_explorer::scene::rope::Reading| {
+        let (x, y) = r.pair.unwrap();
+        (y as i64 - x as i64, r.angle.unwrap())
+    };
+    let (a, b) = (side(&read(&v.sentences[0])), side(&read(&v.sentences[1])));
+    assert_ne!(a.0, b.0);
+    let verdict = angle_verdict(Some(a), Some(b), v.sentence_theta_deg);
+    assert!(matches!(verdict, AngleVerdict::NoTurn { .. }), "{verdict:?}");
+    assert!(!verdict.to_string().contains("many pairs"));
+}
+
+/// Fresh U2: a negative distance is written with its sign in brackets, and −360° is said as
+/// degrees, not as "1 whole turn".
+#[test]
+fn fresh_u2_negative_distances_read_plainly() {
+    let text = angle_verdict(Some((2, 0.3)), Some((-1, 1.0)), 30.0).to_string();
+    assert!(text.contains("(2 − (−1))") && !text.contains("- -"), "{text}");
+    let text = angle_verdict(Some((1, 0.5)), Some((3, 0.5)), 180.0).to_string();
+    assert!(text.contains("= −360°"), "{text}");
 }

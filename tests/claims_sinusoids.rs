@@ -394,3 +394,100 @@ fn f16_layouts_are_attributed() {
     let p = view("?layout=half&spacing=fairseq").params;
     assert!(!explain::layout_text(&p).contains("none of these uses"));
 }
+
+// ---------------------------------------------------------------- the fresh read's links
+// (docs/reviews/chapter-1.md)
+
+/// Per-group mean |Δ| written out again from the table's rows: pair i's two columns (or one)
+/// count for group ⌊groups·i/pairs⌋, groups = min(pairs, 4), fastest first.
+fn brute_groups(p: &SinusoidalParams, a: usize, b: usize) -> Vec<f64> {
+    let (ra, rb) = (p.row(a), p.row(b));
+    let pairs = p.pairs();
+    let groups = pairs.min(4);
+    let (mut sum, mut n) = (vec![0.0; groups], vec![0usize; groups]);
+    let h = p.dim / 2;
+    for i in 0..pairs {
+        let cols: Vec<usize> = match (p.layout, i < h) {
+            (Layout::Interleaved, true) => vec![2 * i, 2 * i + 1],
+            (Layout::Half, true) => vec![i, i + pairs],
+            (Layout::Interleaved, false) => vec![2 * i],
+            (Layout::Half, false) => vec![i],
+        };
+        let g = (groups * i / pairs).min(groups - 1);
+        for c in cols {
+            sum[g] += (rb[c] - ra[c]).abs();
+            n[g] += 1;
+        }
+    }
+    sum.iter().zip(&n).map(|(s, &k)| s / k as f64).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The moved word's sentence speaks of the group that really moved most.
+    #[test]
+    fn the_moved_word_names_what_moved_most(p in params(), a in 0usize..200, b in 0usize..200) {
+        let (a, b) = (a % p.positions, b % p.positions);
+        let groups = brute_groups(&p, a, b);
+        let claim = WordMove::from_groups(a.abs_diff(b), &pair_groups(&p, &{
+            let (ra, rb) = (p.row(a), p.row(b));
+            rb.iter().zip(&ra).map(|(x, y)| x - y).collect::<Vec<f64>>()
+        }), group_name(&p));
+        let most = groups.iter().copied().fold(0.0, f64::max);
+        let (fast, slow) = (groups[0], *groups.last().unwrap());
+        let top = groups.iter().position(|&v| v == most).unwrap();
+        match claim {
+            WordMove::Still => prop_assert_eq!(a, b),
+            WordMove::OneGroup { .. } => prop_assert_eq!(groups.len(), 1),
+            WordMove::Little { .. } => prop_assert!(most < WordMove::SMALL),
+            WordMove::FastOnly { .. } => prop_assert!(top == 0 && slow < fast / 4.0 && most >= WordMove::SMALL),
+            WordMove::Middle { at, .. } => prop_assert!(at == top && top != 0 && top + 1 != groups.len()),
+            WordMove::SlowToo { .. } => {
+                prop_assert!(slow >= fast / 4.0 && most >= WordMove::SMALL);
+                prop_assert!(top == 0 || top + 1 == groups.len());
+            }
+        }
+    }
+}
+
+/// Fresh F1 and F9: a middle pair moves most; the caption says so instead of "barely" or
+/// "mostly the fast pairs".
+#[test]
+fn fresh_f1_f9_a_middle_pair_moved_most() {
+    for (q, a, b) in [("?d=8&at=0,50,44", 0, 44), ("?d=6&at=0,50,31", 0, 31)] {
+        let p = view(q).params;
+        let groups = brute_groups(&p, a, b);
+        let diff: Vec<f64> = p.row(b).iter().zip(&p.row(a)).map(|(x, y)| x - y).collect();
+        let claim = WordMove::from_groups(b - a, &pair_groups(&p, &diff), group_name(&p));
+        let text = claim.to_string();
+        assert!(
+            matches!(claim, WordMove::Middle { at: 1, .. }),
+            "{q}: {text} {groups:?}"
+        );
+        assert!(
+            !text.contains("barely") && !text.contains("mostly the fast"),
+            "{text}"
+        );
+    }
+}
+
+/// Fresh F2: one frequency, so no column is faster than another.
+#[test]
+fn fresh_f2_one_pair_has_no_fast_columns() {
+    for q in ["?d=2", "?d=3&spacing=fairseq"] {
+        let text = explain::waves_speed_text(&view(q).params);
+        assert!(
+            !text.contains("fast") && text.contains("one frequency"),
+            "{q}: {text}"
+        );
+    }
+}
+
+/// Fresh F7: the clocks drawn are said to be a sample at the default d.
+#[test]
+fn fresh_f7_the_clocks_are_a_sample() {
+    let text = explain::clocks_shown_text(&view("").params);
+    assert!(text.contains("12 of the 64"), "{text}");
+    assert!(explain::clocks_shown_text(&view("?d=5").params).contains("no clock"));
+}

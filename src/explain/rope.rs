@@ -123,9 +123,11 @@ pub enum AngleVerdict {
     Missing,
     /// The same distance: the angles agree to `gap` degrees, compared modulo 360°.
     SameDistance { distance: i64, gap: f64 },
-    /// Different distances whose difference times θ is a whole number of turns (to 1e-9°): one
-    /// pair cannot tell them apart.
-    Aliased { d1: i64, d2: i64, turns: i64 },
+    /// θ = 0: nothing turns, so every distance leaves the words at their own angle.
+    NoTurn { d1: i64, d2: i64 },
+    /// Different distances whose difference times θ is a whole, non-zero number of turns (to
+    /// 1e-9°): one pair cannot tell them apart.
+    Aliased { d1: i64, d2: i64, degrees: f64 },
     /// Different distances, different angles: they differ by (d1 − d2)·θ modulo 360°.
     Differ { d1: i64, d2: i64, by: f64 },
 }
@@ -145,17 +147,36 @@ pub fn angle_verdict(
             gap: wrapped_degrees(x - y),
         };
     }
-    let by = ((d1 - d2) as f64 * theta_deg).rem_euclid(360.0);
+    if theta_deg == 0.0 {
+        return AngleVerdict::NoTurn { d1, d2 };
+    }
+    let total = (d1 - d2) as f64 * theta_deg;
+    let by = total.rem_euclid(360.0);
     let off = by.min(360.0 - by);
     if off < 1e-9 {
         AngleVerdict::Aliased {
             d1,
             d2,
-            turns: ((d1 - d2) as f64 * theta_deg / 360.0).round() as i64,
+            degrees: (total / 360.0).round() * 360.0,
         }
     } else {
         AngleVerdict::Differ { d1, d2, by }
     }
+}
+
+/// A number after a minus sign: "3", or "(−3)" for a negative one.
+fn signed(x: i64) -> String {
+    if x < 0 {
+        format!("(−{})", x.unsigned_abs())
+    } else {
+        x.to_string()
+    }
+}
+
+/// A whole number of degrees with a true minus sign: "720", "−360".
+fn minus(x: f64) -> String {
+    let s = format!("{}", x.abs().round() as u64);
+    if x < 0.0 { format!("−{s}") } else { s }
 }
 
 impl fmt::Display for AngleVerdict {
@@ -171,17 +192,24 @@ impl fmt::Display for AngleVerdict {
                  modulo 360°).",
                 gap.max(1e-12)
             ),
-            AngleVerdict::Aliased { d1, d2, turns } => write!(
+            AngleVerdict::NoTurn { d1, d2 } => write!(
                 f,
-                "The distances differ ({d1} and {d2}), yet the angles agree: ({d1} − {d2}) × θ is \
-                 {} exactly. One turning pair cannot tell these distances apart — which is why \
-                 RoPE turns many pairs, each at its own rate.",
-                count(turns.unsigned_abs() as usize, "whole turn", "whole turns")
+                "At θ = 0 nothing turns: at distance {d1}, {d2} or any other the two words keep \
+                 the angle their own vectors make."
+            ),
+            AngleVerdict::Aliased { d1, d2, degrees } => write!(
+                f,
+                "The distances differ ({d1} and {d2}), yet the angles agree: ({d1} − {}) × θ = \
+                 {}°, a whole number of turns. One turning pair cannot tell these distances \
+                 apart — which is why RoPE turns many pairs, each at its own rate.",
+                signed(d2),
+                minus(degrees)
             ),
             AngleVerdict::Differ { d1, d2, by } => write!(
                 f,
-                "The distances differ ({d1} and {d2}), so the angles differ by ({d1} − {d2}) × θ \
-                 = {by:.2}° (mod 360°)."
+                "The distances differ ({d1} and {d2}), so the angles differ by ({d1} − {}) × θ \
+                 = {by:.2}° (mod 360°).",
+                signed(d2)
             ),
         }
     }

@@ -116,6 +116,31 @@ pub fn lone_sine_shift_note(p: &SinusoidalParams, k: usize) -> Option<String> {
     ))
 }
 
+/// Which pairs the clocks figure draws: all complete pairs if at most
+/// [`crate::chart::clock::MAX_CLOCKS`], else that many spread from the fastest to the slowest; a
+/// lone sine has no clock (it has no cosine).
+pub fn clocks_shown_text(p: &SinusoidalParams) -> String {
+    let shown = crate::chart::clock::shown_pairs(p).len();
+    let h = full_pairs(p);
+    let which = if shown == h {
+        format!(
+            "The {} drawn are every (sin, cos) pair",
+            count(shown, "clock", "clocks")
+        )
+    } else {
+        format!(
+            "{} of the {h} (sin, cos) pairs are drawn, spread evenly from the fastest to the slowest",
+            shown
+        )
+    };
+    let lone = if lone_sine(p).is_some() {
+        "; the lone sine of an odd d has no cosine, so no clock"
+    } else {
+        ""
+    };
+    format!("{which}{lone}.")
+}
+
 /// Who uses which layout, and why the layout changes no distance (under the formula). The
 /// attributions are the conventions `../shared/reference/sinusoidal.json` was computed from:
 /// DistilBERT interleaves (the paper's formula); Marian concatenates [sin | cos] with the paper's
@@ -160,6 +185,9 @@ pub fn waves_caption(p: &SinusoidalParams) -> String {
 
 /// Which columns of the waves oscillate fast.
 pub fn waves_speed_text(p: &SinusoidalParams) -> String {
+    if p.pairs() == 1 {
+        return "Columns 0 and 1 share the one frequency, ω = 1.".to_string();
+    }
     match p.layout {
         Layout::Interleaved => "Low columns oscillate fast, high ones slowly.".to_string(),
         Layout::Half => format!(
@@ -562,20 +590,14 @@ pub fn group_name(p: &SinusoidalParams) -> &'static str {
 }
 
 /// Mean absolute change of a word's columns per group of pairs, fastest first, as the token
-/// figure groups them: what moving the word does, said from those numbers.
+/// figure groups them: what moving the word does, said from those numbers (every group's, not
+/// only the ends').
 #[derive(Debug, Clone, PartialEq)]
 pub enum WordMove {
     /// p₂ = p₀: nothing moved.
     Still,
     /// One group (fewer than two pairs): nothing to compare.
     OneGroup { moved: usize, mean: f64 },
-    /// The slowest group moved less than a quarter of the fastest.
-    FastOnly {
-        moved: usize,
-        slow: f64,
-        fast: f64,
-        group: &'static str,
-    },
     /// Every group moved little (under [`WordMove::SMALL`]).
     Little {
         moved: usize,
@@ -583,7 +605,23 @@ pub enum WordMove {
         fast: f64,
         group: &'static str,
     },
-    /// The slowest group moved at least a quarter of the fastest, and visibly.
+    /// The fastest group moved most, and the slowest less than a quarter of it.
+    FastOnly {
+        moved: usize,
+        slow: f64,
+        fast: f64,
+        group: &'static str,
+    },
+    /// A group between the ends moved most (`at`: its index, 0 = fastest).
+    Middle {
+        moved: usize,
+        at: usize,
+        most: f64,
+        slow: f64,
+        fast: f64,
+        group: &'static str,
+    },
+    /// An end group moved most, and the slowest at least a quarter of the fastest.
     SlowToo {
         moved: usize,
         slow: f64,
@@ -602,33 +640,62 @@ impl WordMove {
             groups.first().copied().unwrap_or(0.0),
             groups.last().copied().unwrap_or(0.0),
         );
+        let (at, most) =
+            groups
+                .iter()
+                .copied()
+                .enumerate()
+                .fold(
+                    (0, f64::NEG_INFINITY),
+                    |(i, m), (j, v)| if v > m { (j, v) } else { (i, m) },
+                );
         if moved == 0 {
             WordMove::Still
         } else if groups.len() < 2 {
             WordMove::OneGroup { moved, mean: fast }
-        } else if fast.max(slow) < Self::SMALL {
+        } else if most < Self::SMALL {
             WordMove::Little {
                 moved,
                 slow,
                 fast,
                 group,
             }
-        } else if slow < fast / 4.0 {
+        } else if at == 0 && slow < fast / 4.0 {
             WordMove::FastOnly {
                 moved,
                 slow,
                 fast,
                 group,
             }
-        } else {
+        } else if at == 0 || at + 1 == groups.len() {
             WordMove::SlowToo {
                 moved,
                 slow,
                 fast,
                 group,
             }
+        } else {
+            WordMove::Middle {
+                moved,
+                at,
+                most,
+                slow,
+                fast,
+                group,
+            }
         }
     }
+}
+
+/// "1st", "2nd", "3rd", "4th" … (the groups number at most four).
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, x) if x != 11 => "st",
+        (2, x) if x != 12 => "nd",
+        (3, x) if x != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// A mean change with enough digits to be true: "0.88", or "3.0e-5" where two decimals would
@@ -678,6 +745,23 @@ impl fmt::Display for WordMove {
                 count(moved, "position", "positions"),
                 mean_text(slow),
                 mean_text(fast)
+            ),
+            WordMove::Middle {
+                moved,
+                at,
+                most,
+                slow,
+                fast,
+                group,
+            } => write!(
+                f,
+                "Moving the word by {} changes the {} {group} from the fastest most, by {} on \
+                 average, against {} for the fastest and {} for the slowest.",
+                count(moved, "position", "positions"),
+                ordinal(at + 1),
+                mean_text(most),
+                mean_text(fast),
+                mean_text(slow)
             ),
             WordMove::SlowToo {
                 moved,

@@ -4,8 +4,9 @@
 //!   (`|pos·1| = pos·√d`) and swamps the token embedding, whose entries are of order 1.
 //! - **Normalising it** to `pos/(n−1)`: bounded, but the same position means different things in
 //!   sequences of different lengths, and neighbours become indistinguishable in long ones.
-//! - **A single sine** `sin(pos)`: bounded and length-independent, but not one-to-one — distinct
-//!   positions collide (sin 2 ≈ sin 353, within 10⁻³ — the numbers below find such pairs).
+//! - **A single sine** `sin(pos)`: bounded and length-independent, and one-to-one on the integers
+//!   only in exact arithmetic (π is irrational): distinct positions come within any tolerance of
+//!   each other (sin 2 ≈ sin 353, within 10⁻³ — the numbers below find such pairs).
 //! - **Binary position bits** `bit_b(pos) = ⌊pos/2^b⌋ mod 2`: unique and bounded — and the
 //!   same low-to-high frequency ladder as the sinusoidal table, but discrete: nothing between
 //!   0 and 1, so distances between positions are not smooth.
@@ -89,7 +90,7 @@ mod tests {
 
     #[test]
     fn sine_collides_at_353_for_position_2() {
-        // sin 2 = 0.909297…, sin 353 = 0.909…: 353 − 2 ≈ 56.18·2π, and sin(π − x) = sin x.
+        // sin 2 = 0.909297…, sin 353 = 0.909…: 353 + 2 = 355 ≈ 113π, and sin(113π − x) = sin x.
         let q = sine_collision(2, 1e-3, 1000).expect("a collision below 1000");
         assert!(q <= 353, "{q}");
         assert!(((q as f64).sin() - 2f64.sin()).abs() < 1e-3);

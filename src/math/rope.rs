@@ -127,6 +127,15 @@ pub fn dots(q: &[f64], k: &[f64], positions: &[f64], inv_freq: &[f64], layout: L
         .collect()
 }
 
+/// The library's name for [`rotate_half`] under `layout`: `rotate_half` (Hugging Face, GPT-NeoX)
+/// or `rotate_every_two` (GPT-J).
+pub fn shuffle_name(layout: Layout) -> &'static str {
+    match layout {
+        Layout::Half => "rotate_half",
+        Layout::Interleaved => "rotate_every_two",
+    }
+}
+
 /// The partner of every coordinate, signed: Hugging Face `rotate_half` under [`Layout::Half`]
 /// (`cat(−x2, x1)` with `x1 = x[..d/2]`, `x2 = x[d/2..]`, `transformers.models.llama`) or GPT-J's
 /// `rotate_every_two` under [`Layout::Interleaved`] (each pair `(a, b) → (−b, a)`,
@@ -157,8 +166,9 @@ pub fn rotate_half(x: &[f64], layout: Layout) -> Vec<f64> {
 /// `cos(pos·θ_i)` and `sin(pos·θ_i)` expanded to the `d = 2·inv_freq.len()` coordinates the way
 /// the libraries lay them out: under [`Layout::Half`] `cat(freqs, freqs)` (Hugging Face
 /// `LlamaRotaryEmbedding.forward`: `emb = torch.cat((freqs, freqs), dim=-1)`), so coordinate `j`
-/// uses `θ_{j mod d/2}`; under [`Layout::Interleaved`] `repeat_interleave(freqs, 2)` (GPT-J's
-/// `duplicate_interleave`), so coordinate `j` uses `θ_{⌊j/2⌋}`. Returns `(cos, sin)`.
+/// uses `θ_{j mod d/2}`; under [`Layout::Interleaved`] each angle twice in a row (GPT-J:
+/// `torch.repeat_interleave(sin, 2, dim=3)`), so coordinate `j` uses `θ_{⌊j/2⌋}`. Returns
+/// `(cos, sin)`.
 pub fn cos_sin(pos: f64, inv_freq: &[f64], layout: Layout) -> (Vec<f64>, Vec<f64>) {
     let h = inv_freq.len();
     let (mut cos, mut sin) = (vec![0.0; 2 * h], vec![0.0; 2 * h]);
@@ -242,8 +252,8 @@ pub fn rotation_matrix_row(
 
 /// Partial rotation: only the first `rotary_dim` coordinates rotate, with frequencies
 /// [`inv_freq`]`(rotary_dim, base)`; the rest pass through unchanged. This is Hugging Face's
-/// `partial_rotary_factor` (`dim = int(head_dim · partial_rotary_factor)` in
-/// `_compute_default_rope_parameters`; `apply_rotary_pos_emb` splits `q[..., :rotary_dim]` from
+/// `partial_rotary_factor` (`dim = int(head_dim · partial_rotary_factor)` in each model's
+/// `compute_default_rope_parameters`; `apply_rotary_pos_emb` splits `q[..., :rotary_dim]` from
 /// `q[..., rotary_dim:]`), GPT-NeoX's `rotary_pct` (0.25) and GPT-J's `rotary_dim` (64 of 256).
 /// Pairs are formed within the rotated coordinates (`Half`: `(i, i + rotary_dim/2)`).
 /// Precondition: `rotary_dim` even, `2 ≤ rotary_dim ≤ x.len()`, `base > 1`; outside it,

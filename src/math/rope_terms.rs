@@ -3,7 +3,7 @@
 //! with RoPE (Su et al. 2021, §3.2).
 //!
 //! Added to the input, the position mixes into every product. Expanding the score
-//! (Ke, He & Liu 2021, "Rethinking positional encoding in language pre-training", eq. 2) gives
+//! (Ke, He & Liu 2021, "Rethinking positional encoding in language pre-training", §3.1) gives
 //! four terms, only one of which is about the words alone:
 //!
 //! ```text
@@ -30,7 +30,7 @@ use super::sinusoidal::{SinusoidalParams, Spacing};
 
 /// The four terms of an additive-position score `(W_q(x_a + p_m))·(W_k(x_b + p_n))/√d`, split as
 /// content·content + content·position + position·content + position·position (Ke, He & Liu 2021,
-/// "Rethinking positional encoding in language pre-training", eq. 2; Vaswani et al. 2017 add the
+/// "Rethinking positional encoding in language pre-training", §3.1; Vaswani et al. 2017 add the
 /// PE to the input, §3.5).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Terms {

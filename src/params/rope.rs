@@ -59,7 +59,8 @@ pub const SENTENCES: [&str; 2] = [
 /// Where q and k come from in the q·k figure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum QkSource {
-    /// Every coordinate 1: each pair's A_i = 2, B_i = 0, so the score is 2·Σ_i cos(rθ_i). (RoFormer's
+    /// Every coordinate 1: each pair's A_i = 2, B_i = 0, so the score is 2·Σ_i cos(rθ_i), plus
+    /// head_dim − rotary_dim for the coordinates a partial rotation leaves alone. (RoFormer's
     /// Fig. 2 plots its bound's relative sum, which involves no q or k.)
     #[default]
     Ones,

@@ -99,16 +99,19 @@ pub fn Rope() -> impl IntoView {
                         <FrequencyWheels />
                     </Deferred>
                     <p class="bridge">
-                        "Why only the distance counts: every R" <sub>"m"</sub> " is block-diagonal, "
-                        "a 2×2 rotation by m·θ" <sub>"i"</sub> " per pair, so R" <sub>"m"</sub>
+                        "Why only the distance counts: every R" <sub>"m"</sub> " turns each pair by "
+                        "its own m·θ" <sub>"i"</sub> " and leaves the rest (2×2 blocks on the "
+                        "diagonal when the pairs are interleaved, the same blocks spread over "
+                        "coordinates i and i + r/2 when half-split), so R" <sub>"m"</sub>
                         <sup>"T"</sup> "R" <sub>"n"</sub> " = R" <sub>"n−m"</sub> " and (R"
                         <sub>"m"</sub> "q)·(R" <sub>"n"</sub> "k) = q" <sup>"T"</sup> "R"
                         <sub>"n−m"</sub> "k (RoFormer §3.2.2, eq. 16). In complex numbers, pair i "
                         "of q is one number q̃" <sub>"i"</sub> ", turning it is multiplying by "
                         "e" <sup>"imθ" <sub>"i"</sub></sup> ", and the score is Re Σ" <sub>"i"</sub>
                         " q̃" <sub>"i"</sub> " k̃" <sub>"i"</sub> "* e" <sup>"i(m−n)θ"
-                        <sub>"i"</sub></sup> " — the form RoFormer derives it in, and the one "
-                        "Meta's LLaMA code computes. That is what RoFormer set out to find: a way "
+                        <sub>"i"</sub></sup> " — the form RoFormer derives it in; Meta's LLaMA "
+                        "code turns q and k as complex numbers this way, then takes an ordinary dot "
+                        "product. That is what RoFormer set out to find: a way "
                         "to encode each position alone such that the query–key product depends "
                         "only on the words and their distance; in 2D a rotation by m·θ is the "
                         "answer its derivation arrives at (§3.4.1). So for a fixed q and k the "
@@ -119,10 +122,11 @@ pub fn Rope() -> impl IntoView {
                         <ScoresOverPositions />
                     </Deferred>
                     <p class="bridge">
-                        "That fall with distance — RoFormer's “long-term decay” — is a property of "
-                        "a bound and of all-ones vectors, not a promise about real heads: random q "
-                        "and k need not fall, and the base sets how far it takes (chapter 3 leans on "
-                        "this). Which "
+                        "RoFormer's “long-term decay” is a property of its bound, which shrinks "
+                        "with distance when there are many pairs. The score itself may fall too or "
+                        "not — with one pair it never does, random q and k need not, and the "
+                        "sentence under the figure says which for the settings shown — and the "
+                        "base sets how far a fall takes (chapter 3 leans on this). Which "
                         "coordinates carry position? Turn one q to a few positions and compare "
                         "them coordinate by coordinate:"
                     </p>
@@ -130,9 +134,9 @@ pub fn Rope() -> impl IntoView {
                         <BeforeAfter />
                     </Deferred>
                     <p class="bridge">
-                        "Implementations never build the block-diagonal R" <sub>"m"</sub>
-                        " of the wheels figure. The same rotation is two element-wise products "
-                        "and a shuffle:"
+                        "Hugging Face, GPT-NeoX, GPT-J and Meta's LLaMA code never build the R"
+                        <sub>"m"</sub> " of the wheels figure. The same rotation is two "
+                        "element-wise products and a shuffle:"
                     </p>
                     <Deferred>
                         <EfficientForm />

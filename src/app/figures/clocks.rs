@@ -115,7 +115,9 @@ pub fn SinusoidalClocks() -> impl IntoView {
             </p>
             <figcaption>
                 "Each frequency pair is a clock hand: its tip is (sin, cos) of pos·ω" <sub>"i"</sub>
-                ". λ is the pair's wavelength in positions. Move the position slider and watch the "
+                ". λ is the pair's wavelength in positions. "
+                {move || crate::explain::sinusoids::clocks_shown_text(&params.get())}
+                " Move the position slider and watch the "
                 "fast hands race while the slow ones creep, like the second, minute and hour hands "
                 "of a clock; " {move || readings.get().to_string()} "."
             </figcaption>

@@ -77,9 +77,15 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
                     if last == 0 {
                         format!("With one position there is nothing to grow. {bound}")
                     } else {
+                        let ratio = naive::integer_norm(last, p.dim) / word;
+                        let verb = if ratio >= 10.0 {
+                            "drowns the word"
+                        } else {
+                            "grows past the word with every position"
+                        };
                         format!(
-                            "Adding the integer position drowns the word: at position {last} the signal is {:.0}× the word's norm (about pos·√3, as the word's entries are uniform in [−1, 1)). {bound}",
-                            naive::integer_norm(last, p.dim) / word
+                            "Adding the integer position {verb}: at position {last} the signal is {}× the word's norm (about pos·√3, as the word's entries are uniform in [−1, 1)). {bound}",
+                            crate::params::format_significant(ratio, 2)
                         )
                     }
                 }}
@@ -257,8 +263,9 @@ pub fn NaiveFixes() -> impl IntoView {
             <figcaption>
                 "Four first ideas for a position signal, each failing one of four requirements: "
                 "bounded (the integer fails), the same meaning at any sentence length (the "
-                "normalised position fails), unique per position (one sine fails), smooth (binary "
-                "bits fail)."
+                "normalised position fails), unique per position (one sine fails: no two integers "
+                "have exactly the same sine, but some come within any tolerance — sin 2 ≈ sin 353), "
+                "smooth (binary bits fail)."
             </figcaption>
         </figure>
     }

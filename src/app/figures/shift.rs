@@ -162,9 +162,17 @@ pub fn RelativeShift() -> impl IntoView {
                         </math>
                         <p class="readout">
                             {format!(
-                                "pair {i}: rotation by k·ω = {kk} × {} = {} rad — no position in it.",
+                                "pair {i}: rotation by k·ω = {kk} × {} = {} rad — no position in it.{}",
                                 crate::params::format_significant(omega, 4),
-                                crate::params::format_significant(kk as f64 * omega, 5)
+                                crate::params::format_significant(kk as f64 * omega, 5),
+                                if crate::explain::sinusoids::lone_sine(&params.get()).is_some()
+                                    && i == params.get().dim / 2
+                                {
+                                    " Pair {i} is the lone sine: its block would need a cosine column the vector lacks (see below)."
+                                        .replace("{i}", &i.to_string())
+                                } else {
+                                    String::new()
+                                }
                             )}
                         </p>
                     }

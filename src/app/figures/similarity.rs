@@ -142,7 +142,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
                     (lo.min(v), hi.max(v))
                 });
             format!(
-                "d is odd, so the last sine has no cosine partner: it adds sin(a·ω_{h})·sin(b·ω_{h}), which depends on a and b, not only on a − b. So the diagonals are not exactly constant — the distance-1 diagonal runs {} — and the curve shifts with the position slider by as much.",
+                "d is odd, so the last sine has no cosine partner: it adds sin(a·ω_{h})·sin(b·ω_{h}), which depends on a and b, not only on a − b. So the diagonals are not exactly constant — the distance-1 diagonal runs {} — and the curve depends on the position the slider picks, not only on the distance.",
                 crate::explain::sinusoids::range_text(lo, hi)
             )
         }

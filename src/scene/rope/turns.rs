@@ -181,7 +181,13 @@ pub fn both_ways(x: &[f64], m: f64, inv_freq: &[f64], layout: Layout) -> (Vec<f6
 }
 
 /// q turned to position `m` computed with the matrix (dots) and element-wise (line).
-pub fn efficient_spec(m: usize, by_matrix: &[f64], efficient: &[f64], t: Theme) -> LinePlotSpec {
+pub fn efficient_spec(
+    m: usize,
+    layout: Layout,
+    by_matrix: &[f64],
+    efficient: &[f64],
+    t: Theme,
+) -> LinePlotSpec {
     let d = by_matrix.len();
     let top = by_matrix
         .iter()
@@ -202,7 +208,7 @@ pub fn efficient_spec(m: usize, by_matrix: &[f64], efficient: &[f64], t: Theme) 
                 line: false,
             },
             Series {
-                label: "q⊙cos + rotate_half(q)⊙sin".into(),
+                label: format!("q⊙cos + {}(q)⊙sin", crate::math::rope::shuffle_name(layout)),
                 color: series_color(1),
                 points: indexed(efficient),
                 dots: false,
@@ -220,7 +226,7 @@ pub fn efficient(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let m = r.current_pos();
     let (q, _) = r.qk_vectors();
     let (by_matrix, efficient, _) = both_ways(&q, m as f64, &r.rotary_inv_freq(), r.layout);
-    let spec = efficient_spec(m, &by_matrix, &efficient, theme);
+    let spec = efficient_spec(m, r.layout, &by_matrix, &efficient, theme);
     vec![lines(spec, Height::Rule(efficient_height))]
 }
 

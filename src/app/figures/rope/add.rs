@@ -165,7 +165,9 @@ pub fn WhyNotAdd() -> impl IntoView {
                 "although their distance does not (p" <sub>"m"</sub> "·p" <sub>"n"</sub>
                 " alone depends only on m − n; the projections between them break that). RoPE scores (R" <sub>"m"</sub> "W" <sub>"q"</sub>
                 "x" <sub>"a"</sub> ")·(R" <sub>"n"</sub> "W" <sub>"k"</sub> "x" <sub>"b"</sub>
-                ")/√d, which depends on m − n only: its line is flat."
+                ")/√d, which depends on m − n only: its line is flat. The toy is fixed — 16 "
+                "dimensions, base 10000, interleaved pairs — so the chapter's head_dim, base, "
+                "layout and rotary_dim controls do not change this figure."
             </figcaption>
         </figure>
     }

@@ -237,7 +237,8 @@ pub fn TokenCloud() -> impl IntoView {
                 "by its position instead, so every copy keeps its length in the full 16 dimensions "
                 "(the picture is centred on the cloud's mean and keeps 3 of 16 directions, so "
                 "distances from its centre are not these lengths, and points that overlap here may "
-                "be far apart in 16D). Drag to turn the view; hover a point to read it."
+                "be far apart in 16D). Its encodings use base 10000 and interleaved pairs whatever "
+                "the chapter's controls say. Drag to turn the view; hover a point to read it."
             </figcaption>
         </figure>
     }

@@ -42,7 +42,7 @@ pub fn EfficientForm() -> impl IntoView {
         let t = theme.get();
         let m = pos.get();
         computed.with(|(by_matrix, efficient, _)| {
-            let spec = scene::efficient_spec(m, by_matrix, efficient, t);
+            let spec = scene::efficient_spec(m, s.layout.get(), by_matrix, efficient, t);
             paint_lines(surface, scene::efficient_height, &spec);
         });
     });
@@ -107,7 +107,7 @@ pub fn EfficientForm() -> impl IntoView {
                     <mo>"="</mo>
                     <mi>"q"</mi><mo>"⊙"</mo><mi>"cos"</mi><mo>"("</mo><mi>"m"</mi><mi>"θ"</mi><mo>")"</mo>
                     <mo>"+"</mo>
-                    <mi>"rotate_half"</mi><mo>"("</mo><mi>"q"</mi><mo>")"</mo><mo>"⊙"</mo><mi>"sin"</mi><mo>"("</mo><mi>"m"</mi><mi>"θ"</mi><mo>")"</mo>
+                    <mi>{move || rope::shuffle_name(s.layout.get())}</mi><mo>"("</mo><mi>"q"</mi><mo>")"</mo><mo>"⊙"</mo><mi>"sin"</mi><mo>"("</mo><mi>"m"</mi><mi>"θ"</mi><mo>")"</mo>
                 </mrow>
             </math>
             <div class="canvas-wrap">
@@ -121,7 +121,7 @@ pub fn EfficientForm() -> impl IntoView {
                         <th scope="col">"coordinate"</th>
                         <th scope="col">"q"</th>
                         <th scope="col">"cos"</th>
-                        <th scope="col">"rotate_half(q)"</th>
+                        <th scope="col">{move || format!("{}(q)", rope::shuffle_name(s.layout.get()))}</th>
                         <th scope="col">"sin"</th>
                         <th scope="col">"element-wise"</th>
                         <th scope="col">"R_m·q"</th>

@@ -74,7 +74,9 @@ pub fn WhyOnlyQk() -> impl IntoView {
                 "sentence gives different outputs depending on where it starts. Standard RoPE, as in "
                 "RoFormer and Hugging Face's apply_rotary_pos_emb(q, k), leaves v alone. Variants "
                 "that do rotate v (VO-RoPE, RoPER) also turn each output back by its query's "
-                "position, which keeps it relative."
+                "position, which keeps it relative. The toy is fixed — 16 dimensions, base 10000, "
+                "interleaved pairs — so the chapter's head_dim, base, layout and rotary_dim controls "
+                "do not change this figure."
             </figcaption>
         </figure>
     }
