@@ -133,7 +133,7 @@ pub const CHAPTERS: [Chapter; 4] = [
         figures: &[
             pic(
                 "fig-ctx-turns",
-                "Pairs that never turn",
+                "Pairs that turn less than once within L₀",
                 scene::context::turns,
             ),
             pic(

@@ -221,7 +221,10 @@ fn fresh_ml2_theta_zero_is_no_turn() {
     let (a, b) = (side(&read(&v.sentences[0])), side(&read(&v.sentences[1])));
     assert_ne!(a.0, b.0);
     let verdict = angle_verdict(Some(a), Some(b), v.sentence_theta_deg);
-    assert!(matches!(verdict, AngleVerdict::NoTurn { .. }), "{verdict:?}");
+    assert!(
+        matches!(verdict, AngleVerdict::NoTurn { .. }),
+        "{verdict:?}"
+    );
     assert!(!verdict.to_string().contains("many pairs"));
 }
 
@@ -230,7 +233,10 @@ fn fresh_ml2_theta_zero_is_no_turn() {
 #[test]
 fn fresh_u2_negative_distances_read_plainly() {
     let text = angle_verdict(Some((2, 0.3)), Some((-1, 1.0)), 30.0).to_string();
-    assert!(text.contains("(2 − (−1))") && !text.contains("- -"), "{text}");
+    assert!(
+        text.contains("(2 − (−1))") && !text.contains("- -"),
+        "{text}"
+    );
     let text = angle_verdict(Some((1, 0.5)), Some((3, 0.5)), 180.0).to_string();
     assert!(text.contains("= −360°"), "{text}");
 }

@@ -152,7 +152,7 @@ pub fn Embed(
     .into_any()
 }
 
-/// "Chapter 3 · Stretching the context — Pairs that never turn".
+/// "Chapter 3 · Stretching the context — Pairs that turn less than once within L₀".
 fn caption(chapter: &Chapter, fig: &Figure) -> String {
     format!(
         "{} — from chapter {}, {}, of the Positional Encoding Explorer.",

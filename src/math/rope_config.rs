@@ -14,10 +14,12 @@
 //! - head_dim: DeepSeek's `qk_rope_head_dim` (transformers' `DeepseekV2Config` sets `head_dim` to
 //!   it: only that part of a head rotates), else `head_dim`, else
 //!   `hidden_size // num_attention_heads`, else GPT-J's `n_embd // n_head`.
-//! - rotary dim `int(head_dim · partial_rotary_factor)`: top-level `partial_rotary_factor` (which
-//!   transformers 5 copies over the scaling dict's), else the dict's, else GPT-NeoX's
-//!   `rotary_pct` (0.25 when a `gpt_neox` config omits it, as `GPTNeoXConfig` does), else GPT-J's
-//!   `rotary_dim` (null = the whole head), else the whole head.
+//! - rotary dim `int(head_dim · partial_rotary_factor)`: the scaling dict's
+//!   `partial_rotary_factor`, else the top-level one (transformers 5.24's
+//!   `convert_rope_params_to_dict` and `standardize_rope_params` only `setdefault` the top-level
+//!   value into the dict, which the `_compute_*` functions read: the dict's own value wins), else
+//!   GPT-NeoX's `rotary_pct` (0.25 when a `gpt_neox` config omits it, as `GPTNeoXConfig` does),
+//!   else GPT-J's `rotary_dim` (null = the whole head), else the whole head.
 //! - `max_position_embeddings`, else `n_positions`.
 //! - the trained context `L₀`: `max_position_embeddings` for `dynamic` (what
 //!   `_compute_dynamic_ntk_parameters` reads; a scaling dict's `original_max_position_embeddings`
@@ -29,8 +31,10 @@
 //!
 //! **Versions.** This module follows transformers 5, which the reference numbers (transformers
 //! 5.23: Qwen2.5 YaRN attention factor 1.1386 = 0.1·ln 4 + 1) confirm; older releases read the same
-//! dict differently. transformers 4.45 to 4.50's `_compute_yarn_parameters` ignored
-//! `original_max_position_embeddings` and scaled from `max_position_embeddings`. 4.51 to 4.55
+//! dict differently. From 4.43 (when YaRN joined `modeling_rope_utils`) to 4.50,
+//! `_compute_yarn_parameters` ignored `original_max_position_embeddings` and scaled from
+//! `max_position_embeddings` (4.43's validator also raised on a factor that is not a float, and
+//! Qwen2 read `rope_scaling` only from 4.45). 4.51 to 4.55
 //! replaced an explicit factor by `max_position_embeddings / original_max_position_embeddings`
 //! whenever the dict named an original length (Qwen2.5's documented `factor 4, original 32768`
 //! with `max_position_embeddings 32768` then meant factor 1, no scaling, and attention factor 1;
@@ -567,10 +571,19 @@ impl Reader {
 
     fn rotary_dim(&mut self, head_dim: usize) -> Result<usize, String> {
         let gpt_neox = self.top.get("model_type").and_then(Value::as_str) == Some("gpt_neox");
-        let fraction = if let Some(p) = number(&self.top, "", "partial_rotary_factor")? {
-            Some((p, "partial_rotary_factor".to_string()))
-        } else if let Some(p) = number(&self.dict, self.name, "partial_rotary_factor")? {
+        let top = number(&self.top, "", "partial_rotary_factor")?;
+        let fraction = if let Some(p) = number(&self.dict, self.name, "partial_rotary_factor")? {
+            if let Some(t) = top.filter(|&t| t != p) {
+                self.warnings.push(format!(
+                    "partial_rotary_factor {} (top level) is not used: transformers 5 keeps {}.partial_rotary_factor {}",
+                    number_text(t),
+                    self.name,
+                    number_text(p)
+                ));
+            }
             Some((p, format!("{}.partial_rotary_factor", self.name)))
+        } else if let Some(p) = top {
+            Some((p, "partial_rotary_factor".to_string()))
         } else if let Some(p) = number(&self.top, "", "rotary_pct")? {
             Some((p, "rotary_pct".to_string()))
         } else if gpt_neox && !self.top.contains_key("rotary_dim") {
@@ -864,238 +877,5 @@ impl Reader {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ok(text: &str) -> ModelRope {
-        parse_config(text).unwrap_or_else(|e| panic!("{text}: {e}"))
-    }
-
-    fn err(text: &str) -> String {
-        parse_config(text).expect_err(text)
-    }
-
-    #[test]
-    fn llama_3_1_reads_every_value() {
-        let m = ok(
-            r#"{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
-            "head_dim": 128, "max_position_embeddings": 131072, "rope_theta": 500000.0,
-            "rope_scaling": {"factor": 8.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
-            "original_max_position_embeddings": 8192, "rope_type": "llama3"}}"#,
-        );
-        let c = &m.scaling;
-        assert_eq!(c.rope_type, RopeType::Llama3);
-        assert_eq!((c.dim, c.base, c.factor), (128, 500_000.0, 8.0));
-        assert_eq!(
-            (c.original_max, c.seq_len, m.max_position),
-            (8192, 8192, 131_072)
-        );
-        assert_eq!((c.low_freq_factor, c.high_freq_factor), (1.0, 4.0));
-        assert!(!m.interleaved);
-        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
-        assert!(
-            m.read
-                .contains(&"rope_theta = 500000 (rope_theta)".to_string())
-        );
-        assert!(m.read.contains(&"head_dim = 128 (head_dim)".to_string()));
-    }
-
-    #[test]
-    fn yarn_keeps_an_explicit_factor_with_original_equal_to_max() {
-        // Qwen2.5-7B-Instruct with its documented YaRN: transformers 5 keeps factor 4 (4.5x would
-        // have replaced it by 32768/32768 = 1).
-        let m = ok(
-            r#"{"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28,
-            "max_position_embeddings": 32768, "rope_theta": 1000000.0,
-            "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}}"#,
-        );
-        assert_eq!(m.scaling.rope_type, RopeType::Yarn);
-        assert_eq!((m.scaling.factor, m.scaling.original_max), (4.0, 32768));
-        assert_eq!(m.head_dim, 128);
-        assert!((m.scaling.compute().1 - (0.1 * 4f64.ln() + 1.0)).abs() < 1e-15);
-        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
-    }
-
-    #[test]
-    fn yarn_null_factor_is_derived_and_mismatch_warns() {
-        let m = ok(
-            r#"{"max_position_embeddings": 16384, "hidden_size": 256, "num_attention_heads": 4,
-            "rope_scaling": {"rope_type": "yarn", "factor": null, "original_max_position_embeddings": 4096}}"#,
-        );
-        assert_eq!(m.scaling.factor, 4.0);
-        let m = ok(
-            r#"{"max_position_embeddings": 16384, "hidden_size": 256, "num_attention_heads": 4,
-            "rope_scaling": {"rope_type": "yarn", "factor": 8, "original_max_position_embeddings": 4096,
-            "truncate": false, "beta_fast": 0}}"#,
-        );
-        assert_eq!(m.scaling.factor, 8.0);
-        assert!(!m.scaling.truncate);
-        assert_eq!(
-            m.scaling.beta_fast, 32.0,
-            "0 means the default, as `or 32` does"
-        );
-        assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
-        assert!(m.warnings[0].contains("differs"), "{:?}", m.warnings);
-    }
-
-    #[test]
-    fn a_bare_scaling_object_takes_the_defaults() {
-        let m = ok(r#"{"rope_type": "linear", "factor": 2}"#);
-        assert_eq!(m.scaling.rope_type, RopeType::Linear);
-        assert_eq!(
-            (m.scaling.dim, m.scaling.base, m.scaling.factor),
-            (128, 10_000.0, 2.0)
-        );
-        assert!(
-            m.read[0].starts_with("only a rope_scaling object"),
-            "{:?}",
-            m.read
-        );
-        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
-        // rope_parameters (transformers 5) may carry rope_theta.
-        let m = ok(r#"{"rope_type": "default", "rope_theta": 500000}"#);
-        assert_eq!(m.scaling.base, 500_000.0);
-        assert!(m.read[0].contains("rope_parameters"), "{:?}", m.read);
-    }
-
-    #[test]
-    fn rope_parameters_per_layer_and_in_place_of_rope_scaling() {
-        let m = ok(
-            r#"{"hidden_size": 512, "num_attention_heads": 8, "max_position_embeddings": 8192,
-            "rope_parameters": {"rope_type": "linear", "factor": 2.0, "rope_theta": 20000.0}}"#,
-        );
-        assert_eq!(
-            (m.scaling.base, m.scaling.factor, m.head_dim),
-            (20_000.0, 2.0, 64)
-        );
-        let m = ok(r#"{"hidden_size": 512, "num_attention_heads": 8,
-            "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1000000.0},
-                                "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}}"#);
-        assert_eq!(m.scaling.base, 1e6);
-        assert_eq!(m.warnings.len(), 1);
-    }
-
-    #[test]
-    fn partial_rotation_keys() {
-        let neox = ok(
-            r#"{"model_type": "gpt_neox", "hidden_size": 6144, "num_attention_heads": 64,
-            "rotary_pct": 0.25, "rotary_emb_base": 10000, "max_position_embeddings": 2048}"#,
-        );
-        assert_eq!((neox.head_dim, neox.scaling.dim), (96, 24));
-        assert!(
-            neox.read
-                .contains(&"rotary dim = 24 (rotary_pct 0.25 × head_dim 96)".to_string())
-        );
-        let gptj = ok(
-            r#"{"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048}"#,
-        );
-        assert_eq!(
-            (gptj.head_dim, gptj.scaling.dim, gptj.max_position),
-            (256, 64, 2048)
-        );
-        assert!(gptj.interleaved);
-        let phi =
-            ok(r#"{"hidden_size": 2560, "num_attention_heads": 32, "partial_rotary_factor": 0.4}"#);
-        assert_eq!((phi.head_dim, phi.scaling.dim), (80, 32));
-        let deepseek =
-            ok(r#"{"hidden_size": 5120, "num_attention_heads": 128, "qk_rope_head_dim": 64}"#);
-        assert_eq!((deepseek.head_dim, deepseek.scaling.dim), (64, 64));
-        // 90 × 0.1 = 9 coordinates: not pairs.
-        assert!(
-            err(r#"{"hidden_size": 90, "num_attention_heads": 1, "partial_rotary_factor": 0.1}"#)
-                .contains("rotary dim 9 (partial_rotary_factor 0.1 × head_dim 90) must be even")
-        );
-    }
-
-    #[test]
-    fn longrope_phi3_style() {
-        let list = |v: f64| format!("[{}]", vec![v.to_string(); 48].join(", "));
-        let text = format!(
-            r#"{{"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 131072,
-            "original_max_position_embeddings": 4096, "rope_theta": 10000.0,
-            "rope_scaling": {{"type": "su", "short_factor": {}, "long_factor": {}}}}}"#,
-            list(1.0),
-            list(2.0)
-        );
-        let m = ok(&text);
-        assert_eq!(m.scaling.rope_type, RopeType::Longrope);
-        assert_eq!((m.scaling.factor, m.scaling.original_max), (32.0, 4096));
-        assert!((m.scaling.compute().1 - (17.0f64 / 12.0).sqrt()).abs() < 1e-15);
-        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
-        // Built, the model holds its short factors (all 1 here); past L₀ the long ones (all 2).
-        assert_eq!(m.scaling.seq_len, 4096);
-        assert!(m.scaling.scale_per_pair().iter().all(|&k| k == 1.0));
-        let longer = RopeScaling {
-            seq_len: 4097,
-            ..m.scaling.clone()
-        };
-        assert!(longer.scale_per_pair().iter().all(|&k| k == 2.0));
-        let short = text.replace(&list(2.0), "[1, 2]");
-        assert_eq!(
-            err(&short),
-            "long_factor has 2 entries; rope_type 'longrope' needs head_dim·partial/2 = 48"
-        );
-    }
-
-    #[test]
-    fn errors_are_one_line_and_precise() {
-        let e = err("{\n  \"rope_scaling\": {\n    \"factor\" 8\n  }\n}");
-        assert!(e.starts_with("line 3, column 14: expected `:`"), "{e}");
-        assert_eq!(
-            err(
-                r#"{"max_position_embeddings": 131072, "rope_scaling": {"rope_type": "llama3", "factor": 8, "high_freq_factor": 4}}"#
-            ),
-            "rope_scaling for rope_type 'llama3' is missing original_max_position_embeddings, low_freq_factor"
-        );
-        assert!(
-            err(r#"{"rope_scaling": {"rope_type": "rotary9"}}"#)
-                .contains("known: default, linear, ntk")
-        );
-        assert!(
-            err(r#"{"rope_theta": 1e9}"#)
-                .contains("rope_theta 1e9 is out of this app's range 2..=1e6")
-        );
-        assert!(
-            err(r#"{"rope_scaling": {"rope_type": "linear", "factor": 100}}"#).contains("1..=64")
-        );
-        assert!(
-            err(r#"{"rope_scaling": {"rope_type": "linear", "factor": "8"}}"#)
-                .contains("must be a number")
-        );
-        assert!(err("[1, 2]").contains("got an array"));
-        assert!(err(&" ".repeat(MAX_CONFIG_BYTES + 1)).contains("at most 65536"));
-        for text in ["", "{", "{\"a\": [}", "nul"] {
-            let e = err(text);
-            assert!(e.starts_with("line ") && !e.contains('\n'), "{e}");
-        }
-    }
-
-    #[test]
-    fn warnings_like_transformers() {
-        let m = ok(
-            r#"{"head_dim": 64, "rope_scaling": {"rope_type": "default", "factor": 4.0, "foo": 1}}"#,
-        );
-        assert_eq!(m.warnings.len(), 1);
-        assert!(m.warnings[0].contains("factor, foo"), "{:?}", m.warnings);
-        let m = ok(r#"{"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 0.5}}"#);
-        assert_eq!(m.scaling.factor, 1.0);
-        assert!(m.warnings[0].contains("below 1"), "{:?}", m.warnings);
-        let m = ok(
-            r#"{"head_dim": 64, "max_position_embeddings": 2048, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0,
-            "original_max_position_embeddings": 1024}}"#,
-        );
-        assert_eq!(
-            m.scaling.original_max, 2048,
-            "dynamic scales from max_position_embeddings"
-        );
-        // transformers 5.24's `_validate_dynamic_rope_parameters` does not list the key: it logs
-        // "Unrecognized keys … {'original_max_position_embeddings'}".
-        assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
-        assert!(
-            m.warnings[0].contains("unknown key")
-                && m.warnings[0].contains("original_max_position_embeddings"),
-            "{:?}",
-            m.warnings
-        );
-    }
-}
+#[path = "rope_config_tests.rs"]
+mod tests;

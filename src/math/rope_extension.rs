@@ -36,8 +36,11 @@ impl PairReach {
 /// ones `θ'_i` (same length), `original` the trained context `L₀`, `target` the length `T`.
 ///
 /// A pair with `turns ≥ 1` saw every angle in training; a pair under one turn only saw the arc
-/// `[0, L₀·θ_i]`, and positions beyond `L₀` take it to angles it never saw (Chen et al. 2023,
-/// "Extending context window … via positional interpolation", §2.3; Peng et al. 2023, YaRN §3.1).
+/// `[0, L₀·θ_i]`, and positions beyond `L₀` take it to angles it never saw. The per-pair argument
+/// is YaRN's (Peng et al. 2023, §3.2 "NTK-by-parts": a dimension whose wavelength is longer than
+/// the trained context sees its angles unevenly, and keeps absolute positions). Chen et al. 2023
+/// ("Extending context window … via positional interpolation", §2.2 "Direct extrapolation") show
+/// that extrapolating past `L₀` fails, from the attention score as a whole, not pair by pair.
 pub fn reach(plain: &[f64], scaled: &[f64], original: usize, target: usize) -> Vec<PairReach> {
     let share = |len: usize, theta: f64| (len.saturating_sub(1) as f64 * theta / TAU).min(1.0);
     plain

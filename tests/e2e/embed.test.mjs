@@ -115,7 +115,7 @@ test("the embed code holds the state, a title, lazy loading, full width, a measu
     const src = new URL(parsed.src);
     assert.equal(src.searchParams.get("embed"), "fig-ctx-turns");
     assert.equal(src.searchParams.get("c.s"), "8");
-    assert.match(parsed.title, /Pairs that never turn/);
+    assert.match(parsed.title, /Pairs that turn less than once within L₀/);
     assert.equal(parsed.loading, "lazy");
     assert.equal(parsed.width, "100%");
     assert.ok(Number(parsed.height) > 300, `height ${parsed.height}`);
@@ -123,7 +123,7 @@ test("the embed code holds the state, a title, lazy loading, full width, a measu
     assert.ok(parsed.after && new URL(parsed.link).hash === "#fig-ctx-turns");
     // The link holds the figure's static picture (drawn by pe render at build time), served beside
     // the page: a PNG of the figure.
-    assert.match(parsed.alt, /Pairs that never turn/);
+    assert.match(parsed.alt, /Pairs that turn less than once within L₀/);
     assert.equal(new URL(parsed.image).pathname, "/figures/fig-ctx-turns.png");
     const picture = await page.evaluate(async (url) => {
       const r = await fetch(url);
@@ -157,7 +157,7 @@ async function openHost(iframe) {
 
 test("framed on another origin, the figure reports its height and the host page applies it", async () => {
   const { context, page, errors } = await openHost(
-    `<iframe src="${env.server.url}?embed=fig-ctx-turns" title="Pairs that never turn — Positional Encoding Explorer" loading="lazy" width="100%" height="4000" style="border:0"></iframe>`,
+    `<iframe src="${env.server.url}?embed=fig-ctx-turns" title="Pairs that turn less than once within L₀ — Positional Encoding Explorer" loading="lazy" width="100%" height="4000" style="border:0"></iframe>`,
   );
   try {
     // Made too tall, the frame reports its content's height and shrinks to it.

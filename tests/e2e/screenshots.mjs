@@ -80,7 +80,7 @@ try {
       await page.goto(`${host.url}/`);
       await page.evaluate((src) => {
         document.getElementById("slot").innerHTML =
-          `<iframe src="${src}" title="Pairs that never turn — Positional Encoding Explorer" loading="lazy" width="100%" height="600" style="border:0"></iframe>`;
+          `<iframe src="${src}" title="Pairs that turn less than once within L₀ — Positional Encoding Explorer" loading="lazy" width="100%" height="600" style="border:0"></iframe>`;
       }, `${server.url}?embed=fig-ctx-turns`);
       await page.waitForFunction(() => Number(document.querySelector("iframe").dataset.reportedHeight) > 0, null, { timeout: 15000 });
       await page.waitForTimeout(500);

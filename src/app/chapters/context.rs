@@ -44,8 +44,9 @@ pub fn Context() -> impl IntoView {
                 "A model trained on sequences of L₀ tokens has only ever seen rotations by angles "
                 "m·θ" <sub>"i"</sub> " with m < L₀. Feed it a longer text and its quality "
                 "collapses beyond L₀ (Chen et al. 2023 measure this for LLaMA). A common "
-                "explanation (bloc97; Peng et al. 2023) is that the fast pairs only revisit "
-                "angles seen many times, while the slow pairs — those that did not complete one "
+                "explanation (bloc97's NTK-by-parts; Peng et al. 2023, §3.2) is that the fast "
+                "pairs only revisit angles seen many times, while the slow pairs — those that did "
+                "not complete one "
                 "turn within L₀ — reach angles never seen in training. With the settings below, "
                 {slow} " over the positions 0 … L₀ − 1 (L₀ = " {move || length_text(s.original.get())} ")."
             </p>
@@ -53,20 +54,9 @@ pub fn Context() -> impl IntoView {
                 "Every fix rescales the frequencies θ" <sub>"i"</sub> " → θ′" <sub>"i"</sub>
                 " to bring the angles at positions up to a target T closer to those of training; "
                 "some rely on further long-context training to cover the rest. The methods differ "
-                "in which pairs they slow down and by how much. The numbers are those of Hugging "
-                "Face transformers 5 (modeling_rope_utils), for real model configurations — or "
-                "paste your own — with three exceptions: NTK-aware, which transformers has no "
-                "fixed-factor type for, is bloc97's base change; at head_dim 2 the NTK exponent "
-                "d/(d − 2) is taken as 1 where transformers divides by zero; and a pasted factor "
-                "below 1 is used as 1, where transformers warns and uses it."
+                "in which pairs they slow down and by how much. " {claims::notes::NUMBERS_SOURCE}
             </p>
-            <p>
-                "Linear interpolation, NTK-aware scaling, YaRN and Llama 3 are static: they "
-                "change the frequencies for every input, short ones included. Only dynamic NTK "
-                "and LongRoPE's switch from short to long factors depend on the length. This is "
-                "why Qwen's model cards warn that static YaRN may impact performance on shorter "
-                "texts, and advise adding rope_scaling only when long inputs are needed."
-            </p>
+            <p>{claims::notes::SHORT_INPUTS}</p>
             <div class="figure-grid">
                 <Deferred>
                     <ContextControls />
@@ -237,17 +227,7 @@ fn PasteConfig(
             <label for="ctl-c-config" class="hint">
                 "A model's config.json, or just its rope_scaling / rope_parameters object."
             </label>
-            <p class="hint">
-                "It is read as transformers 5 reads it; older versions read the same dict "
-                "differently. Before 4.43 a llama3 rope_scaling is rejected (\"must be a "
-                "dictionary with two fields\"). From 4.45 to 4.50 YaRN ignores "
-                "original_max_position_embeddings and scales from max_position_embeddings. From "
-                "4.51 to 4.55 YaRN replaces an explicit factor by max_position_embeddings / "
-                "original_max_position_embeddings, so Qwen's documented snippet (factor 4, "
-                "original 32768, max_position_embeddings 32768) meant factor 1, no scaling; 4.56 "
-                "fixed it. Older configs name the key type instead of rope_type, which "
-                "transformers still reads (and so does this page)."
-            </p>
+            <p class="hint">{claims::notes::PASTE_VERSIONS}</p>
             <textarea
                 id="ctl-c-config"
                 rows="6"

@@ -132,11 +132,8 @@ pub fn AttentionFactor() -> impl IntoView {
             <p class="readout" id="fig-ctx-attention-readout" aria-live="polite">{readout}</p>
             <p class="readout">{current}</p>
             <figcaption>
-                "One hypothesis is that a longer context spreads attention over more keys and "
-                "flattens the softmax. YaRN (Peng et al. 2023) observes that a temperature lowers "
-                "perplexity uniformly over the extended window and multiplies q and k by "
-                "0.1·ln s + 1 (fitted on LLaMA; 1 for s ≤ 1), which multiplies the rotary part of "
-                "every score by its square. DeepSeek splits that temperature: the rotary tables "
+                {crate::explain::context::notes::YARN_TEMPERATURE}
+                " DeepSeek splits that temperature: the rotary tables "
                 "carry get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) (1 when the two are "
                 "equal), and its attention multiplies the softmax scale by get_mscale(s, "
                 "mscale_all_dim)², outside modeling_rope_utils; this figure shows the tables' "

@@ -49,12 +49,14 @@ pub fn DynamicNtk() -> impl IntoView {
         let slowest = rope::inv_freq(s.dim.get(), b)
             .last()
             .map_or(f64::INFINITY, |t| std::f64::consts::TAU / t);
+        let slowed = s.view().with(|v| claims::dynamic_slowest(v, len));
         format!(
-            "at L = {}: base {}{} · slowest pair's wavelength {} positions",
+            "at L = {}: base {}{} · slowest pair's wavelength {} positions, slowed {}×",
             length_text(len),
             claims::sig(b),
             claims::dynamic_d2_note(s.dim.get()),
-            format_significant(slowest, 4)
+            format_significant(slowest, 4),
+            claims::sig(slowed)
         )
     };
     let readout = move || match cursor.get(POINTS) {
@@ -94,7 +96,9 @@ pub fn DynamicNtk() -> impl IntoView {
                 "Dynamic NTK (transformers' \"dynamic\") computes the base for a length "
                 "L = max(current length, L₀): base·(s·L/L₀ − (s − 1))" <sup>"d/(d−2)"</sup>
                 ", which the curve draws; past L₀ the base, and with it every wavelength but the "
-                "first pair's, grows with L. At run time transformers 5.24 "
+                "first pair's, grows with L. "
+                {move || s.view().with(claims::dynamic_factor_note)}
+                "At run time transformers 5.24 "
                 "(dynamic_frequency_update) does not follow every length: it recomputes the "
                 "frequencies only when a sequence is longer than the longest so far, and goes back "
                 "to the trained ones only when a sequence shorter than L₀ comes after a longer "
