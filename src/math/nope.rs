@@ -3,7 +3,9 @@
 //! Language Models without Positional Encodings Still Learn Positional Information", 2022, whose
 //! probes read the absolute position from a NoPE model's hidden states; Kazemnejad et al., "The
 //! Impact of Positional Encoding on Length Generalization in Transformers", 2023, Theorem 1: a
-//! first causal layer can recover the absolute position from the mask alone).
+//! first causal layer can recover the absolute position exactly, from the causal mask together
+//! with a marker only the first token carries, `<bos>`, attended to uniformly; the construction
+//! needs that marker, not the mask alone).
 //!
 //! The simplest leak: with equal scores, query `i` spreads its attention uniformly over the
 //! `i + 1` keys it may see ([`uniform_weight`]), so its output is the mean of `i + 1` value

@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::explain::tables::QUIZ_T5_WHY;
+
 /// One timeline entry: year, what appeared, who, and the figure (with its state) that shows it.
 struct Moment {
     year: &'static str,
@@ -173,7 +175,7 @@ const QUIZ: [Question; 7] = [
     },
     Question {
         ask: "With RoPE, the words “ate” and “cheese” are moved further into a sentence, keeping \
-              their distance. What happens to the angle between them?",
+              their distance (and their q and k vectors). What happens to the angle between them?",
         options: [
             "It grows with the position.",
             "It stays the same.",
@@ -223,10 +225,7 @@ const QUIZ: [Question; 7] = [
             "No: both fall in the same last bucket.",
         ],
         right: 2,
-        why: "Every distance from 91 on (before max_distance) shares the last bucket of its \
-              side, so the bias is the same. The model as a whole can still tell them apart: \
-              T5's authors note that later layers can build a sensitivity to larger offsets, and \
-              a decoder also has its causal mask.",
+        why: QUIZ_T5_WHY,
         link: "?t.tn=300#fig-tab-t5",
         shows: "every distance from 91 on, max_distance = 128 included, shares the last bucket",
     },

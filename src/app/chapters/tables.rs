@@ -19,6 +19,7 @@ use crate::app::figures::tables::shaw::ShawClipped;
 use crate::app::figures::tables::slopes::AlibiSlopes;
 use crate::app::figures::tables::t5::T5Buckets;
 use crate::app::state::AppState;
+use crate::explain::tables::slope_ladder;
 
 /// The chapter.
 #[component]
@@ -38,7 +39,10 @@ pub fn Tables() -> impl IntoView {
             <p>
                 "BERT and GPT-2 learn their positions: a table of max_len rows, one per position, "
                 "trained with the rest of the model. It can learn anything, but it has exactly "
-                "max_len rows. With the settings below the table has "
+                "max_len rows. (The original Transformer tried such a table too, with nearly "
+                "identical results to its sinusoids, Vaswani et al. 2017, Table 3 row E; the "
+                "authors kept the sinusoids because they may let a model extrapolate to longer "
+                "sequences.) With the settings below the table has "
                 {move || s.max_len.get()} " rows and the sequence has " {move || s.seq_len.get()}
                 " positions."
             </p>
@@ -76,7 +80,7 @@ pub fn Tables() -> impl IntoView {
                 "subtracts its slope times the distance from every score: near keys are "
                 "preferred, and each head prefers them with its own strength. The slopes are "
                 "fixed, a geometric sequence 2^(−8h/H) for H heads, a power of two: 1/2, 1/4, "
-                "…, 1/256 for 8, so each head's range is twice the previous one's. For a head "
+                "…, 1/256 for 8. " {slope_ladder()} " For a head "
                 "count that is not a power of two, the authors' code (and BLOOM) takes the "
                 "slopes of the power of two below and then every other slope of the one above; "
                 "the general rule the paper states would give other numbers."

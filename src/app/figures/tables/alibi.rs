@@ -18,7 +18,7 @@ use crate::app::theme::PageTheme;
 use crate::chart::colormap::Lut;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::chart::multiples::TileGrid;
-use crate::explain::tables::alibi_mask_note;
+use crate::explain::tables::{APP_B, alibi_mask_note};
 use crate::params::tables::ALIBI_LEN;
 use crate::scene::tables::{self as scene, bias, slope_text};
 
@@ -279,12 +279,10 @@ pub fn AlibiBias() -> impl IntoView {
                 "farther keys are damped, more so for larger slopes. Colours stop at −8 (a factor e⁻⁸ ≈ 0.0003); hover for exact values. "
                 "The formula has no length in it: make n as long as you like, and every bias "
                 "is still defined. That alone does not make a model work past its training "
-                "length (the sinusoidal table is defined everywhere too). Press et al. credit "
-                "ALiBi's bias towards recency (§3): their 1.3-billion-parameter model, trained "
-                "on 1024 tokens, reaches on 2048 the perplexity of a sinusoidal model trained on "
-                "2048 (§4.2), but their analysis (App. B) finds that it does better on longer "
-                "inputs not because it uses the longer context, but because fewer tokens suffer "
-                "from the early-token curse, having fewer predecessors than usual."
+                "length (the sinusoidal table is defined everywhere too). What ALiBi adds is an "
+                "inductive bias towards recency (Press et al., §3), and it does extrapolate: "
+                "their 1.3-billion-parameter model, trained on 1024 tokens, reaches on 2048 the "
+                "perplexity of a sinusoidal model trained on 2048 (§4.2). " {APP_B}
             </figcaption>
         </figure>
     }

@@ -11,7 +11,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
-use crate::explain::tables::head_ranges;
+use crate::explain::tables::{BIAS_AGAINST_CONTENT, head_ranges};
 use crate::math::alibi;
 use crate::params::format_significant;
 use crate::scene::tables::{self as scene, query, slope_text};
@@ -126,11 +126,9 @@ pub fn AlibiAttention() -> impl IntoView {
                 "alone: softmax over keys of −m·|i − j|. A key's weight relative to the query's "
                 "own is e^(−m·distance), which halves every ln 2 / m positions: one position "
                 "for m = ln 2 ≈ 0.69, about 177 for m = 1/256. The heads share the same keys "
-                "but look at them at different ranges, from local to nearly global; past a few "
-                "thousand tokens even the flattest one sees almost nothing, so an ALiBi model "
-                "cannot retrieve a fact from far back, and its extrapolation acts much like a "
-                "sliding window (Press et al., App. B). The sequence length, causal mask and "
-                "heads are those of the figures above."
+                "but look at them at different ranges, from local to nearly global. "
+                {BIAS_AGAINST_CONTENT}
+                " The sequence length, causal mask and heads are those of the figures above."
             </figcaption>
         </figure>
     }

@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 
 use crate::app::figure::{FigureLink, now};
+use crate::explain::tables::{ALIBI_EXTRAPOLATES, NOPE_EXTRAPOLATES};
 
 /// One row of the table.
 struct Row {
@@ -85,10 +86,7 @@ const ROWS: [Row; 8] = [
         figure: "fig-tab-alibi",
         used_by: "BLOOM, MPT",
         idea: "subtract m·|i − j| from each score, with a fixed slope m per head",
-        extrapolates: "perplexity holds past the training length (best at about twice it, \
-                       Press et al. 2022, §4.2), but attention stays local: the gain comes from \
-                       fewer tokens suffering the early-token curse, not from using the longer \
-                       context (App. B), so far-back facts cannot be retrieved",
+        extrapolates: ALIBI_EXTRAPOLATES,
         parameters: "none (the slopes are fixed)",
         acts: "biases scores",
     },
@@ -99,10 +97,7 @@ const ROWS: [Row; 8] = [
                   global-attention layers; first studied by Irie et al. 2019, Haviv et al. 2022, \
                   Kazemnejad et al. 2023",
         idea: "no encoding: the causal mask alone leaks position",
-        extrapolates: "no table runs out, and Kazemnejad et al. report better length \
-                       generalisation than the encodings they compared on their tasks; but it \
-                       still has a limited context length (Wang et al. 2024): the 1/(i + 1) \
-                       signal takes values never seen in training",
+        extrapolates: NOPE_EXTRAPOLATES,
         parameters: "none",
         acts: "nowhere (only the causal mask)",
     },

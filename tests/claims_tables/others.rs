@@ -1,0 +1,142 @@
+//! Shaw's clipped distances, NoPE's signal, one position side by side and past the training
+//! length.
+
+use std::collections::BTreeSet;
+
+use pe_explorer::explain::tables::{self as claims, NopeFinding, ShawFinding};
+use pe_explorer::math::relative;
+use pe_explorer::params::tables as ptab;
+use proptest::prelude::*;
+
+use super::view;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn shaw_counts_match_the_pairs(n in ptab::SHAW_POSITIONS.0..=ptab::SHAW_POSITIONS.1, k in ptab::SHAW_K.0..=ptab::SHAW_K.1) {
+        check_shaw(n, k);
+    }
+}
+
+fn check_shaw(n: usize, k: usize) {
+    let mut clips = BTreeSet::new();
+    let mut clipped = false;
+    for i in 0..n as i64 {
+        for j in 0..n as i64 {
+            let c = relative::shaw_clip(j - i, k);
+            clipped |= c != j - i;
+            clips.insert(c);
+        }
+    }
+    let f = ShawFinding { n, k };
+    let text = f.to_string();
+    let noun = if clips.len() == 1 {
+        "distance"
+    } else {
+        "distances"
+    };
+    assert!(
+        text.contains(&format!("k = {k}: {} distinct clipped {noun}", clips.len())),
+        "{text}"
+    );
+    assert!(text.contains(&format!("all {} query–key pairs", n * n)));
+    assert_eq!(text.contains("nothing is clipped yet"), !clipped, "{text}");
+}
+
+#[test]
+fn regression_nope_noise_depends_on_d() {
+    let coarse = NopeFinding {
+        n: 256,
+        d: 1,
+        first: 0.9,
+        last: 0.004,
+    }
+    .to_string();
+    assert!(coarse.contains("√(2/d) ≈ 1.41 times"), "{coarse}");
+    let fine = NopeFinding {
+        n: 256,
+        d: 64,
+        first: 1.02,
+        last: 0.0039,
+    }
+    .to_string();
+    assert!(fine.contains("without any positional encoding"), "{fine}");
+    assert!(
+        fine.contains("estimates of 1 and 1/256 from 64 coordinates"),
+        "{fine}"
+    );
+}
+
+#[test]
+fn regression_shaw_defaults() {
+    let v = view("");
+    let text = ShawFinding {
+        n: v.shaw_len,
+        k: v.shaw_k,
+    }
+    .to_string();
+    assert!(text.starts_with("k = 4: 9 distinct clipped distances (each with a wᴷ and a wⱽ) serve all 256 query–key pairs of 16 positions; in one layer, every pair more than 4 apart"), "{text}");
+}
+
+// ------------------------------------------------------------------ the second review's links
+
+/// U3: at position 0 the query's only key is its own, at (not before) it.
+#[test]
+fn regression_u3_position_0_has_only_its_own_key() {
+    let v = view("t.p=0");
+    assert_eq!(v.pos, 0);
+    let text = claims::same_finding((v.pos, 64), &[0.0; 64], None, &[0.0], &[0.0], v.causal);
+    assert!(
+        text.contains("its only key at or before the query is its own (bias 0)"),
+        "{text}"
+    );
+}
+
+/// U4: at head_dim 2 (θ = 1 rad) the 512 trained positions cover the whole circle (gaps of about
+/// 1° at most); a new
+/// position's angle falls between two seen ones, not on one.
+#[test]
+fn regression_u4_new_angles_fall_between_seen_ones() {
+    let theta = pe_explorer::math::rope::inv_freq(2, 10_000.0)[0];
+    assert_eq!(theta, 1.0);
+    let tau = std::f64::consts::TAU;
+    let mut seen: Vec<f64> = (0..512).map(|p| (p as f64 * theta) % tau).collect();
+    seen.sort_by(f64::total_cmp);
+    let widest = seen
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .fold(tau - seen[511] + seen[0], f64::max);
+    assert!(widest.to_degrees() < 1.1, "{}", widest.to_degrees());
+    let new = (600.0 * theta) % tau;
+    let nearest = seen
+        .iter()
+        .map(|s| (s - new).abs())
+        .fold(f64::INFINITY, f64::min);
+    assert!(nearest > 0.0 && nearest < widest);
+    let t5 = claims::T5 {
+        num_buckets: 32,
+        max_distance: 128,
+        bidirectional: true,
+    };
+    let text = claims::extrapolation_finding(640, 512, theta, t5);
+    assert!(
+        text.contains("already covered the whole circle within max_len, so its new angles fall among those it took in training (between them, not beyond them)"),
+        "{text}"
+    );
+    assert!(!text.contains("only repeats"), "{text}");
+}
+
+/// M5: Wang et al. (2024) tie NoPE's limit to distracted attention and fix it with per-head
+/// temperatures; the 1/(i + 1) story is this book's, labelled as such.
+#[test]
+fn regression_m5_wang_et_al_are_credited_with_their_own_explanation() {
+    let t = claims::NOPE_EXTRAPOLATES;
+    let wang = t.find("Wang et al.").unwrap();
+    let guess = t.find("This book adds a guess").unwrap();
+    let signal = t.find("1/(i + 1)").unwrap();
+    assert!(wang < guess && guess < signal, "{t}");
+    assert!(t.contains("distracted attention"), "{t}");
+    assert!(t.contains("softmax temperature per head"), "{t}");
+    assert!(!t.contains("(Wang et al. 2024):"), "{t}");
+}
