@@ -3,7 +3,8 @@
 #   make test    install what is missing, run every test tier
 #   make fuzz    20,000 hostile links against the built page (the e2e tier runs 2,000)
 #   make bench   criterion kernels (native), then the browser benchmark (input → repainted per
-#                figure and control, against PE-Lab's algorithm; bundle size; budgets), then what
+#                figure and control, against PE-Lab's algorithm; the reader's clock: input → every
+#                figure in view repainted and the main thread free; bundle size; budgets), then what
 #                each chapter and library costs in the wasm (benches/bundle.mjs), then the
 #                animation benchmark (600 frames: display rate, flat wasm memory and JS heap), then
 #                the long-session benchmark (10,000 slider moves: wasm memory and JS heap), then

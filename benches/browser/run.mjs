@@ -79,8 +79,9 @@ const SIZES = [
   { key: "defaults", n: 100, d: 128, budget: 8, aim: 4, app: "" },
   { key: "largest", n: 1024, d: 1024, budget: 16, aim: 12, app: "&r.n=4096&r.d=256&r.cn=256&c.d=512&c.T=131072&t.L=2048&t.d=1024&t.n=4096&t.h=64&t.an=512&t.tn=1024&t.sn=128&t.nn=2048&t.nd=1024" },
 ];
-const BUNDLE_BUDGET_KB = 260; // gzip, 1 KB = 1000 bytes (the whole book so far)
-const BUNDLE_AIM_KB = 150;
+// The reader's clock (every figure in view repainted), p95: one 60 Hz frame at the defaults, two at
+// the largest sizes.
+const READER_BUDGET = { defaults: 16.7, largest: 33 };
 const RATIO_AIM_LARGEST = 5;
 // The heatmap's controls when its figure has no data-controls attribute (ids, then radio-group names).
 const HEATMAP_FALLBACK = ["ctl-n", "ctl-d", "ctl-base", "ctl-pos", "layout", "spacing"];
@@ -304,16 +305,49 @@ async function benchControl({ token, figIds, warmup, events, timeoutMs, probeMs 
       if (!check()) wake = check;
     });
 
+  /** In view now: any part of the figure inside the viewport. */
+  const inView = (f) => {
+    const r = f.getBoundingClientRect();
+    return r.width > 0 && r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
+  };
+  // The figures in view that this control redraws (learnt in the probe and warm-up): the reader's
+  // clock stops only when all of them have repainted.
+  const visible = new Set();
+  /** The reader's clock: from the input (given at the start of a frame, as Chromium delivers a
+   * slider drag's pointer events) to the first task after a rendered frame by which every figure of
+   * `set` has drawn — a task posted during a frame's update runs after its style, layout and paint
+   * — so the main thread is free and every visible figure's new pixels are in a frame. Work that
+   * fits the input's own frame ends well under 16.7 ms; work that spills over ends a frame later. */
+  const settled = async (t0, set, limit) => {
+    const end = t0 + limit;
+    const task = () => new Promise((r) => setTimeout(() => r(performance.now()), 0));
+    let after = await task();
+    for (;;) {
+      if (set.every((f) => drawnAt(f) > t0)) return after - t0;
+      if (after > end) return NaN;
+      after = await new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(performance.now()), 0)));
+    }
+  };
+
   const others = new Set(); // figures outside `figIds` that the measured events redrew too
   /** One event: per figure of `set` its latency or undefined, its data-draw-ms, its redraw count. */
   const one = async (j, set, limit) => {
     draws.clear();
-    const t0 = performance.now();
-    apply(j);
+    // The input arrives at the start of a frame (in a requestAnimationFrame callback).
+    const t0 = await new Promise((r) =>
+      requestAnimationFrame(() => {
+        const t = performance.now();
+        apply(j);
+        r(t);
+      }),
+    );
     const hit = await waitDrawn(t0, set, limit);
     const reported = new Map([...hit.keys()].map((f) => [f, drawMs(f)]));
-    await frame(); // the frame is produced before the next input; late extra redraws are counted
+    // The frame is produced before the next input; late extra redraws are counted. The reader's
+    // clock waits for every figure in view that the control redraws.
+    const reader = await settled(t0, [...new Set([...set.filter(inView), ...visible])], limit);
     const redrawn = allTimed.filter((f) => drawnAt(f) > t0);
+    if (learning) for (const f of redrawn) if (inView(f)) visible.add(f);
     const ends = redrawn.map(drawnAt);
     for (const f of redrawn) if (!set.includes(f)) others.add(f.id);
     return {
@@ -321,8 +355,10 @@ async function benchControl({ token, figIds, warmup, events, timeoutMs, probeMs 
       drawMs: reported,
       draws: new Map(set.map((f) => [f, draws.get(f) ?? 0])),
       page: ends.length ? Math.max(...ends) - t0 : NaN,
+      settled: reader,
     };
   };
+  let learning = true;
 
   try {
     await frame();
@@ -355,6 +391,7 @@ async function benchControl({ token, figIds, warmup, events, timeoutMs, probeMs 
       if (!live.includes(f)) errors.push(`"${token}" of ${f.id}: the figure does not redraw when it changes`);
     }
     others.clear();
+    learning = false;
     const samples = [];
     for (let j = warmup; j < warmup + events && live.length > 0; j++) {
       const r = await one(j, live, timeoutMs);
@@ -375,6 +412,8 @@ async function benchControl({ token, figIds, warmup, events, timeoutMs, probeMs 
       values: values ?? options.map((o) => o.value || o.id || "?"),
       errors,
       page: samples.map((s) => s.page).filter(Number.isFinite),
+      settled: samples.map((s) => s.settled),
+      inView: [...visible].map((f) => f.id),
       others: [...others],
       figures: live.map((f) => ({
         id: f.id,
@@ -471,11 +510,12 @@ async function benchTarget(browser, target, size, problems, log) {
         for (const e of r.errors) problems.push(`${where}: ${e}`);
         for (const f of r.figures) {
           const s = summarize(f.latency);
-          log(`  ${where.padEnd(20)} #${f.id.padEnd(16)} ${token.padEnd(14)} p50 ${ms(s.p50).padStart(7)} ms  p95 ${ms(s.p95).padStart(7)} ms`);
+          const rd = summarize(r.settled);
+          log(`  ${where.padEnd(20)} #${f.id.padEnd(16)} ${token.padEnd(14)} p50 ${ms(s.p50).padStart(7)} ms  p95 ${ms(s.p95).padStart(7)} ms  reader p95 ${ms(rd.p95).padStart(7)} ms`);
           results.push({
             target: target.name, size: size.key, n: size.n, d: size.d, figure: f.id, control: token,
             fallback: fig.fallback, kind: r.kind, values: r.values, latency: f.latency, drawMs: f.drawMs,
-            extraDraws: f.extraDraws, page: r.page, others: r.others,
+            extraDraws: f.extraDraws, page: r.page, others: r.others, settled: r.settled, inView: r.inView,
           });
         }
       }
@@ -586,23 +626,28 @@ async function main() {
       const notes = [];
       if (r.extraDraws) notes.push(`${r.extraDraws}/${s.count} events redrew it twice`);
       if (r.others.length) notes.push(`also redrawn: ${r.others.map((id) => id.replace(/^fig-/, "")).join(" ")}`);
-      rows.push([target, `${size} ${n}×${d}`, figure, r.control, s.count, ms(s.p50), ms(s.p95), ms(s.max), ms(dm.p50), ms(pg.p95), notes.join("; ")]);
+      const rd = summarize(r.settled);
+      rows.push([target, `${size} ${n}×${d}`, figure, r.control, s.count, ms(s.p50), ms(s.p95), ms(s.max), ms(dm.p50), ms(pg.p95), ms(rd.p50), ms(rd.p95), notes.join("; ")]);
     }
     const all = summarize(list.flatMap((r) => r.latency));
     const allDraw = summarize(list.flatMap((r) => r.drawMs));
     const allPage = summarize(list.flatMap((r) => r.page));
-    rows.push([target, `${size} ${n}×${d}`, figure, "(all)", all.count, ms(all.p50), ms(all.p95), ms(all.max), ms(allDraw.p50), ms(allPage.p95), ""]);
+    const allReader = summarize(list.flatMap((r) => r.settled));
+    rows.push([target, `${size} ${n}×${d}`, figure, "(all)", all.count, ms(all.p50), ms(all.p95), ms(all.max), ms(allDraw.p50), ms(allPage.p95), ms(allReader.p50), ms(allReader.p95), ""]);
   }
   console.log(
     "\nInput → figure repainted (its data-drawn-at − t0), ms, with the figure centred in a 1280×900 viewport.\n" +
       "draw p50 = the figure's own data-draw-ms; page p95 = input → the last figure on the page repainted\n" +
-      "(figures near the viewport that the same input redraws, listed in the note).\n",
+      "(figures near the viewport that the same input redraws, listed in the note).\n" +
+      "reader p50/p95 = the reader's clock: input (at a frame's start, as a slider drag's events come) → the\n" +
+      "first task after a rendered frame by which every figure in view that the control redraws has\n" +
+      "repainted (main thread free, its pixels in a frame). Within the input's own frame is under 16.7 ms.\n",
   );
   console.log(
     table(
-      ["target", "size", "figure", "control", "events", "p50", "p95", "max", "draw p50", "page p95", "note"],
+      ["target", "size", "figure", "control", "events", "p50", "p95", "max", "draw p50", "page p95", "reader p50", "reader p95", "note"],
       rows,
-      new Set([4, 5, 6, 7, 8, 9]),
+      new Set([4, 5, 6, 7, 8, 9, 10, 11]),
     ),
   );
 
@@ -684,13 +729,28 @@ async function main() {
         `${aim(worst.p95 <= size.aim)} (${size.aim} ms)`,
     );
   }
-  if (bundle) {
-    const g = bundle.gzip / 1000;
+  // The reader's clock, per control (every figure in view repainted): one frame at the defaults,
+  // two at the largest sizes; the worst three per size.
+  for (const size of SIZES) {
+    const ours = results.filter((r) => r.target === "pe-explorer" && r.size === size.key);
+    if (ours.length === 0) continue;
+    const perControl = new Map();
+    for (const r of ours) if (!perControl.has(r.control)) perControl.set(r.control, r);
+    const worst = [...perControl.values()]
+      .map((r) => ({ r, p95: summarize(r.settled).p95 }))
+      .sort((a, b) => b.p95 - a.p95);
+    const limit = READER_BUDGET[size.key];
+    const bad = worst.filter((w) => !(w.p95 <= limit));
     console.log(
-      `  bundle ≤ ${BUNDLE_BUDGET_KB} KB gzip: ${verdict(g <= BUNDLE_BUDGET_KB)} — ${g.toFixed(1)} KB gzip (${kb(bundle.raw)} KB raw); ` +
-        `${aim(g <= BUNDLE_AIM_KB)} (${BUNDLE_AIM_KB} KB)`,
+      `  reader's clock p95 ≤ ${limit} ms at ${size.key}: ${verdict(bad.length === 0)} — worst three: ` +
+        worst.slice(0, 3).map((w) => `${w.r.control} ${ms(w.p95)} ms (${w.r.inView.map((id) => id.replace(/^fig-/, "")).join(" ") || "none in view"})`).join("; "),
     );
-  } else console.log(`  bundle ≤ ${BUNDLE_BUDGET_KB} KB gzip: NOT MEASURED`);
+  }
+  if (bundle) {
+    // No whole-book budget: the book grows by chapters; the first-load bench judges what a reader
+    // waits for (firstload.mjs).
+    console.log(`  bundle (whole book, for the record): ${(bundle.gzip / 1000).toFixed(1)} KB gzip (${kb(bundle.raw)} KB raw)`);
+  } else console.log("  bundle: NOT MEASURED");
   for (const size of SIZES) {
     const r = ratios.find((x) => x.size.key === size.key);
     const label = `faster than PE-Lab at ${size.key} (n=${size.n}, d=${size.d})`;
