@@ -170,3 +170,29 @@ fn extreme_views_never_panic() {
         check_all(&views(q));
     }
 }
+
+#[test]
+fn the_wheels_keep_their_height_within_a_bucket_and_every_wheel_fits() {
+    use crate::chart::clock::grid;
+    // head_dim 128 ↔ 130 (64 ↔ 65 pairs) at any width: the same height, so the page below the
+    // figure does not move while the slider is dragged.
+    for width in [360.0, 700.0, 1000.0, 1280.0] {
+        assert_eq!(wheels_height(width, 64), wheels_height(width, 65));
+        let mut changes = 0;
+        for pairs in 1..=128 {
+            let h = wheels_height(width, pairs);
+            if pairs > 1 && h != wheels_height(width, pairs - 1) {
+                changes += 1;
+            }
+            // Every wheel gets a cell at least 60 px (or the whole width) across.
+            let (cols, rows) = grid(pairs, width, h - 34.0);
+            let cell = (width / cols as f64).min((h - 34.0) / rows as f64);
+            assert!(
+                cell >= 60.0_f64.min(width),
+                "{width} px, {pairs} pairs: {cell}"
+            );
+        }
+        // Heights change at the bucket edges only (3, 6, 12, 24, 48, 96).
+        assert!(changes <= 6, "{width}: {changes}");
+    }
+}

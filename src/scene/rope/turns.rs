@@ -23,10 +23,24 @@ pub fn columns(width: f64) -> usize {
     ((width / 84.0).floor() as usize).clamp(1, 16)
 }
 
-/// Height of the wheels canvas for `pairs` wheels.
+/// The wheel count a canvas is sized for: pair counts share one height within buckets whose
+/// edges sit between the usual head sizes (… 6 | 12 | 24 | 48 | 96 | …), each sized for 0.7 of
+/// its top count (68 wheels for 49 … 96 pairs). Moving head_dim or rotary_dim within a bucket then keeps the
+/// canvas — and the page below it — where it is, and the wheels grow or shrink to fill it
+/// ([`crate::chart::clock::grid`]); only crossing an edge changes the height.
+pub fn wheels_sized_for(pairs: usize) -> usize {
+    let mut top = 3;
+    while top < pairs {
+        top *= 2;
+    }
+    (top * 7).div_ceil(10)
+}
+
+/// Height of the wheels canvas for `pairs` wheels: rows of about 84 px cells for
+/// [`wheels_sized_for`]`(pairs)` wheels.
 pub fn wheels_height(width: f64, pairs: usize) -> f64 {
     let cols = columns(width);
-    let rows = pairs.div_ceil(cols).max(1);
+    let rows = wheels_sized_for(pairs).div_ceil(cols).max(1);
     rows as f64 * (width / cols as f64).max(84.0) + 34.0
 }
 
