@@ -490,4 +490,9 @@ fn fresh_f7_the_clocks_are_a_sample() {
     let text = explain::clocks_shown_text(&view("").params);
     assert!(text.contains("12 of the 64"), "{text}");
     assert!(explain::clocks_shown_text(&view("?d=5").params).contains("no clock"));
+    assert_eq!(
+        explain::clocks_shown_text(&view("?d=2").params),
+        "The one clock is the only (sin, cos) pair."
+    );
+    assert!(explain::clocks_shown_text(&view("?d=8").params).starts_with("The 4 clocks are all"));
 }

@@ -122,11 +122,10 @@ pub fn lone_sine_shift_note(p: &SinusoidalParams, k: usize) -> Option<String> {
 pub fn clocks_shown_text(p: &SinusoidalParams) -> String {
     let shown = crate::chart::clock::shown_pairs(p).len();
     let h = full_pairs(p);
-    let which = if shown == h {
-        format!(
-            "The {} drawn are every (sin, cos) pair",
-            count(shown, "clock", "clocks")
-        )
+    let which = if shown == h && h == 1 {
+        "The one clock is the only (sin, cos) pair".to_string()
+    } else if shown == h {
+        format!("The {shown} clocks are all the (sin, cos) pairs")
     } else {
         format!(
             "{} of the {h} (sin, cos) pairs are drawn, spread evenly from the fastest to the slowest",
