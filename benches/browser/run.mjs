@@ -734,16 +734,21 @@ async function main() {
   for (const size of SIZES) {
     const ours = results.filter((r) => r.target === "pe-explorer" && r.size === size.key);
     if (ours.length === 0) continue;
-    const perControl = new Map();
-    for (const r of ours) if (!perControl.has(r.control)) perControl.set(r.control, r);
-    const worst = [...perControl.values()]
+    // Each figure times its controls with itself centred, so one control has a reading per
+    // figure that lists it (a different view each): judge every one.
+    const perView = new Map();
+    for (const r of ours) perView.set(`${r.figure} ${r.control}`, r);
+    const worst = [...perView.values()]
       .map((r) => ({ r, p95: summarize(r.settled).p95 }))
       .sort((a, b) => b.p95 - a.p95);
     const limit = READER_BUDGET[size.key];
     const bad = worst.filter((w) => !(w.p95 <= limit));
     console.log(
       `  reader's clock p95 ≤ ${limit} ms at ${size.key}: ${verdict(bad.length === 0)} — worst three: ` +
-        worst.slice(0, 3).map((w) => `${w.r.control} ${ms(w.p95)} ms (${w.r.inView.map((id) => id.replace(/^fig-/, "")).join(" ") || "none in view"})`).join("; "),
+        worst
+          .slice(0, 3)
+          .map((w) => `${w.r.control} at #${w.r.figure} ${ms(w.p95)} ms (in view: ${w.r.inView.map((id) => id.replace(/^fig-/, "")).join(" ") || "none"})`)
+          .join("; "),
     );
   }
   if (bundle) {

@@ -22,6 +22,22 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Two numbers that should look different when they are: the fewest decimals (at least 4, at
+/// most 15) at which `lo` and `hi` print differently, or `None` when they are equal to 15.
+pub fn distinguishing_decimals(lo: f64, hi: f64) -> Option<usize> {
+    (4..=15).find(|&k| format!("{lo:.k$}") != format!("{hi:.k$}"))
+}
+
+/// "0.9700 to 0.9704", or, where four decimals hide the difference, "0.970000012 to
+/// 0.970000064 (a spread of 5.2e-8)", or "0.970000000000000 throughout (equal at 15 decimals)".
+pub fn range_text(lo: f64, hi: f64) -> String {
+    match distinguishing_decimals(lo, hi) {
+        Some(4) => format!("{lo:.4} to {hi:.4}"),
+        Some(k) => format!("{lo:.k$} to {hi:.k$} (a spread of {:.1e})", hi - lo),
+        None => format!("{lo:.15} throughout (equal at 15 decimals)"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::count;
