@@ -496,3 +496,33 @@ fn fresh_f7_the_clocks_are_a_sample() {
     );
     assert!(explain::clocks_shown_text(&view("?d=8").params).starts_with("The 4 clocks are all"));
 }
+
+/// F3: the clocks' text alternative names the last hand drawn, and with an odd d (paper
+/// spacing) that is the last complete pair, never the lone sine, which has no clock.
+#[test]
+fn f3_the_last_hand_is_the_last_clock_drawn() {
+    for q in ["?d=5&pos=50", "?d=129&pos=99"] {
+        let p = view(q).params;
+        let shown = pe_explorer::chart::clock::shown_pairs(&p);
+        let lone = explain::lone_sine(&p).map(|_| p.dim / 2);
+        assert_eq!(shown.last().copied(), Some(p.dim / 2 - 1), "{q}");
+        assert!(lone.is_some() && !shown.contains(&lone.unwrap()), "{q}");
+    }
+}
+
+/// F8: with a lone sine the shift figure's title says its cosine is borrowed.
+#[test]
+fn f8_the_shift_title_says_the_cosine_is_borrowed() {
+    use pe_explorer::chart::theme::Theme;
+    use pe_explorer::params::Views;
+    use pe_explorer::scene::Panel;
+    let title = |q: &str| {
+        let v = Views::from_query(&parse_query(q)).0;
+        match &pe_explorer::scene::sinusoids::shift(&v, Theme::LIGHT)[0].0 {
+            Panel::Lines(spec, _) => spec.title.clone(),
+            _ => panic!("a line plot"),
+        }
+    };
+    assert!(title("?d=5").contains("the lone sine's cosine borrowed"));
+    assert!(!title("?d=6").contains("borrowed"));
+}
