@@ -654,12 +654,51 @@ proptest! {
         let _ = params::ThemeChoice::from_query(&pairs);
     }
 
+    /// Whatever a link holds for any chapter's declared keys, the link the page writes back for
+    /// the views read from it reads back as the same views, with no notice: every declaration
+    /// writes what it reads.
+    #[test]
+    fn every_declared_key_writes_what_it_reads(
+        picks in prop::collection::vec(
+            (
+                prop::sample::select(params::state_keys().collect::<Vec<_>>()),
+                prop_oneof![
+                    (0u32..5000).prop_map(|x| x.to_string()),
+                    (-10.0f64..1e6).prop_map(|x| x.to_string()),
+                    (0.0f64..4.0).prop_map(|x| x.to_string()),
+                    prop::sample::select(vec![
+                        "half", "random", "sin", "none", "yarn", "llama3", "true", "false", "0",
+                        "1", "on", "off", "3,4", "0.5,-1", "0-9", "7-2", "1,2,3", "linear,ntk",
+                        "llama2-7b", "a b c",
+                    ])
+                    .prop_map(str::to_string),
+                    "[a-z0-9.,+ -]{0,12}",
+                ],
+            ),
+            0..12,
+        ),
+    ) {
+        let pairs: Vec<(String, String)> =
+            picks.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        let (views, _) = params::Views::from_query(&pairs);
+        let mut written = views.sinusoidal.to_query();
+        written.extend(views.order.to_query());
+        written.extend(views.naive.to_query());
+        written.extend(views.rope.to_query());
+        written.extend(views.context.to_query());
+        written.extend(views.tables.to_query());
+        let link = params::build_query(&written);
+        let (back, notices) = params::Views::from_query(&params::parse_query(&link));
+        prop_assert!(notices.is_empty(), "{link}: {notices:?}");
+        prop_assert_eq!(back, views, "{}", link);
+    }
+
     /// Whatever the URL holds for chapter 2, reading it never panics, every value lands inside
     /// its range, and the view the figures compute from is one they can draw.
     #[test]
     fn any_rope_query_gives_valid_state(
         query in "[a-z.=&%0-9,+-]{0,80}",
-        key in prop::sample::select(params::rope::KEYS.to_vec()),
+        key in prop::sample::select(params::rope::TABLE.keys().collect::<Vec<_>>()),
         value in "\\PC{0,24}",
     ) {
         use pe_explorer::params::rope::{self as rp, RopeView};

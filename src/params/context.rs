@@ -4,7 +4,8 @@
 //! link: a preset or a pasted config brings them along in the page's state, and a link (or a
 //! head_dim the lists do not fit) falls back to [`synthetic_long_factors`], which says so.
 
-use super::{Notice, format_number, parse_even, parse_f64, parse_usize, quote};
+use super::decl::{self, Table, choice, even, float, int, own};
+use super::{Notice, quote};
 use crate::math::limits;
 use crate::math::rope_config::ModelRope;
 use crate::math::rope_presets::PRESETS;
@@ -12,12 +13,6 @@ use crate::math::rope_scaling::{RopeScaling, RopeType};
 
 /// The chapter's key prefix.
 pub const PREFIX: &str = "c.";
-
-/// Every key the chapter reads, prefix included.
-pub const KEYS: [&str; 17] = [
-    "c.model", "c.type", "c.d", "c.base", "c.s", "c.L", "c.T", "c.len", "c.bf", "c.bs", "c.lo",
-    "c.hi", "c.ms", "c.msa", "c.af", "c.trunc", "c.cmp",
-];
 
 /// head_dim (the rotary part): even, 2 … 1024.
 pub const HEAD_DIM: (usize, usize) = (2, limits::DIM.1);
@@ -139,163 +134,12 @@ impl ContextView {
     /// Reads the view from query pairs (keys without `c.` are other chapters'). Bad values clamp
     /// or fall back, with a notice.
     pub fn from_query(pairs: &[(String, String)]) -> (ContextView, Vec<Notice>) {
-        let mut v = ContextView::default();
-        let mut notices = Vec::new();
-        for (k, text) in pairs {
-            let Some(key) = k.strip_prefix(PREFIX) else {
-                continue;
-            };
-            let f = |what: &str, range: (f64, f64), old: f64| parse_f64(what, text, range, old);
-            let n = |what: &str, old: usize| parse_usize(what, text, LENGTH, old);
-            let notice = match key {
-                "model" => match PRESETS.iter().find(|p| p.id == text) {
-                    Some(p) => {
-                        v.model = Some(p.id);
-                        None
-                    }
-                    None => Some(Notice(format!(
-                        "c.model = “{}” is not one of the presets; ignored.",
-                        quote(text)
-                    ))),
-                },
-                "type" => match RopeType::parse(text) {
-                    Some(t) => {
-                        v.rope_type = t;
-                        None
-                    }
-                    None => Some(Notice(format!(
-                        "c.type = “{}” is not one of {}; using yarn.",
-                        quote(text),
-                        RopeType::ALL.map(RopeType::as_str).join(", ")
-                    ))),
-                },
-                "d" => set(
-                    parse_even("c.d (head_dim)", text, HEAD_DIM, v.dim),
-                    &mut v.dim,
-                ),
-                "base" => set(f("c.base", limits::BASE, v.base), &mut v.base),
-                "s" => set(f("c.s (factor)", limits::FACTOR, v.factor), &mut v.factor),
-                "L" => set(n("c.L (trained context)", v.original), &mut v.original),
-                "T" => set(n("c.T (target length)", v.target), &mut v.target),
-                "len" => set(n("c.len (current length)", v.len), &mut v.len),
-                "bf" => set(f("c.bf", limits::RAMP, v.beta_fast), &mut v.beta_fast),
-                "bs" => set(f("c.bs", limits::RAMP, v.beta_slow), &mut v.beta_slow),
-                "lo" => set(f("c.lo", limits::RAMP, v.low_freq), &mut v.low_freq),
-                "hi" => set(f("c.hi", limits::RAMP, v.high_freq), &mut v.high_freq),
-                "ms" => set(f("c.ms (mscale)", MSCALE, v.mscale), &mut v.mscale),
-                "msa" => set(
-                    f("c.msa (mscale_all_dim)", MSCALE, v.mscale_all_dim),
-                    &mut v.mscale_all_dim,
-                ),
-                "af" => set(
-                    f(
-                        "c.af (attention_factor)",
-                        ATTENTION_FACTOR,
-                        v.attention_factor,
-                    ),
-                    &mut v.attention_factor,
-                ),
-                "trunc" => match text.as_str() {
-                    "true" => {
-                        v.truncate = true;
-                        None
-                    }
-                    "false" => {
-                        v.truncate = false;
-                        None
-                    }
-                    _ => Some(Notice(format!(
-                        "c.trunc = “{}” is not true or false; using true.",
-                        quote(text)
-                    ))),
-                },
-                "cmp" => {
-                    let (list, notice) = parse_methods(text);
-                    v.compare = list;
-                    notice
-                }
-                _ => None,
-            };
-            notices.extend(notice);
-        }
-        (v, notices)
+        decl::read(&TABLE, pairs)
     }
 
     /// The query pairs of this view, omitting defaults.
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let d = ContextView::default();
-        let mut out = Vec::new();
-        let mut push = |key: &'static str, differs: bool, value: String| {
-            if differs {
-                out.push((key, value));
-            }
-        };
-        push(
-            "c.model",
-            self.model.is_some(),
-            self.model.unwrap_or_default().to_string(),
-        );
-        push(
-            "c.type",
-            self.rope_type != d.rope_type,
-            self.rope_type.as_str().into(),
-        );
-        push("c.d", self.dim != d.dim, self.dim.to_string());
-        push("c.base", self.base != d.base, format_number(self.base));
-        push("c.s", self.factor != d.factor, format_number(self.factor));
-        push(
-            "c.L",
-            self.original != d.original,
-            self.original.to_string(),
-        );
-        push("c.T", self.target != d.target, self.target.to_string());
-        push("c.len", self.len != d.len, self.len.to_string());
-        push(
-            "c.bf",
-            self.beta_fast != d.beta_fast,
-            format_number(self.beta_fast),
-        );
-        push(
-            "c.bs",
-            self.beta_slow != d.beta_slow,
-            format_number(self.beta_slow),
-        );
-        push(
-            "c.lo",
-            self.low_freq != d.low_freq,
-            format_number(self.low_freq),
-        );
-        push(
-            "c.hi",
-            self.high_freq != d.high_freq,
-            format_number(self.high_freq),
-        );
-        push("c.ms", self.mscale != d.mscale, format_number(self.mscale));
-        push(
-            "c.msa",
-            self.mscale_all_dim != d.mscale_all_dim,
-            format_number(self.mscale_all_dim),
-        );
-        push(
-            "c.af",
-            self.attention_factor != d.attention_factor,
-            format_number(self.attention_factor),
-        );
-        push(
-            "c.trunc",
-            self.truncate != d.truncate,
-            self.truncate.to_string(),
-        );
-        push(
-            "c.cmp",
-            self.compare != d.compare,
-            self.compare
-                .iter()
-                .map(|t| t.as_str())
-                .collect::<Vec<_>>()
-                .join(","),
-        );
-        out
+        decl::write(&TABLE, self)
     }
 
     /// The scaling `rope_type` computes for this view at current length `seq_len`, with
@@ -361,16 +205,89 @@ pub fn preset_lists(model: Option<&str>) -> Option<(Vec<f64>, Vec<f64>)> {
         .and_then(|m| longrope_lists(&m))
 }
 
-/// Stores a parsed value and passes its notice on.
-fn set<T>((value, notice): (T, Option<Notice>), slot: &mut T) -> Option<Notice> {
-    *slot = value;
-    notice
+/// The chapter's parameters, one row each, in the order a link writes them.
+pub const TABLE: Table<ContextView> = Table {
+    params: &[
+        own("c.model", read_model, |v| {
+            v.model.unwrap_or_default().to_string()
+        })
+        .omit_when(|v| v.model.is_none()),
+        choice(
+            "c.type",
+            &[
+                "default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope",
+            ],
+            |v| v.rope_type.as_str(),
+            |v, s| v.rope_type = RopeType::parse(s).unwrap_or_default(),
+        ),
+        even!("c.d", "c.d (head_dim)", HEAD_DIM, dim),
+        float!("c.base", "c.base", limits::BASE, base),
+        float!("c.s", "c.s (factor)", limits::FACTOR, factor),
+        int!("c.L", "c.L (trained context)", LENGTH, original),
+        int!("c.T", "c.T (target length)", LENGTH, target),
+        int!("c.len", "c.len (current length)", LENGTH, len),
+        float!("c.bf", "c.bf", limits::RAMP, beta_fast),
+        float!("c.bs", "c.bs", limits::RAMP, beta_slow),
+        float!("c.lo", "c.lo", limits::RAMP, low_freq),
+        float!("c.hi", "c.hi", limits::RAMP, high_freq),
+        float!("c.ms", "c.ms (mscale)", MSCALE, mscale),
+        float!("c.msa", "c.msa (mscale_all_dim)", MSCALE, mscale_all_dim),
+        float!(
+            "c.af",
+            "c.af (attention_factor)",
+            ATTENTION_FACTOR,
+            attention_factor
+        ),
+        choice(
+            "c.trunc",
+            &["true", "false"],
+            |v| if v.truncate { "true" } else { "false" },
+            |v, s| v.truncate = s == "true",
+        ),
+        own(
+            "c.cmp",
+            |v, text| {
+                let (list, notice) = parse_methods(text);
+                v.compare = list;
+                notice
+            },
+            |v| {
+                let names: Vec<&str> = v.compare.iter().map(|t| t.as_str()).collect();
+                names.join(",")
+            },
+        ),
+    ],
+    fit: |_| {},
+};
+
+/// Reads `c.model`: a preset's id, or a notice.
+fn read_model(v: &mut ContextView, text: &str) -> Option<Notice> {
+    match PRESETS.iter().find(|p| p.id == text) {
+        Some(p) => {
+            v.model = Some(p.id);
+            None
+        }
+        None => Some(Notice(format!(
+            "c.model = “{}” is not one of the presets; ignored.",
+            quote(text)
+        ))),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::decl::Kind;
     use crate::params::{build_query, parse_query};
+
+    #[test]
+    fn every_row_is_sound() {
+        decl::check_table(&TABLE, PREFIX);
+        let Kind::Choice { names, .. } = TABLE.params[1].kind else {
+            panic!("c.type is a choice")
+        };
+        assert_eq!(names, RopeType::ALL.map(RopeType::as_str));
+    }
 
     #[test]
     fn empty_query_gives_defaults_and_round_trips() {
@@ -398,9 +315,9 @@ mod tests {
             compare: vec![RopeType::Longrope, RopeType::Default],
         };
         let pairs = changed.to_query();
-        assert_eq!(pairs.len(), KEYS.len());
+        assert_eq!(pairs.len(), TABLE.params.len());
         for (k, _) in &pairs {
-            assert!(KEYS.contains(k), "{k}");
+            assert!(TABLE.has(k), "{k}");
         }
         let (back, notices) = ContextView::from_query(&parse_query(&build_query(&pairs)));
         assert_eq!(back, changed);

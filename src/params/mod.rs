@@ -5,6 +5,7 @@
 //! [`Notice`] says what happened so the page can show it.
 
 pub mod context;
+pub mod decl;
 pub mod rope;
 pub mod sinusoids;
 pub mod tables;
@@ -29,15 +30,18 @@ pub struct Views {
     pub tables: tables::TablesView,
 }
 
+/// Every key a link's query sets: each chapter's, from its tables, and `theme`.
+pub fn state_keys() -> impl Iterator<Item = &'static str> {
+    sinusoids::keys()
+        .chain(rope::TABLE.keys())
+        .chain(context::TABLE.keys())
+        .chain(tables::TABLE.keys())
+        .chain(["theme"])
+}
+
 /// Whether `key` is one a link's query sets: a chapter's state key or `theme`.
 pub fn is_state_key(key: &str) -> bool {
-    key == "theme"
-        || sinusoids::KEYS
-            .iter()
-            .chain(&rope::KEYS)
-            .chain(&context::KEYS)
-            .chain(&tables::KEYS)
-            .any(|k| *k == key)
+    state_keys().any(|k| k == key)
 }
 
 impl Views {
@@ -422,19 +426,13 @@ mod tests {
 
     #[test]
     fn chapter_keys_never_collide() {
-        let mut all: Vec<&str> = sinusoids::KEYS
-            .iter()
-            .chain(&rope::KEYS)
-            .chain(&context::KEYS)
-            .copied()
-            .collect();
-        all.push("theme");
+        let mut all: Vec<&str> = state_keys().collect();
         let count = all.len();
         all.sort_unstable();
         all.dedup();
         assert_eq!(all.len(), count, "a key is read by two chapters");
-        assert!(sinusoids::KEYS.iter().all(|k| !k.starts_with(rope::PREFIX)));
-        assert!(context::KEYS.iter().all(|k| k.starts_with(context::PREFIX)));
+        assert!(sinusoids::keys().all(|k| !k.contains('.')));
+        assert!(is_state_key("r.pair") && is_state_key("theme") && !is_state_key("r.zzz"));
     }
 
     #[test]

@@ -3,19 +3,15 @@
 //! Every key carries the chapter's prefix `r.` (`r.d`, `r.base`, `r.pos`…), so the chapter's own
 //! head_dim, base and position never collide with chapter 1's unprefixed `d`, `base`, `pos`.
 
-use super::{Notice, format_number, parse_even, parse_f64, parse_usize};
+use super::decl::{
+    self, Kind, Param, Range, Table, choice, even, float, int, int_within, list, own, seed,
+};
+use super::{Notice, parse_f64, parse_usize};
 use crate::math::limits;
 use crate::math::rope::{self, Layout};
 
 /// The chapter's key prefix.
 pub const PREFIX: &str = "r.";
-
-/// Every key the chapter reads, prefix included.
-pub const KEYS: [&str; 23] = [
-    "r.d", "r.base", "r.layout", "r.n", "r.pos", "r.rot", "r.qk", "r.seed", "r.x", "r.theta",
-    "r.vpos", "r.s1", "r.s2", "r.w1", "r.w2", "r.stheta", "r.pair", "r.shift", "r.voff", "r.cloud",
-    "r.cn", "r.yaw", "r.pitch",
-];
 
 /// How far the "why not add?" figure moves both tokens, and the "why only q and k" figure the
 /// whole sentence.
@@ -230,294 +226,121 @@ impl RopeView {
     /// Reads the view from query pairs; keys without the `r.` prefix belong to other chapters and
     /// are ignored. Bad values fall back or clamp, with a notice.
     pub fn from_query(pairs: &[(String, String)]) -> (RopeView, Vec<Notice>) {
-        let mut view = RopeView::default();
-        let mut notices = Vec::new();
-        let (mut pos_text, mut rot_text) = (None, None);
-        for (k, v) in pairs {
-            let Some(key) = k.strip_prefix(PREFIX) else {
-                continue;
-            };
-            let notice = match key {
-                "d" => {
-                    let (x, n) = parse_even("r.d (head_dim)", v, HEAD_DIM, view.dim);
-                    view.dim = x;
-                    n
-                }
-                "base" => {
-                    let (x, n) = parse_f64("r.base", v, limits::BASE, view.base);
-                    view.base = x;
-                    n
-                }
-                "layout" => match Layout::parse(v) {
-                    Some(l) => {
-                        view.layout = l;
-                        None
-                    }
-                    None => Some(Notice(format!(
-                        "r.layout = “{v}” is not one of interleaved, half; using interleaved.",
-                        v = crate::params::quote(v)
-                    ))),
-                },
-                "n" => {
-                    let (x, n) = parse_usize("r.n (positions)", v, POSITIONS, view.positions);
-                    view.positions = x;
-                    n
-                }
-                "pos" => {
-                    pos_text = Some(v.clone());
-                    None
-                }
-                "rot" => {
-                    rot_text = Some(v.clone());
-                    None
-                }
-                "qk" => match QkSource::parse(v) {
-                    Some(s) => {
-                        view.qk = s;
-                        None
-                    }
-                    None => Some(Notice(format!(
-                        "r.qk = “{v}” is not one of ones, random; using ones.",
-                        v = crate::params::quote(v)
-                    ))),
-                },
-                "seed" => match v.trim().parse::<u64>() {
-                    Ok(s) => {
-                        view.seed = s;
-                        None
-                    }
-                    Err(_) => Some(Notice(format!(
-                        "r.seed = “{v}” is not a whole number from 0 to {}; using 1.",
-                        u64::MAX,
-                        v = crate::params::quote(v)
-                    ))),
-                },
-                "x" => {
-                    let parts: Vec<&str> = v.split(',').collect();
-                    if parts.len() == 2 {
-                        let mut notice = None;
-                        for (slot, text) in view.vector.iter_mut().zip(parts) {
-                            let (x, n) = parse_f64("r.x (vector)", text, VECTOR_COORD, *slot);
-                            *slot = x;
-                            notice = notice.or(n);
-                        }
-                        notice
-                    } else {
-                        Some(Notice(format!(
-                            "r.x = “{v}” is not two numbers like 1,0; using 1,0.",
-                            v = crate::params::quote(v)
-                        )))
-                    }
-                }
-                "theta" => {
-                    let (x, n) = parse_f64("r.theta (degrees)", v, THETA_DEG, view.theta_deg);
-                    view.theta_deg = x;
-                    n
-                }
-                "vpos" => {
-                    let (x, n) = parse_usize("r.vpos", v, VECTOR_POS, view.vector_pos);
-                    view.vector_pos = x;
-                    n
-                }
-                "s1" | "s2" => match check_sentence(v) {
-                    Ok(_) => {
-                        view.sentences[usize::from(key == "s2")] = v.clone();
-                        None
-                    }
-                    Err(n) => Some(n),
-                },
-                "w1" | "w2" => match check_word(v) {
-                    Ok(w) => {
-                        view.words[usize::from(key == "w2")] = w;
-                        None
-                    }
-                    Err(n) => Some(n),
-                },
-                "pair" => {
-                    let parts: Vec<&str> = v.split(',').collect();
-                    if parts.len() == 2 {
-                        let mut notice = None;
-                        for (slot, text) in view.pair.iter_mut().zip(parts) {
-                            let (x, n) = parse_usize(
-                                "r.pair (token)",
-                                text,
-                                (0, limits::TOKENS.1 - 1),
-                                *slot,
-                            );
-                            *slot = x;
-                            notice = notice.or(n);
-                        }
-                        notice
-                    } else {
-                        Some(Notice(format!(
-                            "r.pair = “{v}” is not two token numbers like 6,2; using 6,2.",
-                            v = crate::params::quote(v)
-                        )))
-                    }
-                }
-                "shift" => {
-                    let (x, n) = parse_usize("r.shift", v, SHIFT, view.shift);
-                    view.shift = x;
-                    n
-                }
-                "voff" => {
-                    let (x, n) = parse_usize("r.voff", v, SHIFT, view.value_offset);
-                    view.value_offset = x;
-                    n
-                }
-                "cloud" => match CloudMode::parse(v) {
-                    Some(c) => {
-                        view.cloud = c;
-                        None
-                    }
-                    None => Some(Notice(format!(
-                        "r.cloud = “{v}” is not one of none, sin, rope; using rope.",
-                        v = crate::params::quote(v)
-                    ))),
-                },
-                "cn" => {
-                    let (x, n) = parse_usize(
-                        "r.cn (cloud positions)",
-                        v,
-                        CLOUD_POSITIONS,
-                        view.cloud_positions,
-                    );
-                    view.cloud_positions = x;
-                    n
-                }
-                "yaw" => {
-                    let (x, n) = parse_f64("r.yaw", v, YAW, view.view[0]);
-                    view.view[0] = x;
-                    n
-                }
-                "pitch" => {
-                    let (x, n) = parse_f64("r.pitch", v, PITCH, view.view[1]);
-                    view.view[1] = x;
-                    n
-                }
-                "stheta" => {
-                    let (x, n) =
-                        parse_f64("r.stheta (degrees)", v, THETA_DEG, view.sentence_theta_deg);
-                    view.sentence_theta_deg = x;
-                    n
-                }
-                _ => None,
-            };
-            notices.extend(notice);
-        }
-        if let Some(text) = pos_text {
-            let (x, n) = parse_usize("r.pos (position)", &text, (0, view.positions - 1), 0);
-            view.pos = x;
-            notices.extend(n);
-        } else {
-            view.pos = view.pos.min(view.positions - 1);
-        }
-        match rot_text {
-            Some(text) => {
-                let (x, n) = parse_even("r.rot (rotary_dim)", &text, (2, view.dim), view.dim);
-                view.rotary_dim = x;
-                notices.extend(n);
-            }
-            None => view.rotary_dim = view.dim,
-        }
-        (view, notices)
+        decl::read(&TABLE, pairs)
     }
 
     /// The query pairs for this view, omitting defaults (`r.rot` is omitted when every
     /// coordinate rotates).
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let d = RopeView::default();
-        let mut out = Vec::new();
-        let mut push = |key: &'static str, differs: bool, value: String| {
-            if differs {
-                out.push((key, value));
-            }
-        };
-        push("r.d", self.dim != d.dim, self.dim.to_string());
-        push("r.base", self.base != d.base, format_number(self.base));
-        push(
-            "r.layout",
-            self.layout != d.layout,
-            self.layout.as_str().into(),
-        );
-        push(
-            "r.n",
-            self.positions != d.positions,
-            self.positions.to_string(),
-        );
-        push("r.pos", self.pos != d.pos, self.pos.to_string());
-        push(
-            "r.rot",
-            self.rotary_dim != self.dim,
-            self.rotary_dim.to_string(),
-        );
-        push("r.qk", self.qk != d.qk, self.qk.as_str().into());
-        push("r.seed", self.seed != d.seed, self.seed.to_string());
-        push(
-            "r.x",
-            self.vector != d.vector,
-            format!(
-                "{},{}",
-                format_number(self.vector[0]),
-                format_number(self.vector[1])
-            ),
-        );
-        push(
-            "r.theta",
-            self.theta_deg != d.theta_deg,
-            format_number(self.theta_deg),
-        );
-        push(
-            "r.vpos",
-            self.vector_pos != d.vector_pos,
-            self.vector_pos.to_string(),
-        );
-        push(
-            "r.s1",
-            self.sentences[0] != d.sentences[0],
-            self.sentences[0].clone(),
-        );
-        push(
-            "r.s2",
-            self.sentences[1] != d.sentences[1],
-            self.sentences[1].clone(),
-        );
-        push("r.w1", self.words[0] != d.words[0], self.words[0].clone());
-        push("r.w2", self.words[1] != d.words[1], self.words[1].clone());
-        push(
-            "r.stheta",
-            self.sentence_theta_deg != d.sentence_theta_deg,
-            format_number(self.sentence_theta_deg),
-        );
-        push(
-            "r.pair",
-            self.pair != d.pair,
-            format!("{},{}", self.pair[0], self.pair[1]),
-        );
-        push("r.shift", self.shift != d.shift, self.shift.to_string());
-        push(
-            "r.voff",
-            self.value_offset != d.value_offset,
-            self.value_offset.to_string(),
-        );
-        push("r.cloud", self.cloud != d.cloud, self.cloud.as_str().into());
-        push(
-            "r.cn",
-            self.cloud_positions != d.cloud_positions,
-            self.cloud_positions.to_string(),
-        );
-        push(
-            "r.yaw",
-            self.view[0] != d.view[0],
-            format_number(self.view[0]),
-        );
-        push(
-            "r.pitch",
-            self.view[1] != d.view[1],
-            format_number(self.view[1]),
-        );
-        out
+        decl::write(&TABLE, self)
     }
+}
+
+/// The chapter's parameters, one row each, in the order a link writes them.
+pub const TABLE: Table<RopeView> = Table {
+    params: &[
+        even!("r.d", "r.d (head_dim)", HEAD_DIM, dim),
+        float!("r.base", "r.base", limits::BASE, base),
+        choice(
+            "r.layout",
+            &["interleaved", "half"],
+            |v| v.layout.as_str(),
+            |v, s| v.layout = Layout::parse(s).unwrap_or_default(),
+        ),
+        int!("r.n", "r.n (positions)", POSITIONS, positions),
+        int_within!("r.pos", "r.pos (position)", |v| (0, v.positions - 1), pos),
+        Param {
+            key: "r.rot",
+            kind: Kind::Int {
+                name: "r.rot (rotary_dim)",
+                range: Range::Of(|v| (2, v.dim)),
+                even: true,
+                get: |v| v.rotary_dim,
+                set: |v, x| v.rotary_dim = x,
+            },
+            omit: Some(|v| v.rotary_dim == v.dim),
+            late: true,
+        },
+        choice(
+            "r.qk",
+            &["ones", "random"],
+            |v| v.qk.as_str(),
+            |v, s| v.qk = QkSource::parse(s).unwrap_or_default(),
+        ),
+        seed!("r.seed", seed),
+        list!(
+            "r.x",
+            "r.x (vector)",
+            parse_f64,
+            VECTOR_COORD,
+            vector,
+            "two numbers like 1,0"
+        ),
+        float!("r.theta", "r.theta (degrees)", THETA_DEG, theta_deg),
+        int!("r.vpos", "r.vpos", VECTOR_POS, vector_pos),
+        own(
+            "r.s1",
+            |v, t| read_sentence(v, 0, t),
+            |v| v.sentences[0].clone(),
+        ),
+        own(
+            "r.s2",
+            |v, t| read_sentence(v, 1, t),
+            |v| v.sentences[1].clone(),
+        ),
+        own("r.w1", |v, t| read_word(v, 0, t), |v| v.words[0].clone()),
+        own("r.w2", |v, t| read_word(v, 1, t), |v| v.words[1].clone()),
+        float!(
+            "r.stheta",
+            "r.stheta (degrees)",
+            THETA_DEG,
+            sentence_theta_deg
+        ),
+        list!(
+            "r.pair",
+            "r.pair (token)",
+            parse_usize,
+            PAIR_TOKENS,
+            pair,
+            "two token numbers like 6,2"
+        ),
+        int!("r.shift", "r.shift", SHIFT, shift),
+        int!("r.voff", "r.voff", SHIFT, value_offset),
+        choice(
+            "r.cloud",
+            &["none", "sin", "rope"],
+            |v| v.cloud.as_str(),
+            |v, s| v.cloud = CloudMode::parse(s).unwrap_or_default(),
+        ),
+        int!(
+            "r.cn",
+            "r.cn (cloud positions)",
+            CLOUD_POSITIONS,
+            cloud_positions
+        ),
+        float!("r.yaw", "r.yaw", YAW, view[0]),
+        float!("r.pitch", "r.pitch", PITCH, view[1]),
+    ],
+    // The position stays below the positions; every coordinate turns unless `r.rot` says.
+    fit: |v| {
+        v.pos = fit_pos(v.pos, v.positions);
+        v.rotary_dim = v.dim;
+    },
+};
+
+/// The "why not add?" figure's tokens: indices into chapter 1's sentence.
+const PAIR_TOKENS: (usize, usize) = (0, limits::TOKENS.1 - 1);
+
+/// Reads sentence `i` of the same-angle figure (kept as written when its words pass).
+fn read_sentence(v: &mut RopeView, i: usize, text: &str) -> Option<Notice> {
+    check_sentence(text)
+        .map(|_| v.sentences[i] = text.to_string())
+        .err()
+}
+
+/// Reads word `i` of the same-angle figure (stored lower-cased, as compared).
+fn read_word(v: &mut RopeView, i: usize, text: &str) -> Option<Notice> {
+    check_word(text).map(|w| v.words[i] = w).err()
 }
 
 #[cfg(test)]
@@ -527,6 +350,11 @@ mod tests {
 
     fn q(s: &str) -> Vec<(String, String)> {
         parse_query(s)
+    }
+
+    #[test]
+    fn every_row_is_sound() {
+        decl::check_table(&TABLE, PREFIX);
     }
 
     #[test]
@@ -569,9 +397,9 @@ mod tests {
             view: [-90.0, 45.5],
         };
         let pairs = view.to_query();
-        assert_eq!(pairs.len(), KEYS.len());
+        assert_eq!(pairs.len(), TABLE.params.len());
         for (k, _) in &pairs {
-            assert!(KEYS.contains(k), "{k}");
+            assert!(TABLE.has(k), "{k}");
         }
         let (back, notices) = RopeView::from_query(&parse_query(&build_query(&pairs)));
         assert_eq!(back, view);

@@ -2,15 +2,24 @@
 //! `n`, `d`, `base`, `layout`, `spacing`, `show`, `pos`, `dims`, `k`, `at`, `rows`, `cols`, `s`, `pe`,
 //! `npos`, `eps`) and the views they parse into.
 
-use super::{Notice, format_number, parse_f64, parse_usize};
+use super::decl::{self, Table, choice, float, int, int_within, list, own};
+use super::{Notice, parse_usize};
 use crate::math::limits;
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 
-/// Every key chapter 1 reads (no prefix: these links were shared before the book had chapters).
-pub const KEYS: [&str; 16] = [
-    "n", "d", "base", "layout", "spacing", "show", "pos", "dims", "k", "at", "rows", "cols", "s",
-    "pe", "npos", "eps",
-];
+/// Every key chapter 1 reads, from its three tables (no prefix: these links were shared before
+/// the book had chapters).
+pub fn keys() -> impl Iterator<Item = &'static str> {
+    TABLE
+        .keys()
+        .chain(ORDER_TABLE.keys())
+        .chain(NAIVE_TABLE.keys())
+}
+
+/// Whether chapter 1 reads `key`.
+pub fn has(key: &str) -> bool {
+    keys().any(|k| k == key)
+}
 
 /// Default sinusoidal parameters: 100 positions, d_model 128, base 10000 (Vaswani et al.), the
 /// paper's interleaved layout and spacing.
@@ -220,174 +229,98 @@ impl Span {
 
 /// Formats a dimension list the way [`parse_dims`] reads it.
 pub fn format_dims(dims: &[usize]) -> String {
-    dims.iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
+    decl::write_list(dims)
 }
 
 impl SinusoidalView {
     /// Reads the view from query pairs (`n`, `d`, `base`, `layout`, `spacing`, `show`, `pos`, `dims`, …); unknown keys
     /// are ignored (other figures own them), bad values fall back or clamp with a notice.
     pub fn from_query(pairs: &[(String, String)]) -> (SinusoidalView, Vec<Notice>) {
-        let mut view = SinusoidalView::default();
-        let mut notices = Vec::new();
-        let mut pos_text = None;
-        let mut dims_text = None;
-        for (k, v) in pairs {
-            let notice = match k.as_str() {
-                "n" => {
-                    let (x, n) =
-                        parse_usize("n (positions)", v, limits::POSITIONS, view.params.positions);
-                    view.params.positions = x;
-                    n
-                }
-                "d" => {
-                    let (x, n) = parse_usize("d (d_model)", v, limits::DIM, view.params.dim);
-                    view.params.dim = x;
-                    n
-                }
-                "base" => {
-                    let (x, n) = parse_f64("base", v, limits::BASE, view.params.base);
-                    view.params.base = x;
-                    n
-                }
-                "show" => match TableView::parse(v) {
-                    Some(t) => {
-                        view.show = t;
-                        None
-                    }
-                    None => Some(Notice(format!(
-                        "show = “{v}” is not one of both, heatmap, waves; showing both.",
-                        v = crate::params::quote(v)
-                    ))),
-                },
-                "layout" => match Layout::parse(v) {
-                    Some(l) => {
-                        view.params.layout = l;
-                        None
-                    }
-                    None => Some(Notice(format!(
-                        "layout = “{v}” is not one of interleaved, half; using interleaved.",
-                        v = crate::params::quote(v)
-                    ))),
-                },
-                "spacing" => match Spacing::parse(v) {
-                    Some(s) => {
-                        view.params.spacing = s;
-                        None
-                    }
-                    None => Some(Notice(format!(
-                        "spacing = “{v}” is not one of paper, fairseq (tensor2tensor's spacing); using paper.",
-                        v = crate::params::quote(v)
-                    ))),
-                },
-                "pos" => {
-                    pos_text = Some(v.clone());
-                    None
-                }
-                "dims" => {
-                    dims_text = Some(v.clone());
-                    None
-                }
-                "k" => {
-                    let (x, n) = parse_usize("k (offset)", v, (0, MAX_SHIFT), DEFAULT_SHIFT);
-                    view.shift = x;
-                    n
-                }
-                "at" => {
-                    let parts: Vec<&str> = v.split(',').collect();
-                    if parts.len() == 3 {
-                        let mut notice = None;
-                        for (slot, text) in view.compare.iter_mut().zip(parts) {
-                            let (x, n) =
-                                parse_usize("at (positions)", text, (0, MAX_COMPARE), *slot);
-                            *slot = x;
-                            notice = notice.or(n);
-                        }
-                        notice
-                    } else {
-                        Some(Notice(format!(
-                            "at = “{v}” is not three positions like 0,50,99; using 0,50,99.",
-                            v = crate::params::quote(v)
-                        )))
-                    }
-                }
-                "rows" => {
-                    let (span, n) = Span::parse("rows", v);
-                    view.rows = span;
-                    n
-                }
-                "cols" => {
-                    let (span, n) = Span::parse("cols", v);
-                    view.cols = span;
-                    n
-                }
-                _ => None,
-            };
-            notices.extend(notice);
-        }
-        if let Some(text) = pos_text {
-            let range = (0, view.params.positions - 1);
-            let (x, n) = parse_usize("pos (position)", &text, range, 0);
-            view.pos = x;
-            notices.extend(n);
-        }
-        // Without `dims`, the default dimensions are still fitted to `d` (d = 2 keeps 0 and 1).
-        match dims_text {
-            Some(text) => {
-                let (dims, n) = parse_dims(&text, view.params.dim);
-                view.dims = dims;
-                notices.extend(n);
-            }
-            None => view.dims = fit_dims(&view.dims, view.params.dim),
-        }
-        (view, notices)
+        decl::read(&TABLE, pairs)
     }
 
     /// The query pairs for this view, omitting values equal to the defaults so links stay short.
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let d = SINUSOIDAL_DEFAULT;
-        let p = &self.params;
-        let mut out = Vec::new();
-        if p.positions != d.positions {
-            out.push(("n", p.positions.to_string()));
-        }
-        if p.dim != d.dim {
-            out.push(("d", p.dim.to_string()));
-        }
-        if p.base != d.base {
-            out.push(("base", format_number(p.base)));
-        }
-        if p.layout != d.layout {
-            out.push(("layout", p.layout.as_str().to_string()));
-        }
-        if self.show != TableView::Both {
-            out.push(("show", self.show.as_str().to_string()));
-        }
-        if p.spacing != d.spacing {
-            out.push(("spacing", p.spacing.as_str().to_string()));
-        }
-        if self.pos != 0 {
-            out.push(("pos", self.pos.to_string()));
-        }
-        if self.dims != DEFAULT_WAVE_DIMS {
-            out.push(("dims", format_dims(&self.dims)));
-        }
-        if self.shift != DEFAULT_SHIFT {
-            out.push(("k", self.shift.to_string()));
-        }
-        if self.compare != DEFAULT_COMPARE {
-            out.push(("at", format_dims(&self.compare)));
-        }
-        if let Some(span) = self.rows {
-            out.push(("rows", span.to_text()));
-        }
-        if let Some(span) = self.cols {
-            out.push(("cols", span.to_text()));
-        }
-        out
+        decl::write(&TABLE, self)
     }
+}
+
+/// The encoding's parameters, one row each, in the order a link writes them.
+pub const TABLE: Table<SinusoidalView> = Table {
+    params: &[
+        int!("n", "n (positions)", limits::POSITIONS, params.positions),
+        int!("d", "d (d_model)", limits::DIM, params.dim),
+        float!("base", "base", limits::BASE, params.base),
+        choice(
+            "layout",
+            &["interleaved", "half"],
+            |v| v.params.layout.as_str(),
+            |v, s| v.params.layout = Layout::parse(s).unwrap_or_default(),
+        ),
+        choice(
+            "show",
+            &["both", "heatmap", "waves"],
+            |v| v.show.as_str(),
+            |v, s| v.show = TableView::parse(s).unwrap_or_default(),
+        ),
+        choice(
+            "spacing",
+            &["paper", "fairseq"],
+            |v: &SinusoidalView| v.params.spacing.as_str(),
+            |v, s| v.params.spacing = Spacing::parse(s).unwrap_or_default(),
+        )
+        .hint("(tensor2tensor's spacing)"),
+        int_within!(
+            "pos",
+            "pos (position)",
+            |v| (0, v.params.positions - 1),
+            pos
+        ),
+        own(
+            "dims",
+            |v: &mut SinusoidalView, text| {
+                let (dims, notice) = parse_dims(text, v.params.dim);
+                v.dims = dims;
+                notice
+            },
+            |v| format_dims(&v.dims),
+        )
+        .late(),
+        int!("k", "k (offset)", (0, MAX_SHIFT), shift),
+        list!(
+            "at",
+            "at (positions)",
+            parse_usize,
+            (0, MAX_COMPARE),
+            compare,
+            "three positions like 0,50,99"
+        ),
+        own::<SinusoidalView>(
+            "rows",
+            |v, t| read_span(&mut v.rows, "rows", t),
+            |v| v.rows.map(Span::to_text).unwrap_or_default(),
+        )
+        .omit_when(|v| v.rows.is_none()),
+        own::<SinusoidalView>(
+            "cols",
+            |v, t| read_span(&mut v.cols, "cols", t),
+            |v| v.cols.map(Span::to_text).unwrap_or_default(),
+        )
+        .omit_when(|v| v.cols.is_none()),
+    ],
+    // The position stays below the positions; without `dims`, the default dimensions are still
+    // fitted to `d` (d = 2 keeps 0 and 1).
+    fit: |v| {
+        v.pos = v.pos.min(v.params.positions - 1);
+        v.dims = fit_dims(&v.dims, v.params.dim);
+    },
+};
+
+/// Reads a heatmap zoom (`rows`, `cols`) into `slot`.
+fn read_span(slot: &mut Option<Span>, what: &str, text: &str) -> Option<Notice> {
+    let (span, notice) = Span::parse(what, text);
+    *slot = span;
+    notice
 }
 
 /// The order-blindness figure's view: the sentence and whether positions are added.
@@ -429,41 +362,36 @@ pub fn check_sentence(text: &str) -> Result<Vec<String>, Notice> {
 impl OrderView {
     /// Reads `s` (sentence) and `pe` (`on`/`off`) from query pairs.
     pub fn from_query(pairs: &[(String, String)]) -> (OrderView, Vec<Notice>) {
-        let mut view = OrderView::default();
-        let mut notices = Vec::new();
-        for (k, v) in pairs {
-            match k.as_str() {
-                "s" => match check_sentence(v) {
-                    Ok(_) => view.sentence = v.clone(),
-                    Err(n) => notices.push(n),
-                },
-                "pe" => match v.as_str() {
-                    "on" => view.with_position = true,
-                    "off" => view.with_position = false,
-                    other => notices.push(Notice(format!(
-                        "pe = “{other}” is not on or off; positions are off.",
-                        other = crate::params::quote(other)
-                    ))),
-                },
-                _ => {}
-            }
-        }
-        (view, notices)
+        decl::read(&ORDER_TABLE, pairs)
     }
 
     /// The query pairs, omitting defaults.
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let d = OrderView::default();
-        let mut out = Vec::new();
-        if self.sentence != d.sentence {
-            out.push(("s", self.sentence.clone()));
-        }
-        if self.with_position {
-            out.push(("pe", "on".into()));
-        }
-        out
+        decl::write(&ORDER_TABLE, self)
     }
 }
+
+/// The order-blindness figure's parameters.
+pub const ORDER_TABLE: Table<OrderView> = Table {
+    params: &[
+        own(
+            "s",
+            |v, text| {
+                check_sentence(text)
+                    .map(|_| v.sentence = text.to_string())
+                    .err()
+            },
+            |v| v.sentence.clone(),
+        ),
+        choice(
+            "pe",
+            &["on", "off"],
+            |v| if v.with_position { "on" } else { "off" },
+            |v, s| v.with_position = s == "on",
+        ),
+    ],
+    fit: |_| {},
+};
 
 /// The naive-fixes figure's view: the position whose sine collision is sought, and the tolerance.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -489,39 +417,23 @@ impl Default for NaiveView {
 impl NaiveView {
     /// Reads `npos` and `eps` from query pairs.
     pub fn from_query(pairs: &[(String, String)]) -> (NaiveView, Vec<Notice>) {
-        let mut view = NaiveView::default();
-        let mut notices = Vec::new();
-        for (k, v) in pairs {
-            match k.as_str() {
-                "npos" => {
-                    let (x, n) = parse_usize("npos", v, NAIVE_POS, view.pos);
-                    view.pos = x;
-                    notices.extend(n);
-                }
-                "eps" => {
-                    let (x, n) = parse_f64("eps", v, NAIVE_EPS, view.eps);
-                    view.eps = x;
-                    notices.extend(n);
-                }
-                _ => {}
-            }
-        }
-        (view, notices)
+        decl::read(&NAIVE_TABLE, pairs)
     }
 
     /// The query pairs, omitting defaults.
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let d = NaiveView::default();
-        let mut out = Vec::new();
-        if self.pos != d.pos {
-            out.push(("npos", self.pos.to_string()));
-        }
-        if self.eps != d.eps {
-            out.push(("eps", format_number(self.eps)));
-        }
-        out
+        decl::write(&NAIVE_TABLE, self)
     }
 }
+
+/// The naive-fixes figure's parameters.
+pub const NAIVE_TABLE: Table<NaiveView> = Table {
+    params: &[
+        int!("npos", "npos", NAIVE_POS, pos),
+        float!("eps", "eps", NAIVE_EPS, eps),
+    ],
+    fit: |_| {},
+};
 
 #[cfg(test)]
 mod tests {
@@ -530,6 +442,13 @@ mod tests {
 
     fn q(s: &str) -> Vec<(String, String)> {
         parse_query(s)
+    }
+
+    #[test]
+    fn every_row_is_sound() {
+        decl::check_table(&TABLE, "");
+        decl::check_table(&ORDER_TABLE, "");
+        decl::check_table(&NAIVE_TABLE, "");
     }
 
     #[test]
@@ -617,7 +536,7 @@ mod tests {
                 .map(|(k, _)| *k),
         );
         for k in written {
-            assert!(KEYS.contains(&k), "{k} is written but not declared");
+            assert!(has(k), "{k} is written but not declared");
         }
     }
 

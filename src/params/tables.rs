@@ -3,17 +3,12 @@
 //! Learned tables, Shaw's clipped distances, T5's buckets, ALiBi and NoPE each have their own
 //! keys; the learned table and NoPE's random values share one seed.
 
-use super::{Notice, format_number, parse_f64, parse_usize, quote};
+use super::Notice;
+use super::decl::{self, Table, flag, float_row, int, int_within, seed};
 use crate::math::alibi;
 
 /// The chapter's key prefix.
 pub const PREFIX: &str = "t.";
-
-/// Every key the chapter reads, prefix included.
-pub const KEYS: [&str; 18] = [
-    "t.L", "t.n", "t.d", "t.seed", "t.k", "t.sn", "t.tn", "t.nb", "t.md", "t.bi", "t.h", "t.an",
-    "t.causal", "t.head", "t.m", "t.nn", "t.nd", "t.p",
-];
 
 /// A learned table's rows (`max_len`): BERT has 512, GPT-2 1024.
 pub const MAX_LEN: (usize, usize) = (8, 2048);
@@ -153,113 +148,11 @@ pub fn with_slope(mut defaults: Vec<f64>, head: usize, slope: Option<f64>) -> Ve
     defaults
 }
 
-/// `on` / `off` spelled as the URL does.
-fn parse_flag(key: &str, v: &str, default: bool) -> (bool, Option<Notice>) {
-    match v.trim() {
-        "1" | "true" | "on" | "yes" => (true, None),
-        "0" | "false" | "off" | "no" => (false, None),
-        _ => (
-            default,
-            Some(Notice(format!(
-                "{key} = “{}” is not 1 or 0; using {}.",
-                quote(v),
-                u8::from(default)
-            ))),
-        ),
-    }
-}
-
 impl TablesView {
     /// Reads the view from query pairs; keys without the `t.` prefix belong to other chapters
     /// and are ignored. Bad values fall back or clamp, with a notice.
     pub fn from_query(pairs: &[(String, String)]) -> (TablesView, Vec<Notice>) {
-        let mut view = TablesView::default();
-        let mut notices = Vec::new();
-        let (mut head_text, mut slope_text, mut distance_text) = (None, None, None);
-        for (k, v) in pairs {
-            let Some(key) = k.strip_prefix(PREFIX) else {
-                continue;
-            };
-            let int = |label: &str, range, slot: &mut usize| {
-                let (x, n) = parse_usize(label, v, range, *slot);
-                *slot = x;
-                n
-            };
-            let notice = match key {
-                "L" => int("t.L (max_len)", MAX_LEN, &mut view.max_len),
-                "n" => int("t.n (sequence length)", SEQUENCE, &mut view.seq_len),
-                "d" => int("t.d (width)", WIDTH, &mut view.dim),
-                "seed" => match v.trim().parse::<u64>() {
-                    Ok(s) => {
-                        view.seed = s;
-                        None
-                    }
-                    Err(_) => Some(Notice(format!(
-                        "t.seed = “{}” is not a whole number from 0 to {}; using 1.",
-                        quote(v),
-                        u64::MAX
-                    ))),
-                },
-                "k" => int("t.k (Shaw's k)", SHAW_K, &mut view.shaw_k),
-                "sn" => int("t.sn (positions)", SHAW_POSITIONS, &mut view.shaw_len),
-                "tn" => int("t.tn (positions)", T5_POSITIONS, &mut view.t5_len),
-                "nb" => int("t.nb (num_buckets)", T5_BUCKETS, &mut view.buckets),
-                "md" => {
-                    distance_text = Some(v.clone());
-                    None
-                }
-                "bi" => {
-                    let (b, n) = parse_flag("t.bi", v, true);
-                    view.bidirectional = b;
-                    n
-                }
-                "h" => int("t.h (heads)", HEADS, &mut view.heads),
-                "an" => int("t.an (sequence length)", ALIBI_LEN, &mut view.alibi_len),
-                "causal" => {
-                    let (b, n) = parse_flag("t.causal", v, true);
-                    view.causal = b;
-                    n
-                }
-                "head" => {
-                    head_text = Some(v.clone());
-                    None
-                }
-                "m" => {
-                    slope_text = Some(v.clone());
-                    None
-                }
-                "nn" => int("t.nn (sequence length)", NOPE_LEN, &mut view.nope_len),
-                "nd" => int("t.nd (width)", NOPE_DIM, &mut view.nope_dim),
-                "p" => int("t.p (position)", POSITION, &mut view.pos),
-                _ => None,
-            };
-            notices.extend(notice);
-        }
-        // Keys whose range depends on another key are read once the others are known.
-        let exact = exact_buckets(view.buckets, view.bidirectional);
-        let distance_range = (T5_MAX_DISTANCE.0.max(exact + 1), T5_MAX_DISTANCE.1);
-        view.max_distance = view.max_distance.max(distance_range.0);
-        if let Some(text) = distance_text {
-            let (x, n) = parse_usize(
-                "t.md (max_distance)",
-                &text,
-                distance_range,
-                view.max_distance,
-            );
-            view.max_distance = x;
-            notices.extend(n);
-        }
-        if let Some(text) = head_text {
-            let (x, n) = parse_usize("t.head (head)", &text, (1, view.heads), 1);
-            view.head = x;
-            notices.extend(n);
-        }
-        if let Some(text) = slope_text {
-            let (x, n) = parse_f64("t.m (slope)", &text, SLOPE, 0.5);
-            view.slope = Some(x);
-            notices.extend(n);
-        }
-        (view, notices)
+        decl::read(&TABLE, pairs)
     }
 
     /// The chosen ALiBi head, from 1, within the head count (as the page reads it).
@@ -287,42 +180,51 @@ impl TablesView {
 
     /// The query pairs for this view, omitting defaults.
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let d = TablesView::default();
-        let mut out = Vec::new();
-        let mut int = |key: &'static str, v: usize, default: usize| {
-            if v != default {
-                out.push((key, v.to_string()));
-            }
-        };
-        int("t.L", self.max_len, d.max_len);
-        int("t.n", self.seq_len, d.seq_len);
-        int("t.d", self.dim, d.dim);
-        int("t.k", self.shaw_k, d.shaw_k);
-        int("t.sn", self.shaw_len, d.shaw_len);
-        int("t.tn", self.t5_len, d.t5_len);
-        int("t.nb", self.buckets, d.buckets);
-        int("t.md", self.max_distance, d.max_distance);
-        int("t.h", self.heads, d.heads);
-        int("t.an", self.alibi_len, d.alibi_len);
-        int("t.head", self.head, d.head);
-        int("t.nn", self.nope_len, d.nope_len);
-        int("t.nd", self.nope_dim, d.nope_dim);
-        int("t.p", self.pos, d.pos);
-        if self.seed != d.seed {
-            out.push(("t.seed", self.seed.to_string()));
-        }
-        if self.bidirectional != d.bidirectional {
-            out.push(("t.bi", u8::from(self.bidirectional).to_string()));
-        }
-        if self.causal != d.causal {
-            out.push(("t.causal", u8::from(self.causal).to_string()));
-        }
-        if let Some(m) = self.slope {
-            out.push(("t.m", format_number(m)));
-        }
-        out
+        decl::write(&TABLE, self)
     }
 }
+
+/// The chapter's parameters, one row each, in the order a link writes them.
+pub const TABLE: Table<TablesView> = Table {
+    params: &[
+        int!("t.L", "t.L (max_len)", MAX_LEN, max_len),
+        int!("t.n", "t.n (sequence length)", SEQUENCE, seq_len),
+        int!("t.d", "t.d (width)", WIDTH, dim),
+        int!("t.k", "t.k (Shaw's k)", SHAW_K, shaw_k),
+        int!("t.sn", "t.sn (positions)", SHAW_POSITIONS, shaw_len),
+        int!("t.tn", "t.tn (positions)", T5_POSITIONS, t5_len),
+        int!("t.nb", "t.nb (num_buckets)", T5_BUCKETS, buckets),
+        int_within!(
+            "t.md",
+            "t.md (max_distance)",
+            |v| {
+                let exact = exact_buckets(v.buckets, v.bidirectional);
+                (T5_MAX_DISTANCE.0.max(exact + 1), T5_MAX_DISTANCE.1)
+            },
+            max_distance
+        ),
+        int!("t.h", "t.h (heads)", HEADS, heads),
+        int!("t.an", "t.an (sequence length)", ALIBI_LEN, alibi_len),
+        int_within!("t.head", "t.head (head)", |v| (1, v.heads), head),
+        int!("t.nn", "t.nn (sequence length)", NOPE_LEN, nope_len),
+        int!("t.nd", "t.nd (width)", NOPE_DIM, nope_dim),
+        int!("t.p", "t.p (position)", POSITION, pos),
+        seed!("t.seed", seed),
+        flag!("t.bi", bidirectional),
+        flag!("t.causal", causal),
+        // Without an override the head keeps its default slope; a bad one reads as 0.5.
+        float_row(
+            "t.m",
+            "t.m (slope)",
+            SLOPE,
+            |v: &TablesView| v.slope.unwrap_or(0.5),
+            |v, x| v.slope = Some(x),
+        )
+        .omit_when(|v| v.slope.is_none()),
+    ],
+    // max_distance stays above the exact buckets when num_buckets or the direction moves.
+    fit: |v| v.max_distance = distance_in_range(v.max_distance, v.buckets, v.bidirectional),
+};
 
 #[cfg(test)]
 mod tests {
@@ -331,6 +233,11 @@ mod tests {
 
     fn q(s: &str) -> Vec<(String, String)> {
         parse_query(s)
+    }
+
+    #[test]
+    fn every_row_is_sound() {
+        decl::check_table(&TABLE, PREFIX);
     }
 
     #[test]
@@ -371,9 +278,9 @@ mod tests {
             pos: 4095,
         };
         let pairs = view.to_query();
-        assert_eq!(pairs.len(), KEYS.len());
+        assert_eq!(pairs.len(), TABLE.params.len());
         for (k, _) in &pairs {
-            assert!(KEYS.contains(k), "{k}");
+            assert!(TABLE.has(k), "{k}");
         }
         let (back, notices) = TablesView::from_query(&parse_query(&build_query(&pairs)));
         assert_eq!(back, view);

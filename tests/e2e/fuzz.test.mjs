@@ -17,14 +17,20 @@ const PARAMS = resolve(new URL("../../src/params", import.meta.url).pathname);
 
 const env = shareBrowser();
 
-/** Every chapter's URL keys: the `KEYS` arrays of src/params/*.rs, and `theme`. */
+/** Every chapter's URL keys, read from the declaration rows of src/params/*.rs (each row names its
+ *  key first: `int("r.d", …)`, `own::<View>("rows", …)`, or `key: "r.rot"`), and `theme`. */
 async function chapterKeys() {
   const keys = ["theme"];
+  const row = /(?:\b(?:int|even|float|seed|flag|int_within)(?:_row)?!?\(\s*|\b(?:choice|own|list!)(?:::<\w+>)?\(\s*|\bkey: )"([^"]+)"/g;
   for (const file of await readdir(PARAMS)) {
+    if (file === "decl.rs") continue;
     const text = await readFile(`${PARAMS}/${file}`, "utf8");
-    for (const m of text.matchAll(/pub const KEYS: \[&str; \d+\] = \[([^\]]*)\]/g)) {
-      keys.push(...[...m[1].matchAll(/"([^"]+)"/g)].map((k) => k[1]));
-    }
+    keys.push(...[...text.matchAll(row)].map((m) => m[1]));
+  }
+  // Every chapter's keys were found (chapter 1's are unprefixed): a renamed constructor would
+  // silently shrink the fuzzed keys otherwise.
+  for (const probe of ["n", "pe", "eps", "r.rot", "r.pitch", "c.model", "c.cmp", "t.m", "t.p"]) {
+    assert.ok(keys.includes(probe), `the fuzz found no declaration of ${probe}`);
   }
   return keys;
 }
