@@ -15,14 +15,12 @@ use crate::app::chapters::sinusoids::SinusoidalControls;
 use crate::app::figures;
 use crate::app::url::ShareLink;
 use crate::book::{self, Chapter, Figure};
-
-/// The query key naming the embedded figure.
-pub const KEY: &str = "embed";
+use crate::params::EMBED_KEY;
 
 /// The figure `?embed=` names, if it is one of the book's (an unknown id shows the whole book,
 /// with a notice).
 pub fn requested(pairs: &[(String, String)]) -> Result<Option<&'static str>, String> {
-    match pairs.iter().rev().find(|(k, _)| k == KEY) {
+    match pairs.iter().rev().find(|(k, _)| k == EMBED_KEY) {
         None => Ok(None),
         Some((_, v)) => match book::find_figure(v) {
             Some((_, f)) => Ok(Some(f.id)),

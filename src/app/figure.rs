@@ -337,7 +337,7 @@ pub fn FigureLink(
         link.write_now();
         let href = link.href();
         leptos::task::spawn_local(async move {
-            copied.set(Some(super::copy_text(&href).await));
+            copied.set(Some(super::clipboard::copy_text(&href).await));
             set_timeout(
                 move || copied.set(None),
                 std::time::Duration::from_millis(2000),
@@ -438,7 +438,7 @@ fn EmbedCode(
         );
         snippet.set(Some(text.clone()));
         leptos::task::spawn_local(async move {
-            copied.set(super::copy_text(&text).await);
+            copied.set(super::clipboard::copy_text(&text).await);
         });
     };
     let box_id = format!("{id}-embed");

@@ -7,6 +7,7 @@ pub mod animation;
 pub mod backend;
 pub mod canvas;
 pub mod chapters;
+pub mod clipboard;
 pub mod contents;
 pub mod controls;
 pub mod deferred;
@@ -91,7 +92,7 @@ pub fn provide_app_state() -> (AppState, Option<&'static str>) {
         pairs.extend(tables.get().to_query());
         pairs.extend(theme.choice.get().to_query());
         if let Some(id) = embedded {
-            pairs.push((embed::KEY, id.to_string()));
+            pairs.push((crate::params::EMBED_KEY, id.to_string()));
         }
         pairs
     }));
@@ -158,21 +159,6 @@ pub fn App() -> impl IntoView {
     .into_any()
 }
 
-/// Puts `text` on the clipboard; `false` if the browser has no clipboard here (an insecure
-/// context) or refuses.
-pub(crate) async fn copy_text(text: &str) -> bool {
-    let navigator = window().navigator();
-    let has_clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
-        .is_ok_and(|c| !c.is_undefined() && !c.is_null());
-    if !has_clipboard {
-        return false;
-    }
-    let clipboard = navigator.clipboard();
-    wasm_bindgen_futures::JsFuture::from(clipboard.write_text(text))
-        .await
-        .is_ok()
-}
-
 /// The copy-link button and the theme switch, put into the static header's reserved
 /// `#masthead-actions` box (index.html: the title and introduction are there before the
 /// WebAssembly loads and are never re-created); where the page has no such box (a test mounting the
@@ -207,7 +193,7 @@ fn Actions() -> impl IntoView {
         link.write_now();
         let href = link.href();
         leptos::task::spawn_local(async move {
-            copied.set(Some(copy_text(&href).await));
+            copied.set(Some(clipboard::copy_text(&href).await));
             set_timeout(
                 move || copied.set(None),
                 std::time::Duration::from_millis(2000),

@@ -56,7 +56,7 @@ impl ShareLink {
         let pairs: Vec<(&str, String)> = self.0.with(|pairs| {
             pairs
                 .iter()
-                .filter(|(k, _)| *k != crate::app::embed::KEY)
+                .filter(|(k, _)| *k != params::EMBED_KEY)
                 .cloned()
                 .collect()
         });
@@ -74,11 +74,11 @@ impl ShareLink {
         let mut pairs: Vec<(&str, String)> = self.0.with_untracked(|pairs| {
             pairs
                 .iter()
-                .filter(|(k, _)| *k != crate::app::embed::KEY)
+                .filter(|(k, _)| *k != params::EMBED_KEY)
                 .cloned()
                 .collect()
         });
-        pairs.push((crate::app::embed::KEY, id.to_string()));
+        pairs.push((params::EMBED_KEY, id.to_string()));
         format!(
             "{}{}{}",
             location.origin().unwrap_or_default(),

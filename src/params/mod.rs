@@ -30,6 +30,10 @@ pub struct Views {
     pub tables: tables::TablesView,
 }
 
+/// The query key naming the one figure a page embeds (`?embed=fig-heatmap`): not a state key, it
+/// picks what the page shows.
+pub const EMBED_KEY: &str = "embed";
+
 /// Every key a link's query sets: each chapter's, from its tables, and `theme`.
 pub fn state_keys() -> impl Iterator<Item = &'static str> {
     sinusoids::keys()
