@@ -1,0 +1,161 @@
+//! Chapter 1's two toy figures' views: the order-blindness figure's sentence (`s`, `pe`) and the
+//! naive-fixes figure's collision finder (`npos`, `eps`).
+
+use crate::math::limits;
+use crate::params::Notice;
+use crate::params::decl::{self, Table, choice, float, int, own};
+
+/// The order-blindness figure's view: the sentence and whether positions are added.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderView {
+    /// The sentence (1 to 16 tokens after [`crate::math::attention::tokenize`]).
+    pub sentence: String,
+    /// Whether the sinusoidal encoding is added to the token embeddings.
+    pub with_position: bool,
+}
+
+impl Default for OrderView {
+    fn default() -> Self {
+        OrderView {
+            sentence: crate::math::attention::EXAMPLE.to_string(),
+            with_position: false,
+        }
+    }
+}
+
+/// Checks a sentence for the toy attention: its tokens, or a notice saying why it was refused
+/// (no words, or more than the limit).
+pub fn check_sentence(text: &str) -> Result<Vec<String>, Notice> {
+    crate::params::check_length("The sentence", text)?;
+    let tokens = crate::math::attention::tokenize(text);
+    let (lo, hi) = limits::TOKENS;
+    if tokens.len() < lo {
+        Err(Notice("The sentence needs at least one word.".into()))
+    } else if tokens.len() > hi {
+        Err(Notice(format!(
+            "The sentence has {} words; the toy attention takes at most {hi}. Keeping the previous one.",
+            tokens.len()
+        )))
+    } else {
+        Ok(tokens)
+    }
+}
+
+impl OrderView {
+    /// Reads `s` (sentence) and `pe` (`on`/`off`) from query pairs.
+    pub fn from_query(pairs: &[(String, String)]) -> (OrderView, Vec<Notice>) {
+        decl::read(&ORDER_TABLE, pairs)
+    }
+
+    /// The query pairs, omitting defaults.
+    pub fn to_query(&self) -> Vec<(&'static str, String)> {
+        decl::write(&ORDER_TABLE, self)
+    }
+}
+
+/// The order-blindness figure's parameters.
+pub const ORDER_TABLE: Table<OrderView> = Table {
+    params: &[
+        own(
+            "s",
+            |v, text| {
+                check_sentence(text)
+                    .map(|_| v.sentence = text.to_string())
+                    .err()
+            },
+            |v| v.sentence.clone(),
+        ),
+        choice(
+            "pe",
+            &["on", "off"],
+            |v| if v.with_position { "on" } else { "off" },
+            |v, s| v.with_position = s == "on",
+        ),
+    ],
+    fit: |_| {},
+};
+
+/// The naive-fixes figure's view: the position whose sine collision is sought, and the tolerance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NaiveView {
+    /// Position whose value `sin(pos)` is matched.
+    pub pos: usize,
+    /// Tolerance ε of the match.
+    pub eps: f64,
+}
+
+/// Range of the collision finder's position.
+pub const NAIVE_POS: (usize, usize) = (0, 10_000);
+
+/// Range of the collision finder's tolerance.
+pub const NAIVE_EPS: (f64, f64) = (1e-6, 0.1);
+
+impl Default for NaiveView {
+    fn default() -> Self {
+        NaiveView { pos: 2, eps: 1e-3 }
+    }
+}
+
+impl NaiveView {
+    /// Reads `npos` and `eps` from query pairs.
+    pub fn from_query(pairs: &[(String, String)]) -> (NaiveView, Vec<Notice>) {
+        decl::read(&NAIVE_TABLE, pairs)
+    }
+
+    /// The query pairs, omitting defaults.
+    pub fn to_query(&self) -> Vec<(&'static str, String)> {
+        decl::write(&NAIVE_TABLE, self)
+    }
+}
+
+/// The naive-fixes figure's parameters.
+pub const NAIVE_TABLE: Table<NaiveView> = Table {
+    params: &[
+        int!("npos", "npos", NAIVE_POS, pos),
+        float!("eps", "eps", NAIVE_EPS, eps),
+    ],
+    fit: |_| {},
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{build_query, parse_query};
+
+    fn q(s: &str) -> Vec<(String, String)> {
+        parse_query(s)
+    }
+
+    #[test]
+    fn sentences_are_checked_and_survive_the_url() {
+        let long = ["word"; 17].join(" ");
+        assert!(check_sentence(&long).is_err());
+        assert!(check_sentence(" ,, ").is_err());
+        assert_eq!(
+            check_sentence("Dog bites man.").unwrap(),
+            vec!["dog", "bites", "man"]
+        );
+        let (view, notices) = OrderView::from_query(&q(&format!("s={}&pe=maybe", long)));
+        assert_eq!(view, OrderView::default());
+        assert_eq!(notices.len(), 2);
+        let view = OrderView {
+            sentence: "man bites dog".into(),
+            with_position: true,
+        };
+        let back = OrderView::from_query(&parse_query(&build_query(&view.to_query())));
+        assert_eq!(back, (view, vec![]));
+    }
+
+    #[test]
+    fn naive_view_clamps_and_round_trips() {
+        let (view, notices) = NaiveView::from_query(&q("npos=-4&eps=5"));
+        assert_eq!(view, NaiveView { pos: 0, eps: 0.1 });
+        assert_eq!(notices.len(), 2);
+        let view = NaiveView {
+            pos: 77,
+            eps: 2.5e-4,
+        };
+        let back = NaiveView::from_query(&parse_query(&build_query(&view.to_query())));
+        assert_eq!(back, (view, vec![]));
+    }
+}
