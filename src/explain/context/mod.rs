@@ -3,7 +3,7 @@
 //! Each sentence is a typed claim decided from the math's outputs — the per-pair slow-downs
 //! `θ_i/θ′_i` of [`crate::math::rope_scaling::RopeScaling::scale_per_pair`], YaRN's correction
 //! range, each pair's reach of the circle ([`crate::math::rope_extension::reach`]) — and its
-//! `Display` is the text the page shows. `tests/claims_context.rs` sweeps the chapter's parameter
+//! `Display` is the text the page shows. `tests/claims_context/` sweeps the chapter's parameter
 //! space and re-derives every claim by brute force.
 //!
 //! By meaning: [`stretch`] (each pair's fate and the method's [`StretchClaim`]), [`yarn`] (the

@@ -1,5 +1,5 @@
 //! Chapter 3's fixed sentences whose facts were checked against their sources (the chapter-3
-//! review): kept here, not in the components, so that `tests/claims_context.rs` can hold them to
+//! review): kept here, not in the components, so that `tests/claims_context/` can hold them to
 //! those facts. The components render them as they are.
 
 /// Where the chapter's numbers come from, and where they differ from transformers'.
