@@ -524,11 +524,19 @@ pub fn write_list<T: ToString>(items: &[T]) -> String {
 
 /// Every row of `table` is sound: keys are distinct and carry `prefix`; every choice's names set
 /// a value that reads back as that name; every row's default reads back from its own text
-/// without a notice (rows the default view leaves out by their `omit` aside); the default view
-/// writes nothing. For the chapters' tests.
+/// without a notice (rows the default view leaves out by their `omit` aside); an empty link is
+/// the default view, which writes nothing; other chapters' keys do not reach it. For the
+/// chapters' tests.
 #[cfg(test)]
 pub fn check_table<V: Default + PartialEq + std::fmt::Debug>(table: &Table<V>, prefix: &str) {
+    // An empty link is the default view, and the default view writes nothing.
+    assert_eq!(read(table, &[]), (V::default(), vec![]));
     assert!(write(table, &V::default()).is_empty());
+    // Other chapters' keys do not reach this table.
+    for key in super::state_keys().filter(|k| !table.has(k)) {
+        let pairs = vec![(key.to_string(), "7".to_string())];
+        assert_eq!(read(table, &pairs), (V::default(), vec![]), "{key}");
+    }
     let keys: Vec<&str> = table.keys().collect();
     for (i, k) in keys.iter().enumerate() {
         assert!(k.starts_with(prefix), "{k} lacks the prefix {prefix:?}");

@@ -358,21 +358,6 @@ mod tests {
     }
 
     #[test]
-    fn empty_query_gives_defaults_and_writes_nothing() {
-        let (view, notices) = RopeView::from_query(&q(""));
-        assert_eq!(view, RopeView::default());
-        assert!(notices.is_empty());
-        assert!(view.to_query().is_empty());
-    }
-
-    #[test]
-    fn chapter_one_keys_do_not_reach_this_chapter() {
-        let (view, notices) = RopeView::from_query(&q("d=8&base=3&pos=5&layout=half&n=7"));
-        assert_eq!(view, RopeView::default());
-        assert!(notices.is_empty());
-    }
-
-    #[test]
     fn every_written_key_is_a_declared_key() {
         let view = RopeView {
             dim: 64,

@@ -241,21 +241,6 @@ mod tests {
     }
 
     #[test]
-    fn empty_query_gives_defaults_and_writes_nothing() {
-        let (view, notices) = TablesView::from_query(&q(""));
-        assert_eq!(view, TablesView::default());
-        assert!(notices.is_empty());
-        assert!(view.to_query().is_empty());
-    }
-
-    #[test]
-    fn other_chapters_keys_do_not_reach_this_chapter() {
-        let (view, notices) = TablesView::from_query(&q("d=8&n=7&r.d=4&c.L=99&seed=3"));
-        assert_eq!(view, TablesView::default());
-        assert!(notices.is_empty());
-    }
-
-    #[test]
     fn every_written_key_is_a_declared_key_and_reads_back() {
         let view = TablesView {
             max_len: 1024,

@@ -344,14 +344,6 @@ mod tests {
     }
 
     #[test]
-    fn defaults_when_query_is_empty_and_default_view_writes_nothing() {
-        let (view, notices) = SinusoidalView::from_query(&q(""));
-        assert_eq!(view, SinusoidalView::default());
-        assert!(notices.is_empty());
-        assert!(view.to_query().is_empty());
-    }
-
-    #[test]
     fn out_of_range_values_are_clamped_with_notices() {
         let (view, notices) =
             SinusoidalView::from_query(&q("?n=5000&d=1&base=1e9&pos=99999&k=9999&at=1,2"));
