@@ -22,8 +22,8 @@ const env = shareBrowser();
 async function chapterKeys() {
   const keys = ["theme"];
   const row = /(?:\b(?:int|even|float|seed|flag|int_within)(?:_row)?!?\(\s*|\b(?:choice|own|list!)(?:::<\w+>)?\(\s*|\bkey: )"([^"]+)"/g;
-  for (const file of await readdir(PARAMS)) {
-    if (file === "decl.rs") continue;
+  for (const file of await readdir(PARAMS, { recursive: true })) {
+    if (!file.endsWith(".rs") || file === "decl.rs") continue;
     const text = await readFile(`${PARAMS}/${file}`, "utf8");
     keys.push(...[...text.matchAll(row)].map((m) => m[1]));
   }
