@@ -69,6 +69,15 @@ proptest! {
                 prop_assert!((far - worst).abs() < 1e-9, "{far} vs {worst}");
                 prop_assert_eq!(matches!(claim, ScoreTrend::Falls { .. }), worst <= 0.5, "{}", text);
                 prop_assert_eq!(text.contains("falls:"), worst <= 0.5);
+                // The two shares printed (two significant digits) are the far score's and the
+                // bound's at the last distance, each against distance 0.
+                let bound_end = if bound[0] > 0.0 { bound[n - 1] / bound[0] } else { 1.0 };
+                let printed = printed_percents(&text);
+                prop_assert_eq!(printed.len(), 2, "{}", text);
+                for (shown, share) in printed.iter().zip([worst, bound_end]) {
+                    let want = 100.0 * share;
+                    prop_assert!((shown - want).abs() <= 0.051 * want.abs() + 1e-12, "{} vs {} in {}", shown, want, text);
+                }
             }
         }
     }
@@ -115,6 +124,43 @@ proptest! {
 }
 
 /// A seeded vector of numbers in −1 … 1 (SplitMix64), for the sweep's random q and k.
+/// The numbers printed before " %" in a sentence.
+fn printed_percents(text: &str) -> Vec<f64> {
+    text.split(" %")
+        .filter_map(|part| part.rsplit([' ', '(']).next()?.parse().ok())
+        .collect()
+}
+
+/// A score that starts at a billionth of its largest value starts at 0 (cargo mutants found the
+/// threshold untested).
+#[test]
+fn a_score_a_billionth_of_its_peak_starts_at_zero() {
+    let mut g = vec![1e-8, 100.0, 50.0, 10.0, 5.0, 1.0, 0.5, 0.1];
+    let bound = vec![1.0; g.len()];
+    assert_eq!(score_trend(&g, &bound, 4), ScoreTrend::StartsAtZero);
+    g[0] = 1e-6;
+    assert!(!matches!(
+        score_trend(&g, &bound, 4),
+        ScoreTrend::StartsAtZero
+    ));
+}
+
+/// Angles compare modulo 360° from either side: (4 − 2) × θ just under 360° is a whole turn
+/// (cargo mutants found only the side above 360° tested).
+#[test]
+fn a_turn_just_under_360_degrees_aliases() {
+    let theta = 179.999_999_999_999_97;
+    assert!(
+        (2.0 * theta) % 360.0 > 359.0,
+        "the test needs a total just under 360°"
+    );
+    let verdict = angle_verdict(Some((4, 0.0)), Some((2, 0.0)), theta);
+    assert!(
+        matches!(verdict, AngleVerdict::Aliased { degrees, .. } if degrees == 360.0),
+        "{verdict:?}"
+    );
+}
+
 fn rand_vec(n: usize, mut seed: u64) -> Vec<f64> {
     (0..n)
         .map(|_| {
