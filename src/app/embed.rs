@@ -9,10 +9,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
-use crate::app::chapters::context::ContextControls;
-use crate::app::chapters::rope::RopeControls;
-use crate::app::chapters::sinusoids::SinusoidalControls;
-use crate::app::figures;
+use crate::app::chapters;
 use crate::app::url::ShareLink;
 use crate::book::{self, Chapter, Figure};
 use crate::params::EMBED_KEY;
@@ -32,93 +29,6 @@ pub fn requested(pairs: &[(String, String)]) -> Result<Option<&'static str>, Str
     }
 }
 
-/// The figure with element id `id`, and whether it reads its chapter's control panel (the
-/// others carry their own controls). Every id of [`book::CHAPTERS`] has an arm; a browser test
-/// embeds each one.
-fn figure(id: &str) -> Option<(AnyView, bool)> {
-    use figures::context::{attention, dynamic, scores, turns, wavelengths};
-    use figures::rope::{add, cloud, dims, efficient, layouts, sentences, values, vector, wheels};
-    use figures::tables;
-    Some(match id {
-        "fig-attention" => (
-            view! { <figures::attention::OrderBlindness /> }.into_any(),
-            false,
-        ),
-        "fig-naive" => (view! { <figures::naive::NaiveFixes /> }.into_any(), false),
-        "fig-heatmap" => (
-            view! { <figures::heatmap::SinusoidalHeatmap /> }.into_any(),
-            true,
-        ),
-        "fig-waves" => (
-            view! { <figures::waves::SinusoidalWaves /> }.into_any(),
-            true,
-        ),
-        "fig-clocks" => (
-            view! { <figures::clocks::SinusoidalClocks /> }.into_any(),
-            true,
-        ),
-        "fig-similarity" => (
-            view! { <figures::similarity::SinusoidalSimilarity /> }.into_any(),
-            true,
-        ),
-        "fig-shift" => (view! { <figures::shift::RelativeShift /> }.into_any(), true),
-        "fig-token" => (view! { <figures::token::AddToToken /> }.into_any(), true),
-        "fig-rope-add" => (view! { <add::WhyNotAdd /> }.into_any(), false),
-        "fig-rope-2d" => (view! { <vector::RotatingVector /> }.into_any(), false),
-        "fig-rope-sentences" => (view! { <sentences::SameAngle /> }.into_any(), false),
-        "fig-rope-wheels" => (view! { <wheels::FrequencyWheels /> }.into_any(), true),
-        "fig-rope-efficient" => (view! { <efficient::EfficientForm /> }.into_any(), true),
-        "fig-rope-scores" => (
-            view! { <rope_scores::ScoresOverPositions /> }.into_any(),
-            true,
-        ),
-        "fig-rope-dims" => (view! { <dims::BeforeAfter /> }.into_any(), true),
-        "fig-rope-layouts" => (view! { <layouts::Layouts /> }.into_any(), true),
-        "fig-rope-values" => (view! { <values::WhyOnlyQk /> }.into_any(), false),
-        "fig-rope-cloud" => (view! { <cloud::TokenCloud /> }.into_any(), false),
-        "fig-ctx-turns" => (view! { <turns::Turns /> }.into_any(), true),
-        "fig-ctx-wavelengths" => (view! { <wavelengths::Wavelengths /> }.into_any(), true),
-        "fig-ctx-scores" => (view! { <scores::ScoresByDistance /> }.into_any(), true),
-        "fig-ctx-attention" => (view! { <attention::AttentionFactor /> }.into_any(), true),
-        "fig-ctx-dynamic" => (view! { <dynamic::DynamicNtk /> }.into_any(), true),
-        "fig-tab-learned" => (
-            view! { <tables::learned::LearnedCliff /> }.into_any(),
-            false,
-        ),
-        "fig-tab-learned-sim" => (
-            view! { <tables::learned_similarity::LearnedSimilarity /> }.into_any(),
-            false,
-        ),
-        "fig-tab-shaw" => (view! { <tables::shaw::ShawClipped /> }.into_any(), false),
-        "fig-tab-t5" => (view! { <tables::t5::T5Buckets /> }.into_any(), false),
-        "fig-tab-slopes" => (view! { <tables::slopes::AlibiSlopes /> }.into_any(), false),
-        "fig-tab-alibi" => (view! { <tables::alibi::AlibiBias /> }.into_any(), false),
-        "fig-tab-alibi-attention" => (
-            view! { <tables::alibi_attention::AlibiAttention /> }.into_any(),
-            false,
-        ),
-        "fig-tab-nope" => (view! { <tables::nope::NoPosition /> }.into_any(), false),
-        "fig-tab-compare" => (view! { <tables::compare::Comparison /> }.into_any(), false),
-        "fig-tab-same" => (view! { <tables::same::SamePosition /> }.into_any(), false),
-        "fig-tab-extrapolate" => (
-            view! { <tables::extrapolate::ExtrapolationSideBySide /> }.into_any(),
-            false,
-        ),
-        _ => return None,
-    })
-}
-
-use figures::rope::scores as rope_scores;
-
-/// The control panel of chapter `id`.
-fn panel(chapter: &str) -> AnyView {
-    match chapter {
-        "sinusoids" => view! { <SinusoidalControls /> }.into_any(),
-        "rope" => view! { <RopeControls /> }.into_any(),
-        _ => view! { <ContextControls /> }.into_any(),
-    }
-}
-
 /// The embedded figure: its controls, itself, a caption line with the link to the full page.
 #[component]
 pub fn Embed(
@@ -129,7 +39,10 @@ pub fn Embed(
     let Some((chapter, fig)) = book::find_figure(id) else {
         return ().into_any();
     };
-    let Some((body, uses_panel)) = figure(id) else {
+    let Some(unit) = chapters::unit(chapter.id) else {
+        return ().into_any();
+    };
+    let Some((body, uses_panel)) = (unit.figure)(id) else {
         return ().into_any();
     };
     report_height();
@@ -139,7 +52,7 @@ pub fn Embed(
             // The figure first, then the controls it reads (in reading and focus order).
             <div class="embed-body">
                 <div class="figure-stack">{body}</div>
-                {uses_panel.then(|| panel(chapter.id))}
+                {uses_panel.then(|| unit.panel.map(|panel| panel()))}
             </div>
             <p class="embed-caption">
                 {caption(chapter, fig)} " "

@@ -26,10 +26,6 @@ pub mod url;
 use leptos::prelude::*;
 
 use crate::params::ThemeChoice;
-use chapters::context::Context;
-use chapters::rope::Rope;
-use chapters::sinusoids::Sinusoids;
-use chapters::tables::Tables;
 use contents::Contents;
 use state::{AppState, Notices};
 use theme::PageTheme;
@@ -132,18 +128,10 @@ pub fn App() -> impl IntoView {
                 <Contents />
             </deferred::Deferred>
             <div class="chapters">
-                <deferred::Deferred>
-                    <Sinusoids />
-                </deferred::Deferred>
-                <deferred::Deferred>
-                    <Rope />
-                </deferred::Deferred>
-                <deferred::Deferred>
-                    <Context />
-                </deferred::Deferred>
-                <deferred::Deferred>
-                    <Tables />
-                </deferred::Deferred>
+                {chapters::UNITS
+                    .iter()
+                    .map(|unit| view! { <deferred::Deferred>{(unit.page)()}</deferred::Deferred> })
+                    .collect_view()}
             </div>
         </div>
         <deferred::Deferred>

@@ -246,3 +246,17 @@ fn PasteConfig(
         </details>
     }
 }
+
+/// This chapter's figure `id` on its own (an embed), and whether it reads the chapter's control
+/// panel (the others carry their own controls); `None` for an id not of this chapter.
+pub fn figure(id: &str) -> Option<(AnyView, bool)> {
+    use crate::app::figures::context::*;
+    Some(match id {
+        "fig-ctx-turns" => (view! { <turns::Turns /> }.into_any(), true),
+        "fig-ctx-wavelengths" => (view! { <wavelengths::Wavelengths /> }.into_any(), true),
+        "fig-ctx-scores" => (view! { <scores::ScoresByDistance /> }.into_any(), true),
+        "fig-ctx-attention" => (view! { <attention::AttentionFactor /> }.into_any(), true),
+        "fig-ctx-dynamic" => (view! { <dynamic::DynamicNtk /> }.into_any(), true),
+        _ => return None,
+    })
+}

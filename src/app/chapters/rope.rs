@@ -215,3 +215,22 @@ pub fn RopeControls() -> impl IntoView {
         </div>
     }
 }
+
+/// This chapter's figure `id` on its own (an embed), and whether it reads the chapter's control
+/// panel (the others carry their own controls); `None` for an id not of this chapter.
+pub fn figure(id: &str) -> Option<(AnyView, bool)> {
+    use crate::app::figures::rope::*;
+    Some(match id {
+        "fig-rope-add" => (view! { <add::WhyNotAdd /> }.into_any(), false),
+        "fig-rope-2d" => (view! { <vector::RotatingVector /> }.into_any(), false),
+        "fig-rope-sentences" => (view! { <sentences::SameAngle /> }.into_any(), false),
+        "fig-rope-wheels" => (view! { <wheels::FrequencyWheels /> }.into_any(), true),
+        "fig-rope-efficient" => (view! { <efficient::EfficientForm /> }.into_any(), true),
+        "fig-rope-scores" => (view! { <scores::ScoresOverPositions /> }.into_any(), true),
+        "fig-rope-dims" => (view! { <dims::BeforeAfter /> }.into_any(), true),
+        "fig-rope-layouts" => (view! { <layouts::Layouts /> }.into_any(), true),
+        "fig-rope-values" => (view! { <values::WhyOnlyQk /> }.into_any(), false),
+        "fig-rope-cloud" => (view! { <cloud::TokenCloud /> }.into_any(), false),
+        _ => return None,
+    })
+}

@@ -239,3 +239,23 @@ pub fn SinusoidalControls() -> impl IntoView {
         </div>
     }
 }
+
+/// This chapter's figure `id` on its own (an embed), and whether it reads the chapter's control
+/// panel (the others carry their own controls); `None` for an id not of this chapter.
+pub fn figure(id: &str) -> Option<(AnyView, bool)> {
+    use crate::app::figures::*;
+    Some(match id {
+        "fig-attention" => (view! { <attention::OrderBlindness /> }.into_any(), false),
+        "fig-naive" => (view! { <naive::NaiveFixes /> }.into_any(), false),
+        "fig-heatmap" => (view! { <heatmap::SinusoidalHeatmap /> }.into_any(), true),
+        "fig-waves" => (view! { <waves::SinusoidalWaves /> }.into_any(), true),
+        "fig-clocks" => (view! { <clocks::SinusoidalClocks /> }.into_any(), true),
+        "fig-similarity" => (
+            view! { <similarity::SinusoidalSimilarity /> }.into_any(),
+            true,
+        ),
+        "fig-shift" => (view! { <shift::RelativeShift /> }.into_any(), true),
+        "fig-token" => (view! { <token::AddToToken /> }.into_any(), true),
+        _ => return None,
+    })
+}

@@ -145,3 +145,32 @@ pub fn Tables() -> impl IntoView {
         </section>
     }
 }
+
+/// This chapter's figure `id` on its own (an embed), and whether it reads the chapter's control
+/// panel (the others carry their own controls); `None` for an id not of this chapter.
+pub fn figure(id: &str) -> Option<(AnyView, bool)> {
+    use crate::app::figures::tables::*;
+    Some(match id {
+        "fig-tab-learned" => (view! { <learned::LearnedCliff /> }.into_any(), false),
+        "fig-tab-learned-sim" => (
+            view! { <learned_similarity::LearnedSimilarity /> }.into_any(),
+            false,
+        ),
+        "fig-tab-shaw" => (view! { <shaw::ShawClipped /> }.into_any(), false),
+        "fig-tab-t5" => (view! { <t5::T5Buckets /> }.into_any(), false),
+        "fig-tab-slopes" => (view! { <slopes::AlibiSlopes /> }.into_any(), false),
+        "fig-tab-alibi" => (view! { <alibi::AlibiBias /> }.into_any(), false),
+        "fig-tab-alibi-attention" => (
+            view! { <alibi_attention::AlibiAttention /> }.into_any(),
+            false,
+        ),
+        "fig-tab-nope" => (view! { <nope::NoPosition /> }.into_any(), false),
+        "fig-tab-compare" => (view! { <compare::Comparison /> }.into_any(), false),
+        "fig-tab-same" => (view! { <same::SamePosition /> }.into_any(), false),
+        "fig-tab-extrapolate" => (
+            view! { <extrapolate::ExtrapolationSideBySide /> }.into_any(),
+            false,
+        ),
+        _ => return None,
+    })
+}
