@@ -236,3 +236,15 @@ fn a_panic_shows_a_banner_with_the_message_as_text() {
     assert_eq!(banner.get_attribute("role").as_deref(), Some("alert"));
     banner.remove();
 }
+
+/// The shell's chapter registry and the book list the same chapters in the same order, so every
+/// chapter the contents name is one the page builds and the embed can find.
+#[wasm_bindgen_test]
+fn the_chapter_registry_matches_the_book() {
+    let units: Vec<&str> = pe_explorer::app::chapters::UNITS
+        .iter()
+        .map(|u| u.id)
+        .collect();
+    let book: Vec<&str> = pe_explorer::book::CHAPTERS.iter().map(|c| c.id).collect();
+    assert_eq!(units, book);
+}
