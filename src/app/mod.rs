@@ -15,6 +15,8 @@ pub mod embed;
 pub mod export;
 pub mod figure;
 pub mod figures;
+pub mod frame;
+pub mod lazy;
 pub mod matrix;
 pub mod panic;
 pub mod plot;

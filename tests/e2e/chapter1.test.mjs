@@ -272,6 +272,7 @@ test("with an odd d the similarity caption's distance-1 range is the min and max
 test("the relative shift is exact (data-max-error < 1e-9) by default and for other offsets", async () => {
   const { page, problems, context } = await open();
   try {
+    await showFigure(page, "fig-shift");
     // The whole-table check runs just after the repaint: wait until it has run for the current k.
     const maxError = async () => {
       await page.waitForFunction(
@@ -302,6 +303,18 @@ test("the relative shift is exact (data-max-error < 1e-9) by default and for oth
     assert.equal(await page.inputValue("#ctl-k"), "512");
     assert.ok((await maxError()) < 1e-9, `k = 512: max error ${await maxError()}`);
     assert.match(await page.locator("#fig-shift .finding").textContent(), /the largest entry of \|M_512 · PE\(p\) − PE\(p \+ 512\)\| is/);
+
+    // Off screen the check (O(positions · d)) does not run: a change of d elsewhere leaves the
+    // sentence waiting, never stale; it runs once the figure is back in view.
+    await showFigure(page, "fig-heatmap");
+    await page.waitForFunction(() => document.querySelector("#fig-shift canvas").dataset.near === "false", null, { timeout: 2000 });
+    await commit(page, "#ctl-d-value", "64");
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator("#fig-shift").getAttribute("data-max-error"), "");
+    assert.match(await page.locator("#fig-shift .finding").textContent(), /^Checking M_512 against every position…$/);
+    await showFigure(page, "fig-shift");
+    assert.ok((await maxError()) < 1e-9, `d = 64, k = 512: max error ${await maxError()}`);
+    assert.match(await page.locator("#fig-shift .finding").textContent(), /Across all \d+ positions and 64 columns/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -4,7 +4,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
@@ -167,11 +168,7 @@ pub fn OrderBlindness() -> impl IntoView {
 
     view! {
         <figure
-            class="figure"
-            id="fig-attention"
-            data-controls="ctl-sentence ctl-pe"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
+            {..frame("fig-attention", "ctl-sentence ctl-pe", stats)}
             data-identical=identical_attr
         >
             <FigureLink id="fig-attention" />

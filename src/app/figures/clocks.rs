@@ -8,7 +8,8 @@ use leptos::prelude::*;
 
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::clock::{self, ClockLayout, pair_readout, shown_pairs};
@@ -94,13 +95,7 @@ pub fn SinusoidalClocks() -> impl IntoView {
     };
 
     view! {
-        <figure
-            class="figure"
-            id="fig-clocks"
-            data-controls="ctl-pos ctl-d ctl-base spacing"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-clocks", "ctl-pos ctl-d ctl-base spacing", stats)}>
             <FigureLink id="fig-clocks" />
             <InteractiveCanvas
                 node_ref=canvas_ref

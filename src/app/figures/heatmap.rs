@@ -7,7 +7,8 @@ use leptos::html::{Canvas, Input};
 use leptos::prelude::*;
 
 use crate::app::controls::show_value;
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
@@ -129,13 +130,7 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
     };
 
     view! {
-        <figure
-            class="figure"
-            id="fig-heatmap"
-            data-controls="ctl-n ctl-d ctl-base ctl-pos layout spacing ctl-rows-from ctl-rows-to ctl-cols-from ctl-cols-to"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-heatmap", "ctl-n ctl-d ctl-base ctl-pos layout spacing ctl-rows-from ctl-rows-to ctl-cols-from ctl-cols-to", stats)}>
             <FigureLink id="fig-heatmap" />
             <div class="figure-tools" role="group" aria-label="Zoom">
                 <SpanInput what="positions" id="ctl-rows" span=state.rows len=state.positions />

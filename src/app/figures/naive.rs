@@ -5,7 +5,8 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::controls::{IntSlider, LogSlider};
-use crate::app::figure::{DrawStats, FigureLink, draw_effect_into};
+use crate::app::figure::{DrawStats, draw_effect_into};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -249,12 +250,8 @@ pub fn NaiveFixes() -> impl IntoView {
     let stats = DrawStats::new();
     view! {
         <figure
-            class="figure"
-            id="fig-naive"
-            data-controls="ctl-n ctl-d"
+            {..frame("fig-naive", "ctl-n ctl-d", stats)}
             data-text-controls="ctl-npos ctl-eps"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
         >
             <FigureLink id="fig-naive" />
             <Magnitudes stats />

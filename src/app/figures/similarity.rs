@@ -5,9 +5,8 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
-use crate::app::figure::{
-    DrawStats, FigureLink, InteractiveCanvas, draw_panels_effect, observed_width,
-};
+use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -165,11 +164,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
 
     view! {
         <figure
-            class="figure"
-            id="fig-similarity"
-            data-controls="ctl-n ctl-d ctl-base ctl-pos spacing"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
+            {..frame("fig-similarity", "ctl-n ctl-d ctl-base ctl-pos spacing", stats)}
             data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
             data-value=move || cursor.get().map(|c| format!("{}", cell_value(c))).unwrap_or_default()
         >

@@ -5,9 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::FigureLink;
-
 use crate::app::figure::draw_effect;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
@@ -65,13 +64,7 @@ pub fn AddToToken() -> impl IntoView {
     };
 
     view! {
-        <figure
-            class="figure"
-            id="fig-token"
-            data-controls="ctl-at-0 ctl-at-1 ctl-at-2 ctl-d ctl-base layout spacing"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-token", "ctl-at-0 ctl-at-1 ctl-at-2 ctl-d ctl-base layout spacing", stats)}>
             <FigureLink id="fig-token" />
             <div class="figure-tools">
                 {["reference p₀", "p₁", "p₂"]

@@ -5,7 +5,8 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
@@ -130,13 +131,7 @@ pub fn SinusoidalWaves() -> impl IntoView {
     };
 
     view! {
-        <figure
-            class="figure"
-            id="fig-waves"
-            data-controls="ctl-n ctl-d ctl-base ctl-pos ctl-dims layout spacing"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-waves", "ctl-n ctl-d ctl-base ctl-pos ctl-dims layout spacing", stats)}>
             <FigureLink id="fig-waves" />
             <div class="figure-tools">
                 <label for="ctl-dims">"columns"</label>

@@ -7,8 +7,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::method_name;
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -104,13 +105,7 @@ pub fn AttentionFactor() -> impl IntoView {
     let live = move || format_significant(s.factor.get(), 4);
     let yarn_value = move || format_significant(yarn_mscale(s.factor.get()), 5);
     view! {
-        <figure
-            class="figure"
-            id="fig-ctx-attention"
-            data-controls="ctl-c-s ctl-c-L ctl-c-ms ctl-c-msa"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-ctx-attention", "ctl-c-s ctl-c-L ctl-c-ms ctl-c-msa", stats)}>
             <FigureLink id="fig-ctx-attention" />
             <math display="block">
                 <mrow>

@@ -7,8 +7,9 @@ use leptos::prelude::*;
 
 use super::length_text;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -72,13 +73,7 @@ pub fn DynamicNtk() -> impl IntoView {
         )
     };
     view! {
-        <figure
-            class="figure"
-            id="fig-ctx-dynamic"
-            data-controls="ctl-c-len ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-ctx-dynamic", "ctl-c-len ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base", stats)}>
             <FigureLink id="fig-ctx-dynamic" />
             <div class="figure-tools">
                 <IntSlider label="current length L" id="ctl-c-len" min=LENGTH.0 max=Signal::derive(move || (2 * s.target.get()).clamp(LENGTH.0, LENGTH.1)) value=s.len step=16 />

@@ -7,8 +7,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::{length_text, method_name};
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -99,13 +100,7 @@ pub fn ScoresByDistance() -> impl IntoView {
         )
     };
     view! {
-        <figure
-            class="figure"
-            id="fig-ctx-scores"
-            data-controls="ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base ctl-c-bf ctl-c-bs c-type"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-ctx-scores", "ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base ctl-c-bf ctl-c-bs c-type", stats)}>
             <FigureLink id="fig-ctx-scores" />
             <InteractiveCanvas
                 node_ref=canvas_ref

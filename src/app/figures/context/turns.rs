@@ -7,8 +7,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::method_name;
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -76,13 +77,7 @@ pub fn Turns() -> impl IntoView {
         )
     };
     view! {
-        <figure
-            class="figure"
-            id="fig-ctx-turns"
-            data-controls="ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base c-type"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-ctx-turns", "ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base c-type", stats)}>
             <FigureLink id="fig-ctx-turns" />
             <InteractiveCanvas
                 node_ref=canvas_ref

@@ -6,8 +6,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::method_name;
-use crate::app::figure::{DrawStats, FigureLink, InteractiveCanvas, draw_effect_into};
+use crate::app::figure::{DrawStats, InteractiveCanvas, draw_effect_into};
 use crate::app::figures::cursor::XCursor;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -130,10 +131,9 @@ pub fn Wavelengths() -> impl IntoView {
     let describe_scale =
         move || "How much each method slows each pair, from 1 (untouched) to s.".to_string();
     view! {
-        <figure
-            class="figure"
-            id="fig-ctx-wavelengths"
-            data-controls=move || {
+        <figure {..frame(
+            "fig-ctx-wavelengths",
+            move || {
                 // The chosen method's own overlay box is disabled (it is always drawn).
                 let chosen = s.rope_type.get();
                 let boxes = RopeType::ALL
@@ -142,10 +142,9 @@ pub fn Wavelengths() -> impl IntoView {
                     .map(|t| format!(" ctl-c-cmp-{}", t.as_str()))
                     .collect::<String>();
                 format!("ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base ctl-c-bf ctl-c-bs ctl-c-trunc ctl-c-lo ctl-c-hi{boxes} c-type ctl-c-model")
-            }
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+            },
+            stats,
+        )}>
             <FigureLink id="fig-ctx-wavelengths" />
             <fieldset class="figure-tools checks">
                 <legend>"overlay"</legend>

@@ -7,7 +7,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::controls::IntSlider;
-use crate::app::figure::{FigureLink, draw_effect};
+use crate::app::figure::{DrawStats, draw_effect_into};
+use crate::app::frame::{FigureLink, frame};
+use crate::app::lazy::near_memo;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -65,9 +67,15 @@ pub fn WhyNotAdd() -> impl IntoView {
     let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
     // The pair, fitted to the sentence.
     let pair = Memo::new(move |_| scene::add_pair(tokens.with(Vec::len), s.pair.get()));
-    let curves = Memo::new(move |_| tokens.with(|t| scene::add_curves(t, pair.get())));
+    // Off screen, computed when idle (see `app::lazy`).
+    let stats = DrawStats::new();
+    let curves = near_memo(
+        stats.near,
+        move || (tokens.get(), pair.get()),
+        |(t, p)| scene::add_curves(t, *p),
+    );
     let canvas_ref = NodeRef::<Canvas>::new();
-    let stats = draw_effect(canvas_ref, move |surface| {
+    draw_effect_into(canvas_ref, stats, move |surface| {
         let (o, t) = (s.shift.get(), theme.get());
         curves.with(|c| {
             if c.is_empty() {
@@ -126,11 +134,7 @@ pub fn WhyNotAdd() -> impl IntoView {
 
     view! {
         <figure
-            class="figure"
-            id="fig-rope-add"
-            data-controls="ctl-r-shift ctl-r-qtok ctl-r-ktok"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
+            {..frame("fig-rope-add", "ctl-r-shift ctl-r-qtok ctl-r-ktok", stats)}
             data-rope-drift=move || {
                 curves.with(|c| {
                     let r0 = c.first().map_or(0.0, |v| v.1);

@@ -10,7 +10,8 @@ use crate::app::animation::{Player, reduced_motion};
 use crate::app::backend;
 use crate::app::canvas;
 use crate::app::controls::{Choice, FloatSlider, IntSlider, split_pair};
-use crate::app::figure::{FigureLink, draw_effect};
+use crate::app::figure::draw_effect;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::event_pixel;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -179,11 +180,7 @@ pub fn TokenCloud() -> impl IntoView {
 
     view! {
         <figure
-            class="figure"
-            id="fig-rope-cloud"
-            data-controls="r-cloud ctl-r-cn ctl-r-yaw ctl-r-pitch"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
+            {..frame("fig-rope-cloud", "r-cloud ctl-r-cn ctl-r-yaw ctl-r-pitch", stats)}
             data-distinct=move || distinct().to_string()
         >
             <FigureLink id="fig-rope-cloud" />

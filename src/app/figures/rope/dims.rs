@@ -5,7 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::{FigureLink, draw_effect};
+use crate::app::figure::draw_effect;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -59,13 +60,7 @@ pub fn BeforeAfter() -> impl IntoView {
     };
 
     view! {
-        <figure
-            class="figure"
-            id="fig-rope-dims"
-            data-controls="ctl-r-pos ctl-r-base ctl-r-d r-layout ctl-r-rot"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-rope-dims", "ctl-r-pos ctl-r-base ctl-r-d r-layout ctl-r-rot", stats)}>
             <FigureLink id="fig-rope-dims" />
             <div class="canvas-wrap">
                 <canvas node_ref=canvas_ref role="img" aria-label=describe></canvas>

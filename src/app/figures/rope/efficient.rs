@@ -5,7 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::{FigureLink, draw_effect};
+use crate::app::figure::draw_effect;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -93,11 +94,7 @@ pub fn EfficientForm() -> impl IntoView {
 
     view! {
         <figure
-            class="figure"
-            id="fig-rope-efficient"
-            data-controls="ctl-r-pos ctl-r-d r-layout ctl-r-rot"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
+            {..frame("fig-rope-efficient", "ctl-r-pos ctl-r-d r-layout ctl-r-rot", stats)}
             data-max-diff=move || format!("{}", computed.get().2.max(other_diff.get()))
         >
             <FigureLink id="fig-rope-efficient" />

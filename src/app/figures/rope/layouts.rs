@@ -9,7 +9,8 @@ use leptos::prelude::*;
 
 use crate::app::backend;
 use crate::app::canvas;
-use crate::app::figure::{FigureLink, draw_effect};
+use crate::app::figure::draw_effect;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::pairs;
@@ -128,11 +129,7 @@ pub fn Layouts() -> impl IntoView {
 
     view! {
         <figure
-            class="figure"
-            id="fig-rope-layouts"
-            data-controls="ctl-r-d ctl-r-rot"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
+            {..frame("fig-rope-layouts", "ctl-r-d ctl-r-rot", stats)}
             data-scores=move || {
                 let sc = result.get();
                 format!("{},{},{}", sc.interleaved, sc.half_same, sc.half_permuted)

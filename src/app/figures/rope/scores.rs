@@ -7,9 +7,8 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::controls::Choice;
-use crate::app::figure::{
-    DrawStats, FigureLink, InteractiveCanvas, draw_panels_effect, observed_width,
-};
+use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -157,11 +156,7 @@ pub fn ScoresOverPositions() -> impl IntoView {
 
     view! {
         <figure
-            class="figure"
-            id="fig-rope-scores"
-            data-controls="ctl-r-n ctl-r-d ctl-r-base r-qk"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
+            {..frame("fig-rope-scores", "ctl-r-n ctl-r-d ctl-r-base r-qk", stats)}
             data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
             data-value=move || cursor.get().map(|c| format!("{}", value_at(c))).unwrap_or_default()
         >

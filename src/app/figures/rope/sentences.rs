@@ -7,7 +7,8 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::controls::{FloatSlider, TextField};
-use crate::app::figure::{FigureLink, draw_effect, observed_width};
+use crate::app::figure::{draw_effect, observed_width};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_plane;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -112,11 +113,7 @@ pub fn SameAngle() -> impl IntoView {
 
     view! {
         <figure
-            class="figure"
-            id="fig-rope-sentences"
-            data-controls="ctl-r-stheta ctl-r-s1 ctl-r-s2 ctl-r-w1 ctl-r-w2"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
+            {..frame("fig-rope-sentences", "ctl-r-stheta ctl-r-s1 ctl-r-s2 ctl-r-w1 ctl-r-w2", stats)}
             data-angles=move || {
                 readings
                     .get()

@@ -6,7 +6,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::controls::IntSlider;
-use crate::app::figure::{FigureLink, draw_effect};
+use crate::app::figure::{DrawStats, draw_effect_into};
+use crate::app::frame::{FigureLink, frame};
+use crate::app::lazy::near_memo;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -22,9 +24,15 @@ pub fn WhyOnlyQk() -> impl IntoView {
     let theme = expect_context::<PageTheme>().chart();
     let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
     // The largest output movement at every offset, for both variants.
-    let curves = Memo::new(move |_| tokens.with(|t| scene::values_curves(t)));
+    // Off screen, computed when idle (5 ms a sentence: see `app::lazy`).
+    let stats = DrawStats::new();
+    let curves = near_memo(
+        stats.near,
+        move || tokens.get(),
+        |t| scene::values_curves(t),
+    );
     let canvas_ref = NodeRef::<Canvas>::new();
-    let stats = draw_effect(canvas_ref, move |surface| {
+    draw_effect_into(canvas_ref, stats, move |surface| {
         let (o, t) = (s.value_offset.get(), theme.get());
         let spec = curves.with(|c| scene::values_spec(c, o, t));
         paint_lines(surface, scene::values_height, &spec);
@@ -42,11 +50,7 @@ pub fn WhyOnlyQk() -> impl IntoView {
 
     view! {
         <figure
-            class="figure"
-            id="fig-rope-values"
-            data-controls="ctl-r-voff"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
+            {..frame("fig-rope-values", "ctl-r-voff", stats)}
             data-drift=move || {
                 let o = s.value_offset.get();
                 curves.with(|c| c.get(o).map_or(String::new(), |(a, b)| format!("{a},{b}")))

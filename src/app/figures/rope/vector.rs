@@ -8,7 +8,8 @@ use leptos::prelude::*;
 use crate::app::animation::{Player, reduced_motion};
 use crate::app::canvas::Surface;
 use crate::app::controls::{FloatSlider, IntSlider, split_pair};
-use crate::app::figure::{FigureLink, draw_effect};
+use crate::app::figure::draw_effect;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::event_pixel;
 use crate::app::plot::paint_plane;
 use crate::app::state::AppState;
@@ -167,11 +168,7 @@ pub fn RotatingVector() -> impl IntoView {
 
     view! {
         <figure
-            class="figure"
-            id="fig-rope-2d"
-            data-controls="ctl-r-vpos ctl-r-theta ctl-r-x ctl-r-y"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
+            {..frame("fig-rope-2d", "ctl-r-vpos ctl-r-theta ctl-r-x ctl-r-y", stats)}
             data-norm=move || {
                 let v = s.vector.get();
                 format!("{}", norm(rotate(v, shown_pos() * s.theta_deg.get().to_radians())))

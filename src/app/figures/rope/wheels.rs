@@ -9,9 +9,8 @@ use leptos::prelude::*;
 
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
-use crate::app::figure::{
-    DrawStats, FigureLink, InteractiveCanvas, draw_panels_effect, observed_width,
-};
+use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::MatrixPainter;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -155,13 +154,7 @@ pub fn FrequencyWheels() -> impl IntoView {
     };
 
     view! {
-        <figure
-            class="figure"
-            id="fig-rope-wheels"
-            data-controls="ctl-r-d ctl-r-base ctl-r-pos r-layout ctl-r-rot"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-rope-wheels", "ctl-r-d ctl-r-base ctl-r-pos r-layout ctl-r-rot", stats)}>
             <FigureLink id="fig-rope-wheels" />
             <InteractiveCanvas
                 node_ref=wheels_ref

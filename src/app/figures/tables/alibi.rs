@@ -9,9 +9,8 @@ use web_sys::ImageData;
 
 use crate::app::canvas::{self, Surface};
 use crate::app::controls::IntSlider;
-use crate::app::figure::{
-    DrawStats, FigureLink, InteractiveCanvas, draw_panels_effect, observed_width,
-};
+use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{MatrixPainter, event_pixel, hover_cell, key_cursor, step_item};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -226,13 +225,7 @@ pub fn AlibiBias() -> impl IntoView {
         )
     };
     view! {
-        <figure
-            class="figure"
-            id="fig-tab-alibi"
-            data-controls="ctl-t-an ctl-t-causal"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-tab-alibi", "ctl-t-an ctl-t-causal", stats)}>
             <FigureLink id="fig-tab-alibi" />
             <div class="figure-tools">
                 <IntSlider label="sequence length n" id="ctl-t-an" min=ALIBI_LEN.0 max=ALIBI_LEN.1 value=s.alibi_len />

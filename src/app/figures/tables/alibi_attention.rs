@@ -6,8 +6,9 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -80,13 +81,7 @@ pub fn AlibiAttention() -> impl IntoView {
         )
     };
     view! {
-        <figure
-            class="figure"
-            id="fig-tab-alibi-attention"
-            data-controls="ctl-t-an ctl-t-causal ctl-t-h"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-tab-alibi-attention", "ctl-t-an ctl-t-causal ctl-t-h", stats)}>
             <FigureLink id="fig-tab-alibi-attention" />
             <InteractiveCanvas
                 node_ref=canvas_ref

@@ -5,7 +5,8 @@
 
 use leptos::prelude::*;
 
-use crate::app::figure::{FigureLink, now};
+use crate::app::figure::now;
+use crate::app::frame::FigureLink;
 use crate::explain::tables::{ALIBI_EXTRAPOLATES, NOPE_EXTRAPOLATES};
 
 /// One row of the table.

@@ -9,8 +9,9 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{DrawStats, FigureLink, draw_panels_effect, observed_width};
+use crate::app::figure::{DrawStats, draw_panels_effect, observed_width};
 use crate::app::figures::cursor::XCursor;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -94,13 +95,7 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
         )
     };
     view! {
-        <figure
-            class="figure"
-            id="fig-tab-extrapolate"
-            data-controls="ctl-t-xL ctl-t-xn"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-tab-extrapolate", "ctl-t-xL ctl-t-xn", stats)}>
             <FigureLink id="fig-tab-extrapolate" />
             <div class="figure-tools">
                 <IntSlider label="max_len (the training length)" id="ctl-t-xL" min=MAX_LEN.0 max=MAX_LEN.1 value=s.max_len />

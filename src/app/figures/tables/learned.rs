@@ -10,7 +10,8 @@ use leptos::prelude::*;
 use super::{Presets, SeedField};
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
+use crate::app::figure::{InteractiveCanvas, draw_effect, observed_width};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -131,11 +132,7 @@ pub fn LearnedCliff() -> impl IntoView {
 
     view! {
         <figure
-            class="figure"
-            id="fig-tab-learned"
-            data-controls="ctl-t-L ctl-t-n ctl-t-d ctl-t-seed"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
+            {..frame("fig-tab-learned", "ctl-t-L ctl-t-n ctl-t-d ctl-t-seed", stats)}
             data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
         >
             <FigureLink id="fig-tab-learned" />

@@ -7,7 +7,8 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect, observed_width};
+use crate::app::figure::{InteractiveCanvas, draw_effect, observed_width};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -141,13 +142,7 @@ pub fn LearnedSimilarity() -> impl IntoView {
         )
     };
     view! {
-        <figure
-            class="figure"
-            id="fig-tab-learned-sim"
-            data-controls="ctl-t-d ctl-t-seed"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-tab-learned-sim", "ctl-t-d ctl-t-seed", stats)}>
             <FigureLink id="fig-tab-learned-sim" />
             <div class="pair">
                 <InteractiveCanvas

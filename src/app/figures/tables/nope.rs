@@ -9,8 +9,9 @@ use leptos::prelude::*;
 
 use super::SeedField;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines_with;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -86,13 +87,7 @@ pub fn NoPosition() -> impl IntoView {
         )
     };
     view! {
-        <figure
-            class="figure"
-            id="fig-tab-nope"
-            data-controls="ctl-t-nn ctl-t-nd ctl-t-nseed"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-tab-nope", "ctl-t-nn ctl-t-nd ctl-t-nseed", stats)}>
             <FigureLink id="fig-tab-nope" />
             <div class="figure-tools">
                 <IntSlider label="sequence length" id="ctl-t-nn" min=NOPE_LEN.0 max=NOPE_LEN.1 value=s.nope_len />

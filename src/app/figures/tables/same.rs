@@ -8,8 +8,9 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{DrawStats, FigureLink, draw_panels_effect, observed_width};
+use crate::app::figure::{DrawStats, draw_panels_effect, observed_width};
 use crate::app::figures::cursor::XCursor;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -127,13 +128,7 @@ pub fn SamePosition() -> impl IntoView {
         }
     };
     view! {
-        <figure
-            class="figure"
-            id="fig-tab-same"
-            data-controls="ctl-t-p ctl-t-sd"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-tab-same", "ctl-t-p ctl-t-sd", stats)}>
             <FigureLink id="fig-tab-same" />
             <div class="figure-tools">
                 <IntSlider label="position p" id="ctl-t-p" min=POSITION.0 max=POSITION.1 value=s.pos />

@@ -6,7 +6,8 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::controls::IntSlider;
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -90,13 +91,7 @@ pub fn ShawClipped() -> impl IntoView {
         }
     };
     view! {
-        <figure
-            class="figure"
-            id="fig-tab-shaw"
-            data-controls="ctl-t-k ctl-t-sn"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-tab-shaw", "ctl-t-k ctl-t-sn", stats)}>
             <FigureLink id="fig-tab-shaw" />
             <div class="figure-tools">
                 <IntSlider label="clipping distance k" id="ctl-t-k" min=SHAW_K.0 max=SHAW_K.1 value=s.shaw_k />

@@ -7,8 +7,9 @@ use leptos::html::{Canvas, Input};
 use leptos::prelude::*;
 
 use crate::app::controls::{IntSlider, show_value};
-use crate::app::figure::{FigureLink, InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines_with;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
@@ -81,11 +82,7 @@ pub fn AlibiSlopes() -> impl IntoView {
     };
     view! {
         <figure
-            class="figure"
-            id="fig-tab-slopes"
-            data-controls="ctl-t-h ctl-t-head ctl-t-m"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
+            {..frame("fig-tab-slopes", "ctl-t-h ctl-t-head ctl-t-m", stats)}
             data-slopes=move || slopes.with(|m| m.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","))
         >
             <FigureLink id="fig-tab-slopes" />

@@ -10,10 +10,9 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::controls::{Choice, IntSlider};
-use crate::app::figure::{
-    DrawStats, FigureLink, InteractiveCanvas, draw_panels_effect, observed_width,
-};
+use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
 use crate::app::figures::cursor::XCursor;
+use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -109,13 +108,7 @@ pub fn T5Buckets() -> impl IntoView {
             .max(exact_buckets(s.buckets.get(), s.bidirectional.get()) + 1)
     });
     view! {
-        <figure
-            class="figure"
-            id="fig-tab-t5"
-            data-controls="ctl-t-nb ctl-t-md ctl-t-tn t-bi"
-            data-draw-ms=stats.ms_text()
-            data-drawn-at=stats.at_text()
-        >
+        <figure {..frame("fig-tab-t5", "ctl-t-nb ctl-t-md ctl-t-tn t-bi", stats)}>
             <FigureLink id="fig-tab-t5" />
             <div class="figure-tools">
                 <IntSlider label="num_buckets" id="ctl-t-nb" min=T5_BUCKETS.0 max=T5_BUCKETS.1 value=s.buckets />

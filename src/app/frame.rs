@@ -1,0 +1,169 @@
+//! A figure's frame: the `<figure>` element every figure of the book stands in — its id (the
+//! anchor, the embed's and the exports' name), the controls it reads (`data-controls`), the timing
+//! of its last redraw (`data-draw-ms`, `data-drawn-at`, for the browser tests and benchmarks) —
+//! and its corner buttons: downloads, embed code, link.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use leptos::tachys::html::attribute::{Attribute, AttributeValue};
+
+use super::figure::DrawStats;
+
+/// The attributes of figure `id`'s `<figure>` element, spread onto it (`<figure {..frame(…)}>`,
+/// its corner buttons, [`FigureLink`], first inside): the class, the id, the controls it reads
+/// (`data-controls`, space-separated ids, or a closure when they change) and its redraw timing (`data-draw-ms`, `data-drawn-at`).
+pub fn frame(id: &'static str, controls: impl AttributeValue, stats: DrawStats) -> impl Attribute {
+    view! {
+        <{..}
+            class="figure"
+            id=id
+            data-controls=controls
+            data-draw-ms=stats.ms_text()
+            data-drawn-at=stats.at_text()
+        />
+    }
+}
+
+/// The figure's link: a small corner button that puts the address of the current view, scrolled
+/// to this figure (`…?query#fig-id`), in the address bar and on the clipboard. Without JavaScript
+/// it is a plain `#fig-id` anchor.
+#[component]
+pub fn FigureLink(
+    /// The figure's element id (as listed in [`crate::book::CHAPTERS`]).
+    id: &'static str,
+) -> impl IntoView {
+    let link = expect_context::<super::url::ShareLink>();
+    let title = crate::book::find_figure(id).map_or("this figure", |(_, f)| f.title);
+    let copied = RwSignal::new(None::<bool>);
+    let on_click = move |ev: web_sys::MouseEvent| {
+        ev.prevent_default();
+        link.set_fragment(id);
+        link.write_now();
+        let href = link.href();
+        leptos::task::spawn_local(async move {
+            copied.set(Some(super::clipboard::copy_text(&href).await));
+            set_timeout(
+                move || copied.set(None),
+                std::time::Duration::from_millis(2000),
+            );
+        });
+    };
+    view! {
+        <super::export::Downloads id=id title=title />
+        <EmbedCode id=id title=title />
+        <a
+            class="figure-link"
+            href=format!("#{id}")
+            on:click=on_click
+            aria-label=format!("Copy a link to the figure “{title}”")
+            title="Copy a link to this figure"
+        >
+            <span aria-hidden="true">"#"</span>
+            <span class="figure-link-status" aria-live="polite">
+                {move || match copied.get() {
+                    None => "",
+                    Some(true) => "Link copied",
+                    Some(false) => "In the address bar",
+                }}
+            </span>
+        </a>
+    }
+}
+
+/// HTML-escapes text for an attribute value or element content.
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The address of figure `id`'s static picture (its default state, drawn by `pe render` at build
+/// time into `figures/` beside the page), for readers where the frame does not run.
+fn fallback_image(id: &str) -> String {
+    let location = window().location();
+    let path = location.pathname().unwrap_or_default();
+    let dir = &path[..path.rfind('/').map_or(0, |k| k + 1)];
+    format!(
+        "{}{dir}figures/{id}.png",
+        location.origin().unwrap_or_default()
+    )
+}
+
+/// The height an iframe of figure `id` needs: the figure, or its chapter's control panel when
+/// that is taller (the embed shows them side by side on a wide page), plus the caption line.
+fn embed_height(id: &str) -> i32 {
+    let doc = document();
+    let height = |el: Option<web_sys::Element>| {
+        el.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            .map_or(0, |e| e.offset_height())
+    };
+    let figure = doc.get_element_by_id(id);
+    let panel = figure
+        .as_ref()
+        .and_then(|f| f.closest(".figure-grid").ok().flatten())
+        .and_then(|g| g.query_selector(".controls").ok().flatten());
+    height(figure).max(height(panel)) + 72
+}
+
+/// The "embed" corner button: puts an iframe snippet of this figure in the current state on the
+/// clipboard and shows it, with a title, lazy loading, full width, the measured height, no
+/// border, and after it a plain link for readers without frames (RSS, no JavaScript).
+#[component]
+fn EmbedCode(
+    /// The figure's element id.
+    id: &'static str,
+    /// Its title in the contents.
+    title: &'static str,
+) -> impl IntoView {
+    let link = expect_context::<super::url::ShareLink>();
+    let snippet = RwSignal::new(None::<String>);
+    let copied = RwSignal::new(false);
+    let on_click = move |_| {
+        if snippet.get_untracked().is_some() {
+            snippet.set(None);
+            return;
+        }
+        let title = escape_html(&format!("{title} — Positional Encoding Explorer"));
+        // The static picture exists for every figure but the one that is text.
+        let image = if crate::scene::has_picture(id) {
+            format!(
+                "<img src=\"{}\" alt=\"{title}\" width=\"720\" loading=\"lazy\"><br>",
+                escape_html(&fallback_image(id))
+            )
+        } else {
+            String::new()
+        };
+        let text = format!(
+            "<iframe src=\"{}\" title=\"{title}\" loading=\"lazy\" width=\"100%\" height=\"{}\" style=\"border:0\"></iframe>\n<p><a href=\"{}\">{image}{title}: open the live figure</a></p>",
+            escape_html(&link.embed_href(id)),
+            embed_height(id),
+            escape_html(&link.href_without_embed(id)),
+        );
+        snippet.set(Some(text.clone()));
+        leptos::task::spawn_local(async move {
+            copied.set(super::clipboard::copy_text(&text).await);
+        });
+    };
+    let box_id = format!("{id}-embed");
+    view! {
+        <button
+            type="button"
+            class="figure-embed"
+            aria-expanded=move || snippet.with(Option::is_some).to_string()
+            aria-controls=box_id.clone()
+            title="Embed this figure in a web page"
+            on:click=on_click
+        >
+            <span aria-hidden="true">"</>"</span>
+            <span class="visually-hidden">{format!("Embed the figure “{title}”")}</span>
+        </button>
+        <div class="embed-code" id=box_id hidden=move || snippet.with(Option::is_none)>
+            <label for=format!("{id}-embed-text")>
+                {move || if copied.get() { "Embed code (copied):" } else { "Embed code:" }}
+            </label>
+            <textarea id=format!("{id}-embed-text") readonly rows="4" spellcheck="false" prop:value=move || snippet.get().unwrap_or_default()></textarea>
+        </div>
+    }
+}
