@@ -7,6 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::band::dense_band;
 use super::theme::Theme;
 
 /// Categorical colours for series, distinguishable in light and dark (Okabe–Ito, colour-blind safe).
@@ -252,10 +253,19 @@ pub fn draw_with<DB: DrawingBackend>(
     }
 
     let stroke = t.px(2.0);
+    let area = chart.plotting_area().dim_in_pixel();
     for s in &spec.series {
         let style = ShapeStyle::from(s.color).stroke_width(stroke);
-        let drawn = if s.line { s.points.as_slice() } else { &[] };
-        chart.draw_series(LineSeries::new(drawn.iter().copied(), style))?;
+        let band = s
+            .line
+            .then(|| dense_band(&s.points, &x_range, &y_range, area, f64::from(stroke)))
+            .flatten();
+        if let Some(outline) = band {
+            chart.draw_series(std::iter::once(Polygon::new(outline, s.color.filled())))?;
+        } else {
+            let drawn = if s.line { s.points.as_slice() } else { &[] };
+            chart.draw_series(LineSeries::new(drawn.iter().copied(), style))?;
+        }
         if s.dots {
             let r = t.px(3.0);
             chart.draw_series(

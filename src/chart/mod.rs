@@ -2,6 +2,7 @@
 //! clock faces. Generic over plotters' `DrawingBackend`, so one figure draws to a canvas in the
 //! browser and to SVG natively. No Leptos and no DOM here.
 
+pub mod band;
 pub mod clock;
 pub mod cloud;
 pub mod colorbar;
