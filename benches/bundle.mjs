@@ -5,8 +5,8 @@
 // with the names kept (-g), and every function body is counted in one group by its Rust path:
 //
 //   chapter 1…4   the chapter's own layers: app::chapters::<c>, app::figures::<c>, app::state::<c>,
-//                 scene::<c>, params::<c> (chapter 1's figures are app::figures' top-level files;
-//                 chapter 4 includes the closing comparison, timeline and quiz)
+//                 scene::<c>, params::<c> (chapter 4 includes the closing comparison, timeline
+//                 and quiz)
 //   ours, shared  every other pe_explorer function (math, chart, the figure frame, controls, export…)
 //   Leptos        leptos, tachys, reactive_graph and their helpers
 //   plotters, serde_json, Rust std (core, alloc, std, compiler_builtins, dlmalloc), wasm-bindgen
@@ -134,11 +134,10 @@ for (const s of sections.filter((s) => s.id === 0)) {
 
 // ---------------------------------------------------------------- groups
 
-const CHAPTER_FIGURES_1 = "attention|clocks|cursor|heatmap|naive|shift|similarity|token|waves";
 const UNNAMED = "unnamed (generic glue, closures' call shims)";
 const GROUPS = [
   [UNNAMED, /^(core|alloc)::ops::function::(FnOnce|FnMut|Fn)::call|^<alloc::boxed::Box<F,A> as core::ops::function|^<T as /],
-  ["chapter 1 · sinusoids", new RegExp(`^<?pe_explorer::(app::chapters::sinusoids|app::figures::(${CHAPTER_FIGURES_1})|scene::sinusoids|params::sinusoids)\\b`)],
+  ["chapter 1 · sinusoids", /^<?pe_explorer::(app::chapters::sinusoids|app::figures::sinusoids|scene::sinusoids|params::sinusoids)\b/],
   ["chapter 2 · RoPE", /^<?pe_explorer::(app::chapters::rope|app::figures::rope|app::state::rope|scene::rope|params::rope)\b/],
   ["chapter 3 · context", /^<?pe_explorer::(app::chapters::context|app::figures::context|app::state::context|scene::context|params::context)\b/],
   ["chapter 4 · tables and closing", /^<?pe_explorer::(app::chapters::(tables|closing)|app::figures::tables|app::state::tables|scene::tables|params::tables)\b/],

@@ -6,14 +6,14 @@ use leptos::prelude::*;
 use crate::app::deferred::Deferred;
 
 use crate::app::controls::{Choice, IntSlider, LogSlider};
-use crate::app::figures::attention::OrderBlindness;
-use crate::app::figures::clocks::SinusoidalClocks;
-use crate::app::figures::heatmap::SinusoidalHeatmap;
-use crate::app::figures::naive::NaiveFixes;
-use crate::app::figures::shift::RelativeShift;
-use crate::app::figures::similarity::SinusoidalSimilarity;
-use crate::app::figures::token::AddToToken;
-use crate::app::figures::waves::SinusoidalWaves;
+use crate::app::figures::sinusoids::attention::OrderBlindness;
+use crate::app::figures::sinusoids::clocks::SinusoidalClocks;
+use crate::app::figures::sinusoids::heatmap::SinusoidalHeatmap;
+use crate::app::figures::sinusoids::naive::NaiveFixes;
+use crate::app::figures::sinusoids::shift::RelativeShift;
+use crate::app::figures::sinusoids::similarity::SinusoidalSimilarity;
+use crate::app::figures::sinusoids::token::AddToToken;
+use crate::app::figures::sinusoids::waves::SinusoidalWaves;
 use crate::app::state::AppState;
 use crate::explain::sinusoids as explain;
 use crate::math::limits;
@@ -243,7 +243,7 @@ pub fn SinusoidalControls() -> impl IntoView {
 /// This chapter's figure `id` on its own (an embed), and whether it reads the chapter's control
 /// panel (the others carry their own controls); `None` for an id not of this chapter.
 pub fn figure(id: &str) -> Option<(AnyView, bool)> {
-    use crate::app::figures::*;
+    use crate::app::figures::sinusoids::*;
     Some(match id {
         "fig-attention" => (view! { <attention::OrderBlindness /> }.into_any(), false),
         "fig-naive" => (view! { <naive::NaiveFixes /> }.into_any(), false),
