@@ -4,15 +4,15 @@
 //! and its corner buttons: downloads, embed code, link.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-
 use leptos::tachys::html::attribute::{Attribute, AttributeValue};
+use wasm_bindgen::JsCast;
 
 use super::figure::DrawStats;
 
 /// The attributes of figure `id`'s `<figure>` element, spread onto it (`<figure {..frame(…)}>`,
 /// its corner buttons, [`FigureLink`], first inside): the class, the id, the controls it reads
-/// (`data-controls`, space-separated ids, or a closure when they change) and its redraw timing (`data-draw-ms`, `data-drawn-at`).
+/// (`data-controls`, space-separated ids, or a closure when they change) and its redraw timing
+/// (`data-draw-ms`, `data-drawn-at`).
 pub fn frame(id: &'static str, controls: impl AttributeValue, stats: DrawStats) -> impl Attribute {
     view! {
         <{..}
