@@ -260,49 +260,80 @@ thread_local! {
     static PRIMERS: TaskQueue = const { TaskQueue::new(When::Idle, |_| {}) };
 }
 
-/// A figure's interactive canvas: focusable (arrow keys move its cursor), an image with a live
-/// text alternative, described by its readout line, with pointer handlers.
+/// What the pointer and the keys do on an [`InteractiveCanvas`]: a selection moved by pointer
+/// moves and keys, kept or cleared when the pointer leaves. Held as `dyn`, so the canvas's view is
+/// built once for every figure.
+pub struct Pointer {
+    on_move: Box<dyn Fn(web_sys::MouseEvent)>,
+    on_leave: Box<dyn Fn()>,
+    on_key: Box<dyn Fn(web_sys::KeyboardEvent)>,
+}
+
+impl Pointer {
+    /// Pointer moves and keys select; leaving the canvas keeps the selection.
+    pub fn new(
+        on_move: impl Fn(web_sys::MouseEvent) + 'static,
+        on_key: impl Fn(web_sys::KeyboardEvent) + 'static,
+    ) -> Pointer {
+        Pointer {
+            on_move: Box::new(on_move),
+            on_leave: Box::new(|| {}),
+            on_key: Box::new(on_key),
+        }
+    }
+
+    /// The same, but leaving the canvas clears `selection`.
+    pub fn clearing<T: Send + Sync + 'static>(self, selection: RwSignal<Option<T>>) -> Pointer {
+        Pointer {
+            on_leave: Box::new(move || selection.set(None)),
+            ..self
+        }
+    }
+}
+
+/// A figure's interactive canvas: focusable (arrow keys move its selection), an image with a live
+/// text alternative, described by its readout line, with the `pointer`'s handlers.
 #[component]
-pub fn InteractiveCanvas<L, M, X, K>(
+pub fn InteractiveCanvas<L>(
     /// The canvas the figure draws on.
     node_ref: NodeRef<Canvas>,
     /// The id of the readout paragraph that describes the canvas.
     readout_id: &'static str,
+    /// The readout's text, kept current: the paragraph follows the canvas. Without it the canvas is
+    /// described by a paragraph that another canvas of the figure shows.
+    #[prop(optional, into)]
+    readout: Option<TextProp>,
     /// The text alternative, kept current.
     label: L,
-    /// Pointer moves over the canvas.
-    on_move: M,
-    /// The pointer leaves the canvas.
-    on_leave: X,
-    /// Keys pressed while the canvas has focus.
-    on_key: K,
+    /// What the pointer and the keys do.
+    pointer: Pointer,
 ) -> impl IntoView
 where
     L: Fn() -> String + Send + Sync + 'static,
-    M: Fn(web_sys::MouseEvent) + 'static,
-    X: Fn() + 'static,
-    K: Fn(web_sys::KeyboardEvent) + 'static,
 {
     interactive_canvas(
         node_ref,
         readout_id,
+        readout,
         std::sync::Arc::new(label),
-        Box::new(on_move),
-        Box::new(on_leave),
-        Box::new(on_key),
+        pointer,
     )
 }
 
-/// The view of [`InteractiveCanvas`], built once for every figure's closures (as `dyn`), not once
+/// The view of [`InteractiveCanvas`], built once for every figure's label (as `dyn`), not once
 /// per closure type.
 fn interactive_canvas(
     node_ref: NodeRef<Canvas>,
     readout_id: &'static str,
+    readout: Option<TextProp>,
     label: std::sync::Arc<dyn Fn() -> String + Send + Sync>,
-    on_move: Box<dyn Fn(web_sys::MouseEvent)>,
-    on_leave: Box<dyn Fn()>,
-    on_key: Box<dyn Fn(web_sys::KeyboardEvent)>,
+    pointer: Pointer,
 ) -> AnyView {
+    let Pointer {
+        on_move,
+        on_leave,
+        on_key,
+    } = pointer;
     view! {
         <div class="canvas-wrap">
             <canvas
@@ -316,6 +347,29 @@ fn interactive_canvas(
                 on:keydown=on_key
             ></canvas>
         </div>
+        {readout.map(|text| {
+            view! {
+                <p class="readout" id=readout_id aria-live="polite">
+                    {move || text.get()}
+                </p>
+            }
+        })}
     }
     .into_any()
+}
+
+/// A figure's canvas that only shows (no pointer, no keys): an image with its text alternative.
+#[component]
+pub fn StillCanvas(
+    /// The canvas the figure draws on.
+    node_ref: NodeRef<Canvas>,
+    /// The text alternative (fixed, or kept current).
+    #[prop(into)]
+    label: TextProp,
+) -> impl IntoView {
+    view! {
+        <div class="canvas-wrap">
+            <canvas node_ref=node_ref role="img" aria-label=move || label.get()></canvas>
+        </div>
+    }
 }

@@ -4,6 +4,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::figure::Pointer;
 use crate::chart::lines::LinePlotLayout;
 
 /// A cursor over `count()` items along a line plot's x axis: `index(x)` maps a data x to an item.
@@ -78,6 +79,17 @@ impl XCursor {
             ev.prevent_default();
             self.at.set(Some(next));
         }
+    }
+
+    /// The canvas's [`Pointer`]: [`XCursor::on_move`] and [`XCursor::on_key`] (leaving the canvas
+    /// keeps the item; `.clearing(cursor.at)` drops it).
+    pub fn pointer(
+        self,
+        canvas: NodeRef<Canvas>,
+        count: impl Fn() -> usize + Copy + 'static,
+        index: impl Fn(f64) -> f64 + Copy + 'static,
+    ) -> Pointer {
+        Pointer::new(self.on_move(canvas, count, index), self.on_key(count))
     }
 
     /// The selected item, below `n` (the last one if the list shrank).

@@ -119,12 +119,10 @@ pub fn AttentionFactor() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=canvas_ref
                 readout_id="fig-ctx-attention-readout"
+                readout=readout
                 label=describe
-                on_move=cursor.on_move(canvas_ref, count, index)
-                on_leave=move || {}
-                on_key=cursor.on_key(count)
+                pointer=cursor.pointer(canvas_ref, count, index)
             />
-            <p class="readout" id="fig-ctx-attention-readout" aria-live="polite">{readout}</p>
             <p class="readout">{current}</p>
             <figcaption>
                 {crate::explain::context::notes::YARN_TEMPERATURE}

@@ -81,12 +81,10 @@ pub fn DynamicNtk() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=canvas_ref
                 readout_id="fig-ctx-dynamic-readout"
+                readout=readout
                 label=describe
-                on_move=cursor.on_move(canvas_ref, count, index)
-                on_leave=move || {}
-                on_key=cursor.on_key(count)
+                pointer=cursor.pointer(canvas_ref, count, index)
             />
-            <p class="readout" id="fig-ctx-dynamic-readout" aria-live="polite">{readout}</p>
             <figcaption>
                 "Dynamic NTK (transformers' \"dynamic\") computes the base for a length "
                 "L = max(current length, L₀): base·(s·L/L₀ − (s − 1))" <sup>"d/(d−2)"</sup>

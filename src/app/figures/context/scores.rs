@@ -105,12 +105,10 @@ pub fn ScoresByDistance() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=canvas_ref
                 readout_id="fig-ctx-scores-readout"
+                readout=readout
                 label=describe
-                on_move=cursor.on_move(canvas_ref, count, index)
-                on_leave=move || {}
-                on_key=cursor.on_key(count)
+                pointer=cursor.pointer(canvas_ref, count, index)
             />
-            <p class="readout" id="fig-ctx-scores-readout" aria-live="polite">{readout}</p>
             <figcaption>
                 "With q = k = (1, …, 1), RoPE's score at distance r is (1/P)·Σ" <sub>"i"</sub>
                 " cos(r·θ" <sub>"i"</sub> ") over the P pairs: 1 at r = 0, then, with more than "

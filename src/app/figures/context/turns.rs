@@ -82,12 +82,10 @@ pub fn Turns() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=canvas_ref
                 readout_id="fig-ctx-turns-readout"
+                readout=readout
                 label=describe
-                on_move=cursor.on_move(canvas_ref, count, |x| x)
-                on_leave=move || {}
-                on_key=cursor.on_key(count)
+                pointer=cursor.pointer(canvas_ref, count, |x| x)
             />
-            <p class="readout" id="fig-ctx-turns-readout" aria-live="polite">{readout}</p>
             <p class="readout">{summary}</p>
             <figcaption>
                 "Pair i turns by θ" <sub>"i"</sub> " per position, so at the trained positions "

@@ -154,19 +154,15 @@ pub fn Wavelengths() -> impl IntoView {
                 node_ref=top_ref
                 readout_id="fig-ctx-wavelengths-readout"
                 label=describe
-                on_move=cursor.on_move(top_ref, count, |x| x)
-                on_leave=move || {}
-                on_key=cursor.on_key(count)
+                pointer=cursor.pointer(top_ref, count, |x| x)
             />
             <InteractiveCanvas
                 node_ref=bottom_ref
                 readout_id="fig-ctx-wavelengths-readout"
+                readout=readout
                 label=describe_scale
-                on_move=scale_cursor.on_move(bottom_ref, count, |x| x)
-                on_leave=move || {}
-                on_key=scale_cursor.on_key(count)
+                pointer=scale_cursor.pointer(bottom_ref, count, |x| x)
             />
-            <p class="readout" id="fig-ctx-wavelengths-readout" aria-live="polite">{readout}</p>
             <p class="readout">{bands}</p>
             <figcaption>
                 "Each pair's wavelength λ" <sub>"i"</sub> " = 2π/θ" <sub>"i"</sub>

@@ -7,7 +7,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::controls::IntSlider;
-use crate::app::figure::{DrawStats, draw_effect_into};
+use crate::app::figure::{DrawStats, StillCanvas, draw_effect_into};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::lazy::near_memo;
 use crate::app::plot::paint_lines;
@@ -148,9 +148,7 @@ pub fn WhyNotAdd() -> impl IntoView {
                 <TokenSelect label="key token" id="ctl-r-ktok" tokens=tokens which=1 />
                 <IntSlider label="offset o of both tokens" id="ctl-r-shift" min=SHIFT.0 max=SHIFT.1 value=s.shift />
             </div>
-            <div class="canvas-wrap">
-                <canvas node_ref=canvas_ref role="img" aria-label=describe></canvas>
-            </div>
+            <StillCanvas node_ref=canvas_ref label=describe />
             <p class="readout" aria-live="polite">{readout}</p>
             <table class="numbers">
                 <caption>"At the current offset, and the change since offset 0"</caption>

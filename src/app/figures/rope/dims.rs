@@ -5,7 +5,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::draw_effect;
+use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -62,9 +62,7 @@ pub fn BeforeAfter() -> impl IntoView {
     view! {
         <figure {..frame("fig-rope-dims", "ctl-r-pos ctl-r-base ctl-r-d r-layout ctl-r-rot", stats)}>
             <FigureLink id="fig-rope-dims" />
-            <div class="canvas-wrap">
-                <canvas node_ref=canvas_ref role="img" aria-label=describe></canvas>
-            </div>
+            <StillCanvas node_ref=canvas_ref label=describe />
             <p class="readout" aria-live="polite">{turns}</p>
             <figcaption>
                 "The same q at positions 0, the current m and the last row n − 1. Where pairs turn "

@@ -5,7 +5,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::draw_effect;
+use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -107,9 +107,7 @@ pub fn EfficientForm() -> impl IntoView {
                     <mi>{move || rope::shuffle_name(s.layout.get())}</mi><mo>"("</mo><mi>"q"</mi><mo>")"</mo><mo>"⊙"</mo><mi>"sin"</mi><mo>"("</mo><mi>"m"</mi><mi>"θ"</mi><mo>")"</mo>
                 </mrow>
             </math>
-            <div class="canvas-wrap">
-                <canvas node_ref=canvas_ref role="img" aria-label=describe></canvas>
-            </div>
+            <StillCanvas node_ref=canvas_ref label=describe />
             <p class="readout" aria-live="polite">{diff_text}</p>
             <table class="numbers">
                 <caption>{move || format!("The first coordinates at m = {} ({} layout)", pos.get(), s.layout.get().as_str())}</caption>

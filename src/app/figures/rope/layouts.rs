@@ -9,7 +9,7 @@ use leptos::prelude::*;
 
 use crate::app::backend;
 use crate::app::canvas;
-use crate::app::figure::draw_effect;
+use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -145,20 +145,17 @@ pub fn Layouts() -> impl IntoView {
                     })
                     .collect_view()}
             </div>
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=canvas_ref
-                    role="img"
-                    aria-label=move || {
-                        format!(
-                            "The {} coordinates of a head in two rows. Interleaved: arcs join neighbours 2i and 2i+1. Half-split: arcs join i and i + {}, across the middle of the turning coordinates.{}",
-                            s.dim.get(),
-                            rotary.get() / 2,
-                            if rotary.get() < s.dim.get() { " The coordinates past rotary_dim are hatched: they do not turn." } else { "" }
-                        )
-                    }
-                ></canvas>
-            </div>
+            <StillCanvas
+                node_ref=canvas_ref
+                label=move || {
+                    format!(
+                        "The {} coordinates of a head in two rows. Interleaved: arcs join neighbours 2i and 2i+1. Half-split: arcs join i and i + {}, across the middle of the turning coordinates.{}",
+                        s.dim.get(),
+                        rotary.get() / 2,
+                        if rotary.get() < s.dim.get() { " The coordinates past rotary_dim are hatched: they do not turn." } else { "" }
+                    )
+                }
+            />
             <table class="numbers">
                 <caption>{move || format!("q · k with q at position m = {} and k at position 0 (random q, k; seed {})", pos.get(), s.seed.get())}</caption>
                 <tbody>

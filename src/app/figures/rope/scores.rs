@@ -7,7 +7,9 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::controls::Choice;
-use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
+use crate::app::figure::{
+    DrawStats, InteractiveCanvas, Pointer, StillCanvas, draw_panels_effect, observed_width,
+};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::plot::paint_lines;
@@ -172,19 +174,11 @@ pub fn ScoresOverPositions() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=matrix_ref
                 readout_id="fig-rope-scores-readout"
+                readout=readout
                 label=describe
-                on_move=on_move
-                on_leave=move || cursor.set(None)
-                on_key=on_key
+                pointer=Pointer::new(on_move, on_key).clearing(cursor)
             />
-            <p class="readout" id="fig-rope-scores-readout" aria-live="polite">{readout}</p>
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=curve_ref
-                    role="img"
-                    aria-label="The score as a function of the distance m − n, with the shape of RoFormer's bound scaled to start at the same height (the score can cross this scaled curve; it never exceeds the unscaled bound)."
-                ></canvas>
-            </div>
+            <StillCanvas node_ref=curve_ref label="The score as a function of the distance m − n, with the shape of RoFormer's bound scaled to start at the same height (the score can cross this scaled curve; it never exceeds the unscaled bound)." />
             <p class="hint">{bound_note}</p>
             <figcaption>
                 "Rotate q to position m and k to position n, then take the dot product: pair i "

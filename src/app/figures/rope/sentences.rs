@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::controls::{FloatSlider, TextField};
-use crate::app::figure::{draw_effect, observed_width};
+use crate::app::figure::{StillCanvas, draw_effect, observed_width};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_plane;
 use crate::app::state::AppState;
@@ -134,12 +134,11 @@ pub fn SameAngle() -> impl IntoView {
                 <FloatSlider label="θ per position (degrees)" id="ctl-r-stheta" min=THETA_DEG.0 max=THETA_DEG.1 step=1.0 value=s.sentence_theta_deg />
             </div>
             <div class="pair">
-                <div class="canvas-wrap">
-                    <canvas node_ref=first role="img" aria-label=describe(0)></canvas>
-                </div>
-                <div class="canvas-wrap">
-                    <canvas node_ref=second role="img" aria-label=describe(1)></canvas>
-                </div>
+                <StillCanvas
+                    node_ref=first
+                    label=describe(0) />
+                <StillCanvas node_ref=second label=describe(1)
+                />
             </div>
             <p class="readout" aria-live="polite">{move || line(0)}<br />{move || line(1)}</p>
             <p class="finding">{verdict}</p>

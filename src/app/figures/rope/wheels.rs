@@ -9,7 +9,9 @@ use leptos::prelude::*;
 
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
-use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
+use crate::app::figure::{
+    DrawStats, InteractiveCanvas, Pointer, StillCanvas, draw_panels_effect, observed_width,
+};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::MatrixPainter;
 use crate::app::state::AppState;
@@ -159,26 +161,21 @@ pub fn FrequencyWheels() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=wheels_ref
                 readout_id="fig-rope-wheels-readout"
+                readout=readout
                 label=describe
-                on_move=on_move
-                on_leave=move || selected.set(None)
-                on_key=on_key
+                pointer=Pointer::new(on_move, on_key).clearing(selected)
             />
-            <p class="readout" id="fig-rope-wheels-readout" aria-live="polite">{readout}</p>
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=matrix_ref
-                    role="img"
-                    aria-label=move || {
-                        format!(
-                            "The {d} × {d} rotation matrix R_m at position {}: zero except for one 2×2 rotation block per turning coordinate pair ({}), and ones on the diagonal for coordinates that do not turn.",
-                            pos.get(),
-                            if s.layout.get() == Layout::Interleaved { "along the diagonal" } else { "at rows and columns i and i + rotary_dim/2" },
-                            d = s.dim.get(),
-                        )
-                    }
-                ></canvas>
-            </div>
+            <StillCanvas
+                node_ref=matrix_ref
+                label=move || {
+                    format!(
+                        "The {d} × {d} rotation matrix R_m at position {}: zero except for one 2×2 rotation block per turning coordinate pair ({}), and ones on the diagonal for coordinates that do not turn.",
+                        pos.get(),
+                        if s.layout.get() == Layout::Interleaved { "along the diagonal" } else { "at rows and columns i and i + rotary_dim/2" },
+                        d = s.dim.get(),
+                    )
+                }
+            />
             <div class="blocks">{block(0)}{block(1)}</div>
             <figcaption>
                 "Each wheel is one turning coordinate pair of a query or key, turned by m·θ"

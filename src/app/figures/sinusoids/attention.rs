@@ -4,7 +4,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
@@ -215,14 +215,10 @@ pub fn OrderBlindness() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=canvas_ref
                 readout_id="fig-attention-readout"
+                readout=readout
                 label=describe
-                on_move=on_move
-                on_leave=move || cursor.set(None)
-                on_key=on_key
+                pointer=Pointer::new(on_move, on_key).clearing(cursor)
             />
-            <p class="readout" id="fig-attention-readout" aria-live="polite">
-                {readout}
-            </p>
             <p class="finding" id="fig-attention-twins">{twins}</p>
             <p class="finding">{word_order_readout()}</p>
             <figcaption>

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
-use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -100,14 +100,10 @@ pub fn SinusoidalClocks() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=canvas_ref
                 readout_id="fig-clocks-readout"
+                readout=readout
                 label=describe
-                on_move=on_move
-                on_leave=move || selected.set(None)
-                on_key=on_key
+                pointer=Pointer::new(on_move, on_key).clearing(selected)
             />
-            <p class="readout" id="fig-clocks-readout" aria-live="polite">
-                {readout}
-            </p>
             <figcaption>
                 "Each frequency pair is a clock hand: its tip is (sin, cos) of pos·ω" <sub>"i"</sub>
                 ". λ is the pair's wavelength in positions. "

@@ -7,7 +7,7 @@ use leptos::html::{Canvas, Input};
 use leptos::prelude::*;
 
 use crate::app::controls::show_value;
-use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::state::{AppState, Notices};
@@ -150,9 +150,7 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
                 node_ref=canvas_ref
                 readout_id="fig-heatmap-readout"
                 label=move || describe(&params.get(), pos.get())
-                on_move=on_move
-                on_leave=move || cursor.set(None)
-                on_key=on_key
+                pointer=Pointer::new(on_move, on_key).clearing(cursor)
             />
             <p
                 class="readout"

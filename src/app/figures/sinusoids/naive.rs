@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::controls::{IntSlider, LogSlider};
-use crate::app::figure::{DrawStats, draw_effect_into};
+use crate::app::figure::{DrawStats, StillCanvas, draw_effect_into};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter};
 use crate::app::plot::paint_lines;
@@ -204,20 +204,11 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
     view! {
         <div class="subfigure">
             <div class="pair">
-                <div class="canvas-wrap">
-                <canvas
+                <StillCanvas
                     node_ref=bits_ref
-                    role="img"
-                    aria-label=move || format!("Binary bits of positions 0 to {}: the lowest bit flips every position, each higher bit half as often.", n.get() - 1)
-                ></canvas>
-                </div>
-                <div class="canvas-wrap">
-                <canvas
-                    node_ref=sine_ref
-                    role="img"
-                    aria-label="The first columns of the sinusoidal encoding for the same positions: a fast-to-slow ladder too, but smooth."
-                ></canvas>
-                </div>
+                    label=move || format!("Binary bits of positions 0 to {}: the lowest bit flips every position, each higher bit half as often.", n.get() - 1) />
+                <StillCanvas node_ref=sine_ref label="The first columns of the sinusoidal encoding for the same positions: a fast-to-slow ladder too, but smooth."
+                />
             </div>
             <p class="finding">
                 {move || {

@@ -5,7 +5,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
-use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
+use crate::app::figure::{
+    DrawStats, InteractiveCanvas, Pointer, StillCanvas, draw_panels_effect, observed_width,
+};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
 use crate::app::plot::paint_lines;
@@ -172,27 +174,20 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=matrix_ref
                 readout_id="fig-similarity-readout"
+                readout=readout
                 label=describe
-                on_move=on_move
-                on_leave=move || cursor.set(None)
-                on_key=on_key
+                pointer=Pointer::new(on_move, on_key).clearing(cursor)
             />
-            <p class="readout" id="fig-similarity-readout" aria-live="polite">
-                {readout}
-            </p>
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=curve_ref
-                    role="img"
-                    aria-label=move || {
-                        format!(
-                            "Similarity of position {} to every other position: 1 at the position \
-                             itself, and a sum of waves in the distance on either side.",
-                            pos.get()
-                        )
-                    }
-                ></canvas>
-            </div>
+            <StillCanvas
+                node_ref=curve_ref
+                label=move || {
+                    format!(
+                        "Similarity of position {} to every other position: 1 at the position \
+                         itself, and a sum of waves in the distance on either side.",
+                        pos.get()
+                    )
+                }
+            />
             <figcaption>{move || caption.get()}</figcaption>
         </figure>
     }

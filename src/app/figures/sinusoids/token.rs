@@ -5,7 +5,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::draw_effect;
+use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
@@ -87,24 +87,21 @@ pub fn AddToToken() -> impl IntoView {
                     })
                     .collect_view()}
             </div>
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=canvas_ref
-                    role="img"
-                    aria-label=move || {
-                        let [p0, p1, p2] = at.get();
-                        format!(
-                            "Differences between the word placed at positions {p1} and {p2} and at \
-                             position {p0}, over the columns (fast pairs {}). {}",
-                            match params.get().layout {
-                                Layout::Interleaved => "on the left",
-                                Layout::Half => "at the start of each half",
-                            },
-                            summary()
-                        )
-                    }
-                ></canvas>
-            </div>
+            <StillCanvas
+                node_ref=canvas_ref
+                label=move || {
+                    let [p0, p1, p2] = at.get();
+                    format!(
+                        "Differences between the word placed at positions {p1} and {p2} and at \
+                         position {p0}, over the columns (fast pairs {}). {}",
+                        match params.get().layout {
+                            Layout::Interleaved => "on the left",
+                            Layout::Half => "at the start of each half",
+                        },
+                        summary()
+                    )
+                }
+            />
             <p class="finding" id="fig-token-summary">{summary}</p>
             <figcaption>
                 {move || {

@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
-use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
@@ -149,14 +149,10 @@ pub fn SinusoidalWaves() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=canvas_ref
                 readout_id="fig-waves-readout"
+                readout=readout
                 label=describe
-                on_move=on_move
-                on_leave=move || cursor.set(None)
-                on_key=on_key
+                pointer=Pointer::new(on_move, on_key).clearing(cursor)
             />
-            <p class="readout" id="fig-waves-readout" aria-live="polite">
-                {readout}
-            </p>
             <figcaption>
                 {move || crate::explain::sinusoids::waves_caption(&params.get())}
                 " Hover a column of the heatmap to add its wave here (grey)."

@@ -9,7 +9,9 @@ use web_sys::ImageData;
 
 use crate::app::canvas::{self, Surface};
 use crate::app::controls::IntSlider;
-use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
+use crate::app::figure::{
+    DrawStats, InteractiveCanvas, Pointer, draw_panels_effect, observed_width,
+};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{MatrixPainter, event_pixel, hover_cell, key_cursor, step_item};
 use crate::app::state::AppState;
@@ -237,12 +239,10 @@ pub fn AlibiBias() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=matrix_ref
                 readout_id="fig-tab-alibi-readout"
+                readout=readout
                 label=describe
-                on_move=hover_cell(matrix_ref, layout, cursor)
-                on_leave=move || cursor.set(None)
-                on_key=on_key
+                pointer=Pointer::new(hover_cell(matrix_ref, layout, cursor), on_key).clearing(cursor)
             />
-            <p class="readout" id="fig-tab-alibi-readout" aria-live="polite">{readout}</p>
             <div class="canvas-wrap">
                 <canvas
                     node_ref=tiles_ref

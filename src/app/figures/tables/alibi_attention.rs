@@ -86,12 +86,10 @@ pub fn AlibiAttention() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=canvas_ref
                 readout_id="fig-tab-alibi-attention-readout"
+                readout=readout
                 label=describe
-                on_move=cursor.on_move(canvas_ref, count, |x| x)
-                on_leave=move || cursor.at.set(None)
-                on_key=cursor.on_key(count)
+                pointer=cursor.pointer(canvas_ref, count, |x| x).clearing(cursor.at)
             />
-            <p class="readout" id="fig-tab-alibi-attention-readout" aria-live="polite">{readout}</p>
             <p class="finding">{finding}</p>
             <details class="head-table">
                 <summary>"Every head: slope and the distance at which its weight halves"</summary>

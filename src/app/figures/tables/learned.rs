@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use super::{Presets, SeedField};
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{InteractiveCanvas, draw_effect, observed_width};
+use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect, observed_width};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
@@ -148,17 +148,13 @@ pub fn LearnedCliff() -> impl IntoView {
                     node_ref=learned_ref
                     readout_id="fig-tab-learned-readout"
                     label=describe
-                    on_move=hover_cell(learned_ref, learned_layout, cursor)
-                    on_leave=move || cursor.set(None)
-                    on_key=on_key
+                    pointer=Pointer::new(hover_cell(learned_ref, learned_layout, cursor), on_key).clearing(cursor)
                 />
                 <InteractiveCanvas
                     node_ref=sin_ref
                     readout_id="fig-tab-learned-readout"
                     label=describe
-                    on_move=hover_cell(sin_ref, sin_layout, cursor)
-                    on_leave=move || cursor.set(None)
-                    on_key=on_key
+                    pointer=Pointer::new(hover_cell(sin_ref, sin_layout, cursor), on_key).clearing(cursor)
                 />
             </div>
             <p class="readout" id="fig-tab-learned-readout" aria-live="polite">{readout}</p>

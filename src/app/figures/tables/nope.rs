@@ -97,12 +97,10 @@ pub fn NoPosition() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=canvas_ref
                 readout_id="fig-tab-nope-readout"
+                readout=readout
                 label=describe
-                on_move=cursor.on_move(canvas_ref, count, |x| 10f64.powf(x) - 1.0)
-                on_leave=move || cursor.at.set(None)
-                on_key=cursor.on_key(count)
+                pointer=cursor.pointer(canvas_ref, count, |x| 10f64.powf(x) - 1.0).clearing(cursor.at)
             />
-            <p class="readout" id="fig-tab-nope-readout" aria-live="polite">{readout}</p>
             <p class="finding">{finding}</p>
             <figcaption>
                 "A decoder without any positional encoding (NoPE) still has its causal mask: "

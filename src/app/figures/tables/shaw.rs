@@ -6,7 +6,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::controls::IntSlider;
-use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
 use crate::app::state::AppState;
@@ -100,12 +100,10 @@ pub fn ShawClipped() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=canvas_ref
                 readout_id="fig-tab-shaw-readout"
+                readout=readout
                 label=describe
-                on_move=hover_cell(canvas_ref, layout, cursor)
-                on_leave=move || cursor.set(None)
-                on_key=on_key
+                pointer=Pointer::new(hover_cell(canvas_ref, layout, cursor), on_key).clearing(cursor)
             />
-            <p class="readout" id="fig-tab-shaw-readout" aria-live="polite">{readout}</p>
             <p class="finding">{finding}</p>
             <figcaption>
                 "Shaw, Uszkoreit and Vaswani (2018) give attention no absolute positions at all. "

@@ -94,12 +94,10 @@ pub fn AlibiSlopes() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=canvas_ref
                 readout_id="fig-tab-slopes-readout"
+                readout=readout
                 label=describe
-                on_move=cursor.on_move(canvas_ref, count, |x| x - 1.0)
-                on_leave=move || cursor.at.set(None)
-                on_key=cursor.on_key(count)
+                pointer=cursor.pointer(canvas_ref, count, |x| x - 1.0).clearing(cursor.at)
             />
-            <p class="readout" id="fig-tab-slopes-readout" aria-live="polite">{readout}</p>
             <p class="finding">{finding}</p>
             <figcaption>
                 "ALiBi adds no position vector anywhere. Each head subtracts m·|i − j| from the "

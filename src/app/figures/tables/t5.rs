@@ -10,7 +10,9 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::controls::{Choice, IntSlider};
-use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
+use crate::app::figure::{
+    DrawStats, InteractiveCanvas, Pointer, draw_panels_effect, observed_width,
+};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
@@ -119,23 +121,19 @@ pub fn T5Buckets() -> impl IntoView {
             <InteractiveCanvas
                 node_ref=matrix_ref
                 readout_id="fig-tab-t5-readout"
+                readout=readout
                 label=describe
-                on_move=hover_cell(matrix_ref, layout, cursor)
-                on_leave=move || cursor.set(None)
-                on_key=on_key
+                pointer=Pointer::new(hover_cell(matrix_ref, layout, cursor), on_key).clearing(cursor)
             />
-            <p class="readout" id="fig-tab-t5-readout" aria-live="polite">{readout}</p>
             <InteractiveCanvas
                 node_ref=curve_ref
                 readout_id="fig-tab-t5-curve-readout"
+                readout=curve_readout
                 label=describe
-                on_move=x_cursor.on_move(curve_ref, count, move |x| {
+                pointer=x_cursor.pointer(curve_ref, count, move |x| {
                     x + reach(s.t5_len.get_untracked(), max_distance.get_untracked()) as f64
                 })
-                on_leave=move || {}
-                on_key=x_cursor.on_key(count)
             />
-            <p class="readout" id="fig-tab-t5-curve-readout" aria-live="polite">{curve_readout}</p>
             <p class="finding">{finding}</p>
             <figcaption>
                 "T5 (Raffel et al. 2020) adds one learned scalar per bucket and head to the "
