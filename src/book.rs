@@ -48,45 +48,22 @@ const fn pic(id: &'static str, title: &'static str, build: scene::Build) -> Figu
     }
 }
 
-/// The chapters, in reading order.
+/// The chapters, in reading order (a table, one figure a row).
+#[rustfmt::skip]
 pub const CHAPTERS: [Chapter; 4] = [
     Chapter {
         id: "sinusoids",
         number: 1,
         title: "Order and sinusoids",
         figures: &[
-            pic(
-                "fig-attention",
-                "Attention is order-blind",
-                scene::sinusoids::attention,
-            ),
-            pic(
-                "fig-naive",
-                "First ideas and why they fail",
-                scene::sinusoids::naive,
-            ),
-            pic(
-                "fig-heatmap",
-                "The encoding as a table",
-                scene::sinusoids::heatmap,
-            ),
+            pic("fig-attention", "Attention is order-blind", scene::sinusoids::attention),
+            pic("fig-naive", "First ideas and why they fail", scene::sinusoids::naive),
+            pic("fig-heatmap", "The encoding as a table", scene::sinusoids::heatmap),
             pic("fig-waves", "Columns are waves", scene::sinusoids::waves),
             pic("fig-clocks", "Rows are clocks", scene::sinusoids::clocks),
-            pic(
-                "fig-similarity",
-                "How alike two positions are",
-                scene::sinusoids::similarity,
-            ),
-            pic(
-                "fig-shift",
-                "A shift is a rotation",
-                scene::sinusoids::shift,
-            ),
-            pic(
-                "fig-token",
-                "Adding position to a word",
-                scene::sinusoids::token,
-            ),
+            pic("fig-similarity", "How alike two positions are", scene::sinusoids::similarity),
+            pic("fig-shift", "A shift is a rotation", scene::sinusoids::shift),
+            pic("fig-token", "Adding position to a word", scene::sinusoids::token),
         ],
     },
     Chapter {
@@ -96,32 +73,12 @@ pub const CHAPTERS: [Chapter; 4] = [
         figures: &[
             pic("fig-rope-add", "Why not add?", scene::rope::add),
             pic("fig-rope-2d", "Rotating a 2D vector", scene::rope::vector),
-            pic(
-                "fig-rope-sentences",
-                "Same angle, different sentences",
-                scene::rope::sentences,
-            ),
+            pic("fig-rope-sentences", "Same angle, different sentences", scene::rope::sentences),
             pic("fig-rope-wheels", "One wheel per pair", scene::rope::wheels),
-            pic(
-                "fig-rope-scores",
-                "q·k depends on distance",
-                scene::rope::scores,
-            ),
-            pic(
-                "fig-rope-dims",
-                "How far each pair turns",
-                scene::rope::dims,
-            ),
-            pic(
-                "fig-rope-efficient",
-                "The efficient form",
-                scene::rope::efficient,
-            ),
-            pic(
-                "fig-rope-layouts",
-                "Interleaved or half-split",
-                scene::rope::layouts,
-            ),
+            pic("fig-rope-scores", "q·k depends on distance", scene::rope::scores),
+            pic("fig-rope-dims", "How far each pair turns", scene::rope::dims),
+            pic("fig-rope-efficient", "The efficient form", scene::rope::efficient),
+            pic("fig-rope-layouts", "Interleaved or half-split", scene::rope::layouts),
             pic("fig-rope-values", "Why only q and k", scene::rope::values),
             pic("fig-rope-cloud", "The token cloud", scene::rope::cloud),
         ],
@@ -131,22 +88,10 @@ pub const CHAPTERS: [Chapter; 4] = [
         number: 3,
         title: "Stretching the context",
         figures: &[
-            pic(
-                "fig-ctx-turns",
-                "Pairs that turn less than once within L₀",
-                scene::context::turns,
-            ),
-            pic(
-                "fig-ctx-wavelengths",
-                "Wavelength per pair",
-                scene::context::wavelengths,
-            ),
+            pic("fig-ctx-turns", "Pairs that turn less than once within L₀", scene::context::turns),
+            pic("fig-ctx-wavelengths", "Wavelength per pair", scene::context::wavelengths),
             pic("fig-ctx-scores", "Scores far away", scene::context::scores),
-            pic(
-                "fig-ctx-attention",
-                "The attention factor",
-                scene::context::attention,
-            ),
+            pic("fig-ctx-attention", "The attention factor", scene::context::attention),
             pic("fig-ctx-dynamic", "Dynamic NTK", scene::context::dynamic),
         ],
     },
@@ -155,45 +100,17 @@ pub const CHAPTERS: [Chapter; 4] = [
         number: 4,
         title: "Tables and biases",
         figures: &[
-            pic(
-                "fig-tab-learned",
-                "A learned table ends",
-                scene::tables::learned,
-            ),
-            pic(
-                "fig-tab-learned-sim",
-                "No structure before training",
-                scene::tables::learned_sim,
-            ),
-            pic(
-                "fig-tab-shaw",
-                "Clipped relative distances",
-                scene::tables::shaw,
-            ),
+            pic("fig-tab-learned", "A learned table ends", scene::tables::learned),
+            pic("fig-tab-learned-sim", "No structure before training", scene::tables::learned_sim),
+            pic("fig-tab-shaw", "Clipped relative distances", scene::tables::shaw),
             pic("fig-tab-t5", "T5's buckets", scene::tables::t5),
-            pic(
-                "fig-tab-slopes",
-                "ALiBi: one slope per head",
-                scene::tables::slopes,
-            ),
+            pic("fig-tab-slopes", "ALiBi: one slope per head", scene::tables::slopes),
             pic("fig-tab-alibi", "ALiBi's bias", scene::tables::alibi),
-            pic(
-                "fig-tab-alibi-attention",
-                "Local and global heads",
-                scene::tables::alibi_attention,
-            ),
+            pic("fig-tab-alibi-attention", "Local and global heads", scene::tables::alibi_attention),
             pic("fig-tab-nope", "No position at all", scene::tables::nope),
             fig("fig-tab-compare", "Every method side by side"),
-            pic(
-                "fig-tab-same",
-                "One position, every method",
-                scene::tables::same,
-            ),
-            pic(
-                "fig-tab-extrapolate",
-                "Past the training length",
-                scene::tables::extrapolate,
-            ),
+            pic("fig-tab-same", "One position, every method", scene::tables::same),
+            pic("fig-tab-extrapolate", "Past the training length", scene::tables::extrapolate),
         ],
     },
 ];
