@@ -5,6 +5,10 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "common/says.rs"]
+mod says;
+use says::assert_says;
+
 use pe_explorer::explain::rope::{AngleVerdict, ScoreTrend, angle_verdict, score_trend};
 use pe_explorer::math::plane;
 use pe_explorer::math::rope::{Layout, dot, inv_freq, rotate};
@@ -284,5 +288,5 @@ fn fresh_u2_negative_distances_read_plainly() {
         "{text}"
     );
     let text = angle_verdict(Some((1, 0.5)), Some((3, 0.5)), 180.0).to_string();
-    assert!(text.contains("= −360°"), "{text}");
+    assert_says(&text, &["= −360°"]);
 }

@@ -5,6 +5,10 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "common/says.rs"]
+mod says;
+use says::{assert_never_says, assert_says};
+
 use std::f64::consts::{PI, TAU};
 
 use pe_explorer::explain::sinusoids::{
@@ -264,8 +268,8 @@ fn f1_one_pair_at_the_largest_base() {
 fn f2_the_lone_sine_is_counted() {
     let p = view("?d=3").params;
     let text = explain::unfinished(&p).to_string();
-    assert!(text.contains("the lone sine does not"), "{text}");
-    assert!(!text.contains("longer inputs bring only"), "{text}");
+    assert_says(&text, &["the lone sine does not"]);
+    assert_never_says(&text, &["longer inputs bring only"]);
 }
 
 /// F4: `?d=5&n=5&k=1`: a matrix fitted to the five rows shifts the lone sine's column (the
@@ -279,9 +283,11 @@ fn f4_a_fitted_matrix_can_shift_the_rows_shown() {
     let target: Vec<f64> = (0..p.positions).map(|q| p.row(q + 1)[col]).collect();
     assert!(fit_residual(&rows, &target) < 1e-6);
     let note = explain::lone_sine_shift_note(&p, 1).unwrap();
-    assert!(note.contains("Over every integer position"), "{note}");
-    assert!(note.contains("over just the 5 rows shown"), "{note}");
-    assert!(!note.contains("No fixed matrix"), "{note}");
+    assert_says(
+        &note,
+        &["Over every integer position", "over just the 5 rows shown"],
+    );
+    assert_never_says(&note, &["No fixed matrix"]);
 }
 
 /// F5: at d = 129 the distance-1 diagonal spreads by 5e-8: the caption's two ends differ.
@@ -488,7 +494,7 @@ fn fresh_f2_one_pair_has_no_fast_columns() {
 #[test]
 fn fresh_f7_the_clocks_are_a_sample() {
     let text = explain::clocks_shown_text(&view("").params);
-    assert!(text.contains("12 of the 64"), "{text}");
+    assert_says(&text, &["12 of the 64"]);
     assert!(explain::clocks_shown_text(&view("?d=5").params).contains("no clock"));
     assert_eq!(
         explain::clocks_shown_text(&view("?d=2").params),

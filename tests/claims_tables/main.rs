@@ -8,6 +8,9 @@
 //! [`others`] (Shaw, NoPE, one position, past the training length).
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "../common/says.rs"]
+mod says;
+
 mod alibi;
 mod learned;
 mod others;

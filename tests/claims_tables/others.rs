@@ -8,6 +8,7 @@ use pe_explorer::math::relative;
 use pe_explorer::params::tables as ptab;
 use proptest::prelude::*;
 
+use super::says::{assert_never_says, assert_says};
 use super::view;
 
 proptest! {
@@ -36,9 +37,9 @@ fn check_shaw(n: usize, k: usize) {
     } else {
         "distances"
     };
-    assert!(
-        text.contains(&format!("k = {k}: {} distinct clipped {noun}", clips.len())),
-        "{text}"
+    assert_says(
+        &text,
+        &[&format!("k = {k}: {} distinct clipped {noun}", clips.len())],
     );
     assert!(text.contains(&format!("all {} query–key pairs", n * n)));
     assert_eq!(text.contains("nothing is clipped yet"), !clipped, "{text}");
@@ -53,7 +54,7 @@ fn regression_nope_noise_depends_on_d() {
         last: 0.004,
     }
     .to_string();
-    assert!(coarse.contains("√(2/d) ≈ 1.41 times"), "{coarse}");
+    assert_says(&coarse, &["√(2/d) ≈ 1.41 times"]);
     let fine = NopeFinding {
         n: 256,
         d: 64,
@@ -61,10 +62,12 @@ fn regression_nope_noise_depends_on_d() {
         last: 0.0039,
     }
     .to_string();
-    assert!(fine.contains("without any positional encoding"), "{fine}");
-    assert!(
-        fine.contains("estimates of 1 and 1/256 from 64 coordinates"),
-        "{fine}"
+    assert_says(
+        &fine,
+        &[
+            "without any positional encoding",
+            "estimates of 1 and 1/256 from 64 coordinates",
+        ],
     );
 }
 
@@ -87,9 +90,9 @@ fn regression_u3_position_0_has_only_its_own_key() {
     let v = view("t.p=0");
     assert_eq!(v.pos, 0);
     let text = claims::same_finding((v.pos, 64), &[0.0; 64], None, &[0.0], &[0.0], v.causal);
-    assert!(
-        text.contains("its only key at or before the query is its own (bias 0)"),
-        "{text}"
+    assert_says(
+        &text,
+        &["its only key at or before the query is its own (bias 0)"],
     );
 }
 
@@ -120,11 +123,13 @@ fn regression_u4_new_angles_fall_between_seen_ones() {
         bidirectional: true,
     };
     let text = claims::extrapolation_finding(640, 512, theta, t5);
-    assert!(
-        text.contains("already covered the whole circle within max_len, so its new angles fall among those it took in training (between them, not beyond them)"),
-        "{text}"
+    assert_says(
+        &text,
+        &[
+            "already covered the whole circle within max_len, so its new angles fall among those it took in training (between them, not beyond them)",
+        ],
     );
-    assert!(!text.contains("only repeats"), "{text}");
+    assert_never_says(&text, &["only repeats"]);
 }
 
 /// M5: Wang et al. (2024) tie NoPE's limit to distracted attention and fix it with per-head
@@ -136,7 +141,6 @@ fn regression_m5_wang_et_al_are_credited_with_their_own_explanation() {
     let guess = t.find("This book adds a guess").unwrap();
     let signal = t.find("1/(i + 1)").unwrap();
     assert!(wang < guess && guess < signal, "{t}");
-    assert!(t.contains("distracted attention"), "{t}");
-    assert!(t.contains("softmax temperature per head"), "{t}");
-    assert!(!t.contains("(Wang et al. 2024):"), "{t}");
+    assert_says(t, &["distracted attention", "softmax temperature per head"]);
+    assert_never_says(t, &["(Wang et al. 2024):"]);
 }

@@ -8,6 +8,7 @@ use pe_explorer::math::relative;
 use pe_explorer::params::tables::{self as ptab, TablesView};
 use proptest::prelude::*;
 
+use super::says::{assert_never_says, assert_says};
 use super::view;
 
 /// The T5 settings the page reads from `v`.
@@ -111,7 +112,7 @@ fn check_readout(t5: T5, r: i64, claim: &T5Readout, buckets: &[usize]) {
             assert_eq!(distance, d);
             assert_eq!((lo, hi), (d, d), "{t5:?} {r}: {text}");
             assert!(!far);
-            assert!(text.contains(&format!("distance {d} alone")), "{text}");
+            assert_says(&text, &[&format!("distance {d} alone")]);
         }
         BucketRun::Shared { first, last } => {
             assert_eq!(first, lo, "{t5:?} {r}: {text}");
@@ -120,17 +121,14 @@ fn check_readout(t5: T5, r: i64, claim: &T5Readout, buckets: &[usize]) {
                     assert_eq!(l, hi, "{t5:?} {r}: {text}");
                     assert!(l < top && !far);
                     assert!(l > first);
-                    assert!(
-                        text.contains(&format!("shared by distances {first} … {l}")),
-                        "{text}"
-                    );
+                    assert_says(&text, &[&format!("shared by distances {first} … {l}")]);
                 }
                 None => {
                     assert_eq!(hi, top, "{t5:?} {r}: the last bucket must reach the bound");
                     assert!(far, "{t5:?} {r}: a far probe left bucket {b}");
-                    assert!(
-                        text.contains(&format!("every distance from {first} on, however far")),
-                        "{text}"
+                    assert_says(
+                        &text,
+                        &[&format!("every distance from {first} on, however far")],
                     );
                 }
             }
@@ -159,12 +157,12 @@ fn check_finding(t5: T5) {
     assert_eq!(f.last, last);
     // The log buckets reach the last one at or before max_distance.
     assert!(flat <= t5.max_distance as u64, "{t5:?}: flat from {flat}");
-    assert!(
-        text.contains(&format!(
+    assert_says(
+        &text,
+        &[&format!(
             "every distance from {flat} on, max_distance = {} included, shares the last bucket",
             t5.max_distance
-        )),
-        "{text}"
+        )],
     );
     let me = if t5.bidirectional {
         t5.num_buckets / 4
@@ -175,10 +173,7 @@ fn check_finding(t5: T5) {
     assert_eq!(f.log_buckets, log.len(), "{t5:?}");
     if flat > me {
         let noun = if log.len() == 1 { "bucket" } else { "buckets" };
-        assert!(
-            text.contains(&format!("{} log-spaced {noun}", log.len())),
-            "{text}"
-        );
+        assert_says(&text, &[&format!("{} log-spaced {noun}", log.len())]);
     }
     // Every bucket any pair gets, both sides.
     let used: BTreeSet<usize> = (-(bound as i64)..=bound as i64)
@@ -187,9 +182,9 @@ fn check_finding(t5: T5) {
     let unused: Vec<usize> = (0..t5.num_buckets).filter(|b| !used.contains(b)).collect();
     assert_eq!(f.unused, unused, "{t5:?}");
     assert_eq!(text.contains("never used"), !unused.is_empty(), "{text}");
-    assert!(!text.contains("of each side"), "{text}");
+    assert_never_says(&text, &["of each side"]);
     if !t5.bidirectional {
-        assert!(!text.contains("after it. "), "{text}");
+        assert_never_says(&text, &["after it. "]);
     }
     // The text alternative, for matrices that stop short of, at and past the last bucket.
     for n in [
@@ -246,11 +241,11 @@ fn check_picture(t5: T5, n: usize, buckets: &[usize]) {
         "{t5:?} n {n}: {text}"
     );
     if flat < n {
-        assert!(
-            text.contains(&format!(
+        assert_says(
+            &text,
+            &[&format!(
                 "flat colour from distance {flat} on (the last bucket)"
-            )),
-            "{text}"
+            )],
         );
     }
     if exact == n {
@@ -261,7 +256,7 @@ fn check_picture(t5: T5, n: usize, buckets: &[usize]) {
             )),
             "{t5:?} n {n}: {text}"
         );
-        assert!(!text.contains("log-spaced band"), "{text}");
+        assert_never_says(&text, &["log-spaced band"]);
     } else if exact > 1 {
         assert!(
             text.contains(&format!("distances 0 … {} with a bucket each", exact - 1)),
@@ -269,7 +264,7 @@ fn check_picture(t5: T5, n: usize, buckets: &[usize]) {
         );
     }
     if log.is_empty() {
-        assert!(!text.contains("log-spaced band"), "{text}");
+        assert_never_says(&text, &["log-spaced band"]);
     } else {
         let last_log = shown.iter().rposition(|&b| b != last).unwrap();
         let noun = if log.len() == 1 { "band" } else { "bands" };
@@ -409,10 +404,12 @@ fn regression_t5_defaults_hover_100_is_the_last_bucket_from_91() {
         "j − i = −80 → bucket 14 (logarithmic: shared by distances 64 … 90 (keys before the query))"
     );
     let finding = claims::t5_finding(t5).to_string();
-    assert!(finding.contains("Distances 0 … 7 get one bucket each; distances 8 … 90 fall into 7 log-spaced buckets; every distance from 91 on, max_distance = 128 included, shares the last bucket (15, or 31 for keys after the query)."), "{finding}");
-    assert!(
-        finding.contains("1 bucket is never used at these settings: 16"),
-        "{finding}"
+    assert_says(
+        &finding,
+        &[
+            "Distances 0 … 7 get one bucket each; distances 8 … 90 fall into 7 log-spaced buckets; every distance from 91 on, max_distance = 128 included, shares the last bucket (15, or 31 for keys after the query).",
+            "1 bucket is never used at these settings: 16",
+        ],
     );
     // Quiz Q6's link (?t.tn=300) shows this phrase.
     assert!(
@@ -424,10 +421,7 @@ fn regression_t5_defaults_hover_100_is_the_last_bucket_from_91() {
     );
     // The extrapolation figure agrees.
     let ex = claims::extrapolation_finding(640, 512, 1e-4, t5);
-    assert!(
-        ex.contains("T5's bucket stops changing at distance 91"),
-        "{ex}"
-    );
+    assert_says(&ex, &["T5's bucket stops changing at distance 91"]);
 }
 
 #[test]
@@ -483,12 +477,14 @@ fn regression_t5_md_16_hover_15_is_shared_by_every_farther_distance() {
 fn regression_t5_causal_md_17_has_one_side() {
     let t5 = t5_of(&view("t.bi=0&t.md=17"));
     let text = claims::t5_finding(t5).to_string();
-    assert!(!text.contains("each side"), "{text}");
-    assert!(
-        text.contains("14 buckets are never used at these settings: 17 … 30"),
-        "{text}"
+    assert_never_says(&text, &["each side"]);
+    assert_says(
+        &text,
+        &[
+            "14 buckets are never used at these settings: 17 … 30",
+            "distance 16 falls into 1 log-spaced bucket; every distance from 17 on, max_distance = 17 included",
+        ],
     );
-    assert!(text.contains("distance 16 falls into 1 log-spaced bucket; every distance from 17 on, max_distance = 17 included"), "{text}");
 }
 
 #[test]
@@ -503,11 +499,13 @@ fn regression_t5_odd_33_buckets_leaves_bucket_32_unused() {
         ),
         "{text}"
     );
-    assert!(
-        text.contains("2 buckets are never used at these settings: 16, 32"),
-        "{text}"
+    assert_says(
+        &text,
+        &[
+            "2 buckets are never used at these settings: 16, 32",
+            "bucket 32 lies past both sides",
+        ],
     );
-    assert!(text.contains("bucket 32 lies past both sides"), "{text}");
 }
 
 // ------------------------------------------------------------------ the second review's links
@@ -546,14 +544,16 @@ fn regression_w3_t5_text_alternative_promises_only_what_the_matrix_shows() {
         ),
         "{text}"
     );
-    assert!(!text.contains("flat colour"), "{text}");
+    assert_never_says(&text, &["flat colour"]);
 
     let v = view("");
     assert_eq!(reference_before(91, true, 32, 128), 15);
     let text = claims::t5_describe(t5_of(&v), v.t5_len);
-    assert!(
-        text.contains("7 log-spaced bands covering distances 8 … 90, and flat colour from distance 91 on (the last bucket)."),
-        "{text}"
+    assert_says(
+        &text,
+        &[
+            "7 log-spaced bands covering distances 8 … 90, and flat colour from distance 91 on (the last bucket).",
+        ],
     );
 }
 
@@ -568,17 +568,16 @@ fn regression_m2_quiz_q6_names_the_encoders_91_and_the_decoders_113() {
     };
     assert_eq!((first_of_last(true), first_of_last(false)), (91, 113));
     let why = claims::QUIZ_T5_WHY;
-    assert!(
-        why.contains("In the encoder (bidirectional), every distance from 91 on"),
-        "{why}"
-    );
-    assert!(
-        why.contains("in the decoder (causal), whose 32 buckets all count keys at or before the query, every distance from 113 on shares the last bucket"),
-        "{why}"
+    assert_says(
+        why,
+        &[
+            "In the encoder (bidirectional), every distance from 91 on",
+            "in the decoder (causal), whose 32 buckets all count keys at or before the query, every distance from 113 on shares the last bucket",
+        ],
     );
     // The figure at ?t.bi=0 says the same.
     let finding = claims::t5_finding(t5_of(&view("t.bi=0"))).to_string();
-    assert!(finding.contains("every distance from 113 on"), "{finding}");
+    assert_says(&finding, &["every distance from 113 on"]);
     // Both 200 and 1000 lie past either start.
     for bi in [true, false] {
         assert_eq!(
