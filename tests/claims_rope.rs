@@ -7,6 +7,7 @@
 
 #[path = "common/says.rs"]
 mod says;
+use pe_explorer::params::Declared;
 use says::assert_says;
 
 use pe_explorer::explain::rope::{AngleVerdict, ScoreTrend, angle_verdict, score_trend};

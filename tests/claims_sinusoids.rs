@@ -7,6 +7,7 @@
 
 #[path = "common/says.rs"]
 mod says;
+use pe_explorer::params::Declared;
 use says::{assert_never_says, assert_says};
 
 use std::f64::consts::{PI, TAU};

@@ -27,6 +27,7 @@ pub mod url;
 
 use leptos::prelude::*;
 
+use crate::params::Declared;
 use crate::params::ThemeChoice;
 use contents::Contents;
 use state::{AppState, Notices};

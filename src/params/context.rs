@@ -131,17 +131,6 @@ fn parse_methods(text: &str) -> (Vec<RopeType>, Option<Notice>) {
 }
 
 impl ContextView {
-    /// Reads the view from query pairs (keys without `c.` are other chapters'). Bad values clamp
-    /// or fall back, with a notice.
-    pub fn from_query(pairs: &[(String, String)]) -> (ContextView, Vec<Notice>) {
-        decl::read(&TABLE, pairs)
-    }
-
-    /// The query pairs of this view, omitting defaults.
-    pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        decl::write(&TABLE, self)
-    }
-
     /// The scaling `rope_type` computes for this view at current length `seq_len`, with
     /// LongRoPE's `lists` (short, long) when they fit `dim/2`, else the synthetic ones.
     pub fn scaling(
@@ -203,6 +192,10 @@ pub fn preset_lists(model: Option<&str>) -> Option<(Vec<f64>, Vec<f64>)> {
         .and_then(crate::math::rope_presets::find)
         .and_then(|p| crate::math::rope_config::parse_config(p.config).ok())
         .and_then(|m| longrope_lists(&m))
+}
+
+impl decl::Declared for ContextView {
+    const TABLE: &'static Table<ContextView> = &TABLE;
 }
 
 /// The chapter's parameters, one row each, in the order a link writes them.
@@ -277,8 +270,9 @@ fn read_model(v: &mut ContextView, text: &str) -> Option<Notice> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::Declared;
     use crate::params::decl::Kind;
-    use crate::params::{build_query, parse_query};
+    use crate::params::parse_query;
 
     #[test]
     fn every_row_is_sound() {
@@ -311,14 +305,7 @@ mod tests {
             truncate: false,
             compare: vec![RopeType::Longrope, RopeType::Default],
         };
-        let pairs = changed.to_query();
-        assert_eq!(pairs.len(), TABLE.params.len());
-        for (k, _) in &pairs {
-            assert!(TABLE.has(k), "{k}");
-        }
-        let (back, notices) = ContextView::from_query(&parse_query(&build_query(&pairs)));
-        assert_eq!(back, changed);
-        assert!(notices.is_empty(), "{notices:?}");
+        decl::check_round_trip(&TABLE, &changed);
     }
 
     #[test]

@@ -214,6 +214,24 @@ impl<V> Table<V> {
     }
 }
 
+/// A view whose parameters are declared in a [`Table`], which reads it from a link and writes it
+/// back ([`read`], [`write`]).
+pub trait Declared: Default + Sized + 'static {
+    /// The view's parameters, one row each, in the order a link writes them.
+    const TABLE: &'static Table<Self>;
+
+    /// The view query `pairs` describe, and a notice for each value not taken as given (a bad
+    /// value falls back or clamps); keys of other views are passed over.
+    fn from_query(pairs: &[(String, String)]) -> (Self, Vec<Notice>) {
+        read(Self::TABLE, pairs)
+    }
+
+    /// The query pairs of this view, leaving out values a link need not carry (defaults).
+    fn to_query(&self) -> Vec<(&'static str, String)> {
+        write(Self::TABLE, self)
+    }
+}
+
 /// The view a link's query `pairs` describe, and a notice for each value not taken as given.
 /// Keys the table does not declare belong to others and are passed over. Keys are read in the
 /// link's order (a repeated key: the last one wins, each with its notice), the late ones after the
@@ -563,4 +581,20 @@ pub fn check_table<V: Default + PartialEq + std::fmt::Debug>(table: &Table<V>, p
         assert!(notices.is_empty(), "{} = {text}: {notices:?}", p.key);
         assert_eq!(back, default, "{} = {text} does not read back", p.key);
     }
+}
+
+/// `view`, which sets every row of `table` away from its default, writes one pair a row, each
+/// with a declared key, and reads back from its link as itself without a notice. For the
+/// chapters' tests.
+#[cfg(test)]
+pub fn check_round_trip<V: Default + PartialEq + std::fmt::Debug>(table: &Table<V>, view: &V) {
+    let pairs = write(table, view);
+    assert_eq!(pairs.len(), table.params.len(), "{pairs:?}");
+    for (k, _) in &pairs {
+        assert!(table.has(k), "{k}");
+    }
+    let link = super::build_query(&pairs);
+    let (back, notices) = read(table, &super::parse_query(&link));
+    assert_eq!(&back, view, "{link}");
+    assert!(notices.is_empty(), "{link}: {notices:?}");
 }

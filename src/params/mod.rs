@@ -10,6 +10,7 @@ pub mod rope;
 pub mod sinusoids;
 pub mod tables;
 
+pub use decl::Declared;
 pub use sinusoids::*;
 
 /// Every chapter's view: what a link's query describes, typed and clamped. The app holds it in

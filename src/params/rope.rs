@@ -222,18 +222,10 @@ impl RopeView {
     pub fn qk_vectors(&self) -> (Vec<f64>, Vec<f64>) {
         qk_vectors(self.qk, self.dim, self.seed)
     }
+}
 
-    /// Reads the view from query pairs; keys without the `r.` prefix belong to other chapters and
-    /// are ignored. Bad values fall back or clamp, with a notice.
-    pub fn from_query(pairs: &[(String, String)]) -> (RopeView, Vec<Notice>) {
-        decl::read(&TABLE, pairs)
-    }
-
-    /// The query pairs for this view, omitting defaults (`r.rot` is omitted when every
-    /// coordinate rotates).
-    pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        decl::write(&TABLE, self)
-    }
+impl decl::Declared for RopeView {
+    const TABLE: &'static Table<RopeView> = &TABLE;
 }
 
 /// The chapter's parameters, one row each, in the order a link writes them.
@@ -346,7 +338,8 @@ fn read_word(v: &mut RopeView, i: usize, text: &str) -> Option<Notice> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::{build_query, parse_query};
+    use crate::params::Declared;
+    use crate::params::parse_query;
 
     fn q(s: &str) -> Vec<(String, String)> {
         parse_query(s)
@@ -381,14 +374,7 @@ mod tests {
             cloud_positions: 256,
             view: [-90.0, 45.5],
         };
-        let pairs = view.to_query();
-        assert_eq!(pairs.len(), TABLE.params.len());
-        for (k, _) in &pairs {
-            assert!(TABLE.has(k), "{k}");
-        }
-        let (back, notices) = RopeView::from_query(&parse_query(&build_query(&pairs)));
-        assert_eq!(back, view);
-        assert!(notices.is_empty(), "{notices:?}");
+        decl::check_round_trip(&TABLE, &view);
     }
 
     #[test]

@@ -3,7 +3,6 @@
 //! Learned tables, Shaw's clipped distances, T5's buckets, ALiBi and NoPE each have their own
 //! keys; the learned table and NoPE's random values share one seed.
 
-use super::Notice;
 use super::decl::{self, Table, flag, float_row, int, int_within, seed};
 use crate::math::alibi;
 
@@ -149,12 +148,6 @@ pub fn with_slope(mut defaults: Vec<f64>, head: usize, slope: Option<f64>) -> Ve
 }
 
 impl TablesView {
-    /// Reads the view from query pairs; keys without the `t.` prefix belong to other chapters
-    /// and are ignored. Bad values fall back or clamp, with a notice.
-    pub fn from_query(pairs: &[(String, String)]) -> (TablesView, Vec<Notice>) {
-        decl::read(&TABLE, pairs)
-    }
-
     /// The chosen ALiBi head, from 1, within the head count (as the page reads it).
     pub fn chosen_head(&self) -> usize {
         head_in_range(self.head, self.heads)
@@ -177,11 +170,10 @@ impl TablesView {
     pub fn slopes(&self) -> Vec<f64> {
         with_slope(self.default_slopes(), self.chosen_head(), self.slope)
     }
+}
 
-    /// The query pairs for this view, omitting defaults.
-    pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        decl::write(&TABLE, self)
-    }
+impl decl::Declared for TablesView {
+    const TABLE: &'static Table<TablesView> = &TABLE;
 }
 
 /// The chapter's parameters, one row each, in the order a link writes them.
@@ -229,7 +221,8 @@ pub const TABLE: Table<TablesView> = Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::{build_query, parse_query};
+    use crate::params::Declared;
+    use crate::params::parse_query;
 
     fn q(s: &str) -> Vec<(String, String)> {
         parse_query(s)
@@ -262,14 +255,7 @@ mod tests {
             nope_dim: 1,
             pos: 4095,
         };
-        let pairs = view.to_query();
-        assert_eq!(pairs.len(), TABLE.params.len());
-        for (k, _) in &pairs {
-            assert!(TABLE.has(k), "{k}");
-        }
-        let (back, notices) = TablesView::from_query(&parse_query(&build_query(&pairs)));
-        assert_eq!(back, view);
-        assert!(notices.is_empty(), "{notices:?}");
+        decl::check_round_trip(&TABLE, &view);
     }
 
     #[test]

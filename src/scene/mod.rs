@@ -13,6 +13,7 @@ pub mod sinusoids;
 pub mod svg;
 pub mod tables;
 
+use crate::params::Declared;
 use std::fmt::Write as _;
 
 use crate::chart::clock::ClockSpec;

@@ -16,6 +16,7 @@ mod learned;
 mod others;
 mod t5;
 
+use pe_explorer::params::Declared;
 use pe_explorer::params::parse_query;
 use pe_explorer::params::tables::TablesView;
 

@@ -1,6 +1,7 @@
 //! Links: any query gives a valid state, and every declared key writes what it reads.
 
 use super::*;
+use pe_explorer::params::Declared;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]

@@ -60,42 +60,20 @@ impl fmt::Display for Groups {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = sig(self.factor);
         let n = |v: &Vec<usize>| count(v.len(), "pair", "pairs");
-        let mut parts = Vec::new();
-        if !self.kept.is_empty() {
-            parts.push(format!(
-                "keeps {} as trained ({})",
-                n(&self.kept),
-                ranges(&self.kept)
-            ));
-        }
-        if !self.between.is_empty() {
-            parts.push(format!(
-                "slows {} by less than s ({})",
-                n(&self.between),
-                ranges(&self.between)
-            ));
-        }
-        if !self.divided.is_empty() {
-            parts.push(format!(
-                "divides {} by exactly s = {s} ({})",
-                n(&self.divided),
-                ranges(&self.divided)
-            ));
-        }
-        if !self.beyond.is_empty() {
-            parts.push(format!(
-                "slows {} by more than s = {s} ({})",
-                n(&self.beyond),
-                ranges(&self.beyond)
-            ));
-        }
-        if !self.faster.is_empty() {
-            parts.push(format!(
-                "speeds up {} ({})",
-                n(&self.faster),
-                ranges(&self.faster)
-            ));
-        }
+        let divided = format!(" by exactly s = {s}");
+        let beyond = format!(" by more than s = {s}");
+        let fates: [(&Vec<usize>, &str, &str); 5] = [
+            (&self.kept, "keeps", " as trained"),
+            (&self.between, "slows", " by less than s"),
+            (&self.divided, "divides", &divided),
+            (&self.beyond, "slows", &beyond),
+            (&self.faster, "speeds up", ""),
+        ];
+        let mut parts: Vec<String> = fates
+            .into_iter()
+            .filter(|(pairs, ..)| !pairs.is_empty())
+            .map(|(pairs, verb, how)| format!("{verb} {}{how} ({})", n(pairs), ranges(pairs)))
+            .collect();
         let text = match parts.len() {
             0 => String::new(),
             1 => parts.remove(0),

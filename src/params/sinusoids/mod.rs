@@ -236,17 +236,8 @@ pub fn format_dims(dims: &[usize]) -> String {
     decl::write_list(dims)
 }
 
-impl SinusoidalView {
-    /// Reads the view from query pairs (`n`, `d`, `base`, `layout`, `spacing`, `show`, `pos`, `dims`, …); unknown keys
-    /// are ignored (other figures own them), bad values fall back or clamp with a notice.
-    pub fn from_query(pairs: &[(String, String)]) -> (SinusoidalView, Vec<Notice>) {
-        decl::read(&TABLE, pairs)
-    }
-
-    /// The query pairs for this view, omitting values equal to the defaults so links stay short.
-    pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        decl::write(&TABLE, self)
-    }
+impl decl::Declared for SinusoidalView {
+    const TABLE: &'static Table<SinusoidalView> = &TABLE;
 }
 
 /// The encoding's parameters, one row each, in the order a link writes them.
@@ -330,6 +321,7 @@ fn read_span(slot: &mut Option<Span>, what: &str, text: &str) -> Option<Notice> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::Declared;
     use crate::params::{build_query, parse_query};
 
     fn q(s: &str) -> Vec<(String, String)> {

@@ -41,16 +41,8 @@ pub fn check_sentence(text: &str) -> Result<Vec<String>, Notice> {
     }
 }
 
-impl OrderView {
-    /// Reads `s` (sentence) and `pe` (`on`/`off`) from query pairs.
-    pub fn from_query(pairs: &[(String, String)]) -> (OrderView, Vec<Notice>) {
-        decl::read(&ORDER_TABLE, pairs)
-    }
-
-    /// The query pairs, omitting defaults.
-    pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        decl::write(&ORDER_TABLE, self)
-    }
+impl decl::Declared for OrderView {
+    const TABLE: &'static Table<OrderView> = &ORDER_TABLE;
 }
 
 /// The order-blindness figure's parameters.
@@ -96,16 +88,8 @@ impl Default for NaiveView {
     }
 }
 
-impl NaiveView {
-    /// Reads `npos` and `eps` from query pairs.
-    pub fn from_query(pairs: &[(String, String)]) -> (NaiveView, Vec<Notice>) {
-        decl::read(&NAIVE_TABLE, pairs)
-    }
-
-    /// The query pairs, omitting defaults.
-    pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        decl::write(&NAIVE_TABLE, self)
-    }
+impl decl::Declared for NaiveView {
+    const TABLE: &'static Table<NaiveView> = &NAIVE_TABLE;
 }
 
 /// The naive-fixes figure's parameters.
@@ -120,6 +104,7 @@ pub const NAIVE_TABLE: Table<NaiveView> = Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::Declared;
     use crate::params::{build_query, parse_query};
 
     fn q(s: &str) -> Vec<(String, String)> {
