@@ -48,6 +48,105 @@ pub fn split_pair(pair: RwSignal<[f64; 2]>) -> (RwSignal<f64>, RwSignal<f64>) {
     (a, b)
 }
 
+/// What a slider's exact box does with a committed text: sets the value (parsed, clamped,
+/// snapped) and returns the text the box shows for it, with the notice for a value that changed.
+type OnText = Box<dyn Fn(&str) -> (String, Option<params::Notice>)>;
+
+/// The `min`, `max` and `step` attributes of one of a slider's two inputs.
+struct Bounds {
+    min: Signal<String>,
+    max: Signal<String>,
+    step: String,
+}
+
+impl Bounds {
+    /// Fixed bounds.
+    fn fixed(min: impl ToString, max: impl ToString, step: impl ToString) -> Bounds {
+        Bounds {
+            min: Signal::stored(min.to_string()),
+            max: Signal::stored(max.to_string()),
+            step: step.to_string(),
+        }
+    }
+}
+
+/// What a slider with an exact-value box shows and does, as each kind of slider fills it in
+/// ([`IntSlider`], [`LengthSlider`], [`FloatSlider`], [`LogSlider`]); [`slider_view`] draws them
+/// all. The range moves in the slider's own units (the value, its log₁₀ or its log₂), the box
+/// in the value's.
+struct SliderSpec {
+    /// Visible label, also used in notices and in the box's accessible name.
+    label: &'static str,
+    /// The range's element id; the box's is `{id}-value`.
+    id: &'static str,
+    /// The range's bounds (slider units) and the box's (value units).
+    range: Bounds,
+    exact: Bounds,
+    /// Where the range stands, and what the box shows, for the current value.
+    position: Signal<String>,
+    text: Signal<String>,
+    /// The range's `aria-valuetext`, where its position is not the value itself.
+    valuetext: Option<Signal<String>>,
+    /// The range moved to a position (its text): set the value.
+    on_position: Box<dyn Fn(&str)>,
+    /// The box committed a text.
+    on_text: OnText,
+}
+
+/// The view of every slider: a label, the range and the exact-value box. Built once, for every
+/// kind of slider (the spec holds its closures as `dyn`).
+fn slider_view(spec: SliderSpec) -> AnyView {
+    let notices = expect_context::<Notices>();
+    let SliderSpec {
+        label,
+        id,
+        range: r,
+        exact: x,
+        position,
+        text,
+        valuetext,
+        on_position,
+        on_text,
+    } = spec;
+    let (range, number) = (NodeRef::<Input>::new(), NodeRef::<Input>::new());
+    show_value(range, move || position.get());
+    show_value(number, move || text.get());
+    let on_number = move |ev: leptos::ev::Event| {
+        let (shown, notice) = on_text(&event_target_value(&ev));
+        if let Some(n) = notice {
+            notices.push(n);
+        }
+        show_in_box(&ev, &shown);
+    };
+    view! {
+        <div class="control">
+            <label for=id>{label}</label>
+            <input
+                node_ref=range
+                type="range"
+                id=id
+                min=r.min
+                max=r.max
+                step=r.step
+                aria-valuetext=valuetext
+                on:input=move |ev| on_position(&event_target_value(&ev))
+            />
+            <input
+                node_ref=number
+                type="number"
+                class="exact"
+                id=format!("{id}-value")
+                aria-label=format!("{label}, exact value")
+                min=x.min
+                max=x.max
+                step=x.step
+                on:change=on_number
+            />
+        </div>
+    }
+    .into_any()
+}
+
 /// An integer slider `min..=max` (in steps of `step` from `min`) with a number box for exact
 /// values; a typed value between steps goes to the nearest step.
 #[component]
@@ -68,7 +167,6 @@ pub fn IntSlider(
     #[prop(default = 1)]
     step: usize,
 ) -> impl IntoView {
-    let notices = expect_context::<Notices>();
     let snap = move |v: usize| {
         let (lo, hi) = (min.get_untracked(), max.get_untracked());
         let step = step.max(1);
@@ -76,51 +174,33 @@ pub fn IntSlider(
         let top = lo + hi.saturating_sub(lo) / step * step;
         snapped.clamp(lo, top.max(lo))
     };
-    let on_range = move |ev| {
-        if let Ok(v) = event_target_value(&ev).parse::<usize>() {
-            value.set(snap(v));
-        }
+    let bounds = || Bounds {
+        min: Signal::derive(move || min.get().to_string()),
+        max: Signal::derive(move || max.get().to_string()),
+        step: step.to_string(),
     };
-    let on_number = move |ev: leptos::ev::Event| {
-        let text = event_target_value(&ev);
-        let range = (min.get_untracked(), max.get_untracked());
-        let (v, notice) = params::parse_usize(label, &text, range, value.get_untracked());
-        if let Some(n) = notice {
-            notices.push(n);
-        }
-        let v = snap(v);
-        value.set(v);
-        show_in_box(&ev, &v.to_string());
-    };
-    let number_id = format!("{id}-value");
-    let (range, number) = (NodeRef::<Input>::new(), NodeRef::<Input>::new());
-    show_value(range, move || value.get().to_string());
-    show_value(number, move || value.get().to_string());
-    view! {
-        <div class="control">
-            <label for=id>{label}</label>
-            <input
-                node_ref=range
-                type="range"
-                id=id
-                min=move || min.get().to_string()
-                max=move || max.get().to_string()
-                step=step.to_string()
-                on:input=on_range
-            />
-            <input
-                node_ref=number
-                type="number"
-                class="exact"
-                id=number_id
-                aria-label=format!("{label}, exact value")
-                min=move || min.get().to_string()
-                max=move || max.get().to_string()
-                step=step.to_string()
-                on:change=on_number
-            />
-        </div>
-    }
+    let text = Signal::derive(move || value.get().to_string());
+    slider_view(SliderSpec {
+        label,
+        id,
+        range: bounds(),
+        exact: bounds(),
+        position: text,
+        text,
+        valuetext: None,
+        on_position: Box::new(move |t| {
+            if let Ok(v) = t.parse::<usize>() {
+                value.set(snap(v));
+            }
+        }),
+        on_text: Box::new(move |t| {
+            let range = (min.get_untracked(), max.get_untracked());
+            let (v, notice) = params::parse_usize(label, t, range, value.get_untracked());
+            let v = snap(v);
+            value.set(v);
+            (v.to_string(), notice)
+        }),
+    })
 }
 
 /// A length (a context in positions, 16 … 2²⁴) whose slider moves in powers of two — the
@@ -136,54 +216,28 @@ pub fn LengthSlider(
     /// The value.
     value: RwSignal<usize>,
 ) -> impl IntoView {
-    let notices = expect_context::<Notices>();
     let exponent = |v: usize| (v.max(1) as f64).log2();
     let (lo, hi) = (exponent(range.0).ceil(), exponent(range.1).floor());
-    let on_range = move |ev| {
-        if let Ok(e) = event_target_value(&ev).parse::<f64>() {
-            let v = 2f64.powf(e.clamp(lo, hi)).round() as usize;
-            value.set(v.clamp(range.0, range.1));
-        }
-    };
-    let on_number = move |ev: leptos::ev::Event| {
-        let text = event_target_value(&ev);
-        let (v, notice) = params::parse_usize(label, &text, range, value.get_untracked());
-        if let Some(n) = notice {
-            notices.push(n);
-        }
-        value.set(v);
-        show_in_box(&ev, &v.to_string());
-    };
-    let number_id = format!("{id}-value");
-    let (slider, number) = (NodeRef::<Input>::new(), NodeRef::<Input>::new());
-    show_value(slider, move || exponent(value.get()).round().to_string());
-    show_value(number, move || value.get().to_string());
-    view! {
-        <div class="control">
-            <label for=id>{label}</label>
-            <input
-                node_ref=slider
-                type="range"
-                id=id
-                min=lo.to_string()
-                max=hi.to_string()
-                step="1"
-                aria-valuetext=move || format!("{} positions", value.get())
-                on:input=on_range
-            />
-            <input
-                node_ref=number
-                type="number"
-                class="exact"
-                id=number_id
-                aria-label=format!("{label}, exact value")
-                min=range.0.to_string()
-                max=range.1.to_string()
-                step="1"
-                on:change=on_number
-            />
-        </div>
-    }
+    slider_view(SliderSpec {
+        label,
+        id,
+        range: Bounds::fixed(lo, hi, 1),
+        exact: Bounds::fixed(range.0, range.1, 1),
+        position: Signal::derive(move || exponent(value.get()).round().to_string()),
+        text: Signal::derive(move || value.get().to_string()),
+        valuetext: Some(Signal::derive(move || format!("{} positions", value.get()))),
+        on_position: Box::new(move |t| {
+            if let Ok(e) = t.parse::<f64>() {
+                let v = 2f64.powf(e.clamp(lo, hi)).round() as usize;
+                value.set(v.clamp(range.0, range.1));
+            }
+        }),
+        on_text: Box::new(move |t| {
+            let (v, notice) = params::parse_usize(label, t, range, value.get_untracked());
+            value.set(v);
+            (v.to_string(), notice)
+        }),
+    })
 }
 
 /// A slider over `min..=max` in steps of `step` for a real quantity (an angle, a coordinate),
@@ -203,50 +257,34 @@ pub fn FloatSlider(
     /// The value.
     value: RwSignal<f64>,
 ) -> impl IntoView {
-    let notices = expect_context::<Notices>();
-    let on_range = move |ev| {
-        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
-            value.set(v.clamp(min, max));
-        }
-    };
-    let on_number = move |ev: leptos::ev::Event| {
-        let text = event_target_value(&ev);
-        let (v, notice) = params::parse_f64(label, &text, (min, max), value.get_untracked());
-        if let Some(n) = notice {
-            notices.push(n);
-        }
+    slider_view(SliderSpec {
+        label,
+        id,
+        range: Bounds::fixed(min, max, step),
+        exact: Bounds::fixed(min, max, "any"),
+        position: Signal::derive(move || value.get().to_string()),
+        text: Signal::derive(move || format_number(value.get())),
+        valuetext: None,
+        on_position: Box::new(move |t| {
+            if let Ok(v) = t.parse::<f64>() {
+                value.set(v.clamp(min, max));
+            }
+        }),
+        on_text: float_text(label, (min, max), value),
+    })
+}
+
+/// The exact box of a slider over a real quantity: the typed value, clamped to `range`.
+fn float_text(
+    label: &'static str,
+    range: (f64, f64),
+    value: RwSignal<f64>,
+) -> OnText {
+    Box::new(move |t| {
+        let (v, notice) = params::parse_f64(label, t, range, value.get_untracked());
         value.set(v);
-        show_in_box(&ev, &format_number(v));
-    };
-    let number_id = format!("{id}-value");
-    let (range, number) = (NodeRef::<Input>::new(), NodeRef::<Input>::new());
-    show_value(range, move || value.get().to_string());
-    show_value(number, move || format_number(value.get()));
-    view! {
-        <div class="control">
-            <label for=id>{label}</label>
-            <input
-                node_ref=range
-                type="range"
-                id=id
-                min=min.to_string()
-                max=max.to_string()
-                step=step.to_string()
-                on:input=on_range
-            />
-            <input
-                node_ref=number
-                type="number"
-                class="exact"
-                id=number_id
-                aria-label=format!("{label}, exact value")
-                min=min.to_string()
-                max=max.to_string()
-                step="any"
-                on:change=on_number
-            />
-        </div>
-    }
+        (format_number(v), notice)
+    })
 }
 
 /// Step of a [`LogSlider`] in decades (one arrow key ≈ 2.3 %).
@@ -267,58 +305,27 @@ pub fn LogSlider(
     /// The value.
     value: RwSignal<f64>,
 ) -> impl IntoView {
-    let notices = expect_context::<Notices>();
-    let on_range = move |ev| {
-        if let Ok(e) = event_target_value(&ev).parse::<f64>() {
-            let v = round_significant(10f64.powf(e), 3).clamp(min, max);
-            value.set(v);
-        }
-    };
-    let on_number = move |ev: leptos::ev::Event| {
-        let text = event_target_value(&ev);
-        let (v, notice) = params::parse_f64(label, &text, (min, max), value.get_untracked());
-        if let Some(n) = notice {
-            notices.push(n);
-        }
-        value.set(v);
-        show_in_box(&ev, &format_number(v));
-    };
-    let number_id = format!("{id}-value");
     // The range's ends are aligned to its step (so both ends are reachable); values beyond
-    // [min, max] that the alignment admits are clamped in `on_range`.
+    // [min, max] that the alignment admits are clamped in `on_position`.
     let (lo, hi) = (
         (min.log10() / LOG_STEP).floor() * LOG_STEP,
         (max.log10() / LOG_STEP).ceil() * LOG_STEP,
     );
-    let (range, number) = (NodeRef::<Input>::new(), NodeRef::<Input>::new());
-    show_value(range, move || value.get().log10().to_string());
-    show_value(number, move || format_number(value.get()));
-    view! {
-        <div class="control">
-            <label for=id>{label}</label>
-            <input
-                node_ref=range
-                type="range"
-                id=id
-                min=format!("{lo:.2}")
-                max=format!("{hi:.2}")
-                step=LOG_STEP.to_string()
-                aria-valuetext=move || format_number(value.get())
-                on:input=on_range
-            />
-            <input
-                node_ref=number
-                type="number"
-                class="exact"
-                id=number_id
-                aria-label=format!("{label}, exact value")
-                min=min.to_string()
-                max=max.to_string()
-                step="any"
-                on:change=on_number
-            />
-        </div>
-    }
+    slider_view(SliderSpec {
+        label,
+        id,
+        range: Bounds::fixed(format!("{lo:.2}"), format!("{hi:.2}"), LOG_STEP),
+        exact: Bounds::fixed(min, max, "any"),
+        position: Signal::derive(move || value.get().log10().to_string()),
+        text: Signal::derive(move || format_number(value.get())),
+        valuetext: Some(Signal::derive(move || format_number(value.get()))),
+        on_position: Box::new(move |t| {
+            if let Ok(e) = t.parse::<f64>() {
+                value.set(round_significant(10f64.powf(e), 3).clamp(min, max));
+            }
+        }),
+        on_text: float_text(label, (min, max), value),
+    })
 }
 
 /// A group of radio buttons styled as a segmented toggle.
