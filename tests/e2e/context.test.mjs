@@ -4,7 +4,7 @@
 // good one sets the controls, and the readouts agree with the formulas computed here in JS.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bookMounted, openPage, shareBrowser, showFigure } from "./harness.mjs";
+import { bookMounted, onPage, openPage, shareBrowser, showFigure } from "./harness.mjs";
 import { assertControlRepaints, canvasStats, installHelpers } from "./figures.mjs";
 
 const env = shareBrowser();
@@ -53,8 +53,7 @@ const controls = async (page) => {
 };
 
 test("every chapter-3 figure draws (> 20 colours per canvas), with no console error", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}${STATE}#context`);
-  try {
+  await onPage(env.browser, `${env.server.url}${STATE}#context`, async (page) => {
     await installHelpers(page);
     for (const id of FIGURES) {
       await showFigure(page, id);
@@ -62,10 +61,7 @@ test("every chapter-3 figure draws (> 20 colours per canvas), with no console er
       assert.ok(stats.length > 0, `#${id} has no canvas`);
       for (const s of stats) assert.ok(s.colours > 20 && s.width > 50, `#${id}: ${JSON.stringify(s)}`);
     }
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("each control a chapter-3 figure declares repaints it (from the same state each time)", async (t) => {
@@ -126,8 +122,7 @@ const PRESETS = {
 };
 
 test("every preset sets the values of its model's config", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}#context`);
-  try {
+  await onPage(env.browser, `${env.server.url}#context`, async (page) => {
     const ids = await page.$$eval("#ctl-c-model option", (o) => o.map((x) => x.value).filter(Boolean));
     assert.deepEqual(ids, Object.keys(PRESETS));
     for (const [id, want] of Object.entries(PRESETS)) {
@@ -145,10 +140,7 @@ test("every preset sets the values of its model's config", async () => {
     const back = await controls(page);
     assert.equal(back.model, "longrope-synthetic");
     assert.equal(back.type, "longrope");
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("pasting: a broken config changes nothing and says why; a good one sets every control", async () => {
@@ -195,8 +187,7 @@ test("pasting: a broken config changes nothing and says why; a good one sets eve
 });
 
 test("readouts agree with the formulas: a pair's turns, a score at a distance, the attention factor", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?c.type=yarn#fig-ctx-turns`);
-  try {
+  await onPage(env.browser, `${env.server.url}?c.type=yarn#fig-ctx-turns`, async (page) => {
     const num = (text, re) => Number(text.match(re)?.[1]);
     // Pair 63 of head_dim 128, base 10000: θ = 10000^(−126/128), 4096·θ/2π turns within L₀.
     await showFigure(page, "fig-ctx-turns");
@@ -224,16 +215,12 @@ test("readouts agree with the formulas: a pair's turns, a score at a distance, t
     // YaRN's attention factor at s = 4.
     const factor = await page.textContent("#fig-ctx-attention .readout:not([id])");
     assert.ok(Math.abs(num(factor, /attention factor ([\d.]+)/) - (0.1 * Math.log(4) + 1)) < 1e-5, factor);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("the YaRN and turns texts hold in corner settings: an inverted ramp, a target inside L₀", async () => {
   // β_fast < β_slow: transformers' ramp runs the other way (divides the fast end).
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?c.type=yarn&c.bf=1&c.bs=32#fig-ctx-wavelengths`);
-  try {
+  await onPage(env.browser, `${env.server.url}?c.type=yarn&c.bf=1&c.bs=32#fig-ctx-wavelengths`, async (page) => {
     await showFigure(page, "fig-ctx-wavelengths");
     const bands = await page.textContent("#fig-ctx-wavelengths .readout:not([id])");
     assert.match(bands, /The ends are inverted \(45 > 21: β_fast is below β_slow\)/, bands);
@@ -244,20 +231,13 @@ test("the YaRN and turns texts hold in corner settings: an inverted ramp, a targ
     await showFigure(page, "fig-ctx-turns");
     const summary = await page.textContent("#fig-ctx-turns .readout:not([id])");
     assert.match(summary, /plain RoPE takes 0 pairs/, summary);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("at 390 px wide the chapter fits and the page does not scroll sideways", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}#context`, { width: 390, height: 800 });
-  try {
+  await onPage(env.browser, `${env.server.url}#context`, { width: 390, height: 800 }, async (page) => {
     for (const id of FIGURES) await showFigure(page, id);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });

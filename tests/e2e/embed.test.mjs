@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { openPage, showFigure, shareBrowser } from "./harness.mjs";
+import { onPage, openPage, showFigure, shareBrowser } from "./harness.mjs";
 import { serveStatic } from "./serve.mjs";
 
 const env = shareBrowser();
@@ -41,8 +41,7 @@ const STATE = { sinusoids: ["n", "64"], rope: ["r.d", "64"], context: ["c.s", "8
 test("every figure embeds alone, draws, and links to the full page in the same state", async (t) => {
   const figures = await registry();
   assert.ok(figures.length >= 23, `registry parsed: ${figures.length}`);
-  const { page, problems, context } = await openPage(env.browser, env.server.url);
-  try {
+  await onPage(env.browser, env.server.url, async (page) => {
     for (const { id, chapter } of figures) {
       await t.test(id, async () => {
         const [key, value] = STATE[chapter];
@@ -78,10 +77,7 @@ test("every figure embeds alone, draws, and links to the full page in the same s
       await page.waitForSelector("#fig-heatmap canvas");
       assert.match((await page.locator(".notices li").allTextContents()).join(" "), /embed = “fig-nope”/);
     });
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("the embed code holds the state, a title, lazy loading, full width, a measured height, no border and a link", async () => {

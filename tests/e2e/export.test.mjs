@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { openPage, shareBrowser, showFigure } from "./harness.mjs";
+import { onPage, shareBrowser, showFigure } from "./harness.mjs";
 
 const env = shareBrowser();
 
@@ -24,8 +24,7 @@ function pngSize(bytes) {
 // A matrix figure drawn in layers, a figure on two canvases, small multiples, a line plot.
 for (const id of ["fig-heatmap", "fig-rope-wheels", "fig-tab-alibi", "fig-ctx-wavelengths"]) {
   test(`${id}: the PNG button downloads the figure at twice its size`, async () => {
-    const { page, problems, context } = await openPage(env.browser, env.server.url, { width: 1280, height: 900 }, { acceptDownloads: true });
-    try {
+    await onPage(env.browser, env.server.url, { width: 1280, height: 900 }, { acceptDownloads: true }, async (page) => {
       await showFigure(page, id);
       // The expected size: the union of the figure's laid-out canvases, in CSS pixels.
       const css = await page.evaluate((id) => {
@@ -67,24 +66,17 @@ for (const id of ["fig-heatmap", "fig-rope-wheels", "fig-tab-alibi", "fig-ctx-wa
         id,
         { timeout: 3000 },
       );
-      assert.deepEqual(problems, []);
-    } finally {
-      await context.close();
-    }
+    });
   });
 }
 
 test("a figure of text has no download button", async () => {
-  const { page, problems, context } = await openPage(env.browser, env.server.url);
-  try {
+  await onPage(env.browser, env.server.url, async (page) => {
     await showFigure(page, "fig-tab-compare");
     assert.equal(await page.locator("#fig-tab-compare .figure-download").isVisible(), false);
     await page.click("#fig-heatmap .figure-download");
     assert.equal(await page.locator("#fig-heatmap .figure-png").isVisible(), true);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 /** The text of the file figure `id`'s `kind` (svg, csv) button downloads. */
@@ -119,8 +111,7 @@ const cases = [
 for (const { id, query, panels, images, rows } of cases) {
   test(`${id}: SVG and CSV downloads hold the figure in the link's state`, async () => {
     const url = `${env.server.url}?${query}&theme=dark`;
-    const { page, problems, context } = await openPage(env.browser, url, { width: 1280, height: 900 }, { acceptDownloads: true });
-    try {
+    await onPage(env.browser, url, { width: 1280, height: 900 }, { acceptDownloads: true }, async (page) => {
       await showFigure(page, id);
       const svg = await download(page, id, "svg");
       const shape = await page.evaluate(([text, id]) => {
@@ -151,23 +142,16 @@ for (const { id, query, panels, images, rows } of cases) {
       assert.ok(csv.startsWith(`# Positional Encoding Explorer · ${id}`));
       assert.ok(csv.includes(`# state: ?${query}`), csv.slice(0, 200));
       rows.forEach((count, k) => assert.equal(csvRows(csv, k + 1).length, count, `panel ${k + 1}`));
-      assert.deepEqual(problems, []);
-    } finally {
-      await context.close();
-    }
+    });
   });
 }
 
 test("a control change is in the next CSV", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?n=20`, { width: 1280, height: 900 }, { acceptDownloads: true });
-  try {
+  await onPage(env.browser, `${env.server.url}?n=20`, { width: 1280, height: 900 }, { acceptDownloads: true }, async (page) => {
     await showFigure(page, "fig-waves");
     assert.equal(csvRows(await download(page, "fig-waves", "csv"), 1).length, 20);
     await page.fill("#ctl-n-value", "30");
     await page.locator("#ctl-n-value").dispatchEvent("change");
     assert.equal(csvRows(await download(page, "fig-waves", "csv"), 1).length, 30);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });

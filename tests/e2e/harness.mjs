@@ -1,5 +1,6 @@
 // Shared pieces of the browser tests: a static server for dist/ on 127.0.0.1 and Debian's Chromium
 // driven by playwright-core (never a downloaded browser).
+import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import { before, after } from "node:test";
 import { chromium } from "playwright-core";
@@ -61,6 +62,22 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 9
   await page.waitForFunction(() => !document.getElementById("loading"));
   await bookMounted(page);
   return { page, problems, context };
+}
+
+/**
+ * Opens `url` as `openPage` does (`onPage(browser, url, [viewport, [options]], body)`), runs
+ * `body(page, problems)`, then checks that the page logged no problem; the page is closed even
+ * when `body` throws.
+ */
+export async function onPage(browser, url, ...rest) {
+  const body = rest.pop();
+  const { page, problems, context } = await openPage(browser, url, ...rest);
+  try {
+    await body(page, problems);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
 }
 
 /**

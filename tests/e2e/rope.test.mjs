@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { bookMounted, openPage, shareBrowser, showFigure } from "./harness.mjs";
+import { bookMounted, onPage, openPage, shareBrowser, showFigure } from "./harness.mjs";
 
 const env = shareBrowser();
 
@@ -48,18 +48,14 @@ const colours = (page, id) =>
 test("the page's chapters and figures are the registry's, in order, each in the contents", async () => {
   const { chapters, figures } = await registry();
   assert.ok(chapters.includes("rope") && figures.length >= 15, `registry parsed: ${chapters} / ${figures.length}`);
-  const { page, problems, context } = await openPage(env.browser, env.server.url);
-  try {
+  await onPage(env.browser, env.server.url, async (page) => {
     const onPage = await page.$$eval("figure[id^=fig-]", (f) => f.map((x) => x.id));
     assert.deepEqual(onPage, figures);
     const sections = await page.$$eval("section.chapter", (s) => s.map((x) => x.id));
     assert.deepEqual(sections, chapters);
     const links = await page.$$eval("nav.toc a", (a) => a.map((x) => x.getAttribute("href")));
     for (const id of [...chapters, ...figures]) assert.ok(links.includes(`#${id}`), `contents has no link to #${id}`);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("every RoPE figure draws (> 20 colours per canvas) with no console errors", async (t) => {
@@ -84,8 +80,7 @@ test("every RoPE figure draws (> 20 colours per canvas) with no console errors",
 
 test("a link to a figure or chapter scrolls to it, and a contents link scrolls too", async () => {
   for (const id of ["fig-rope-scores", "rope", "fig-similarity"]) {
-    const { page, problems, context } = await openPage(env.browser, `${env.server.url}?r.d=64#${id}`);
-    try {
+    await onPage(env.browser, `${env.server.url}?r.d=64#${id}`, async (page) => {
       await page.waitForFunction(
         (id) => {
           const r = document.getElementById(id).getBoundingClientRect();
@@ -94,10 +89,7 @@ test("a link to a figure or chapter scrolls to it, and a contents link scrolls t
         id,
         { timeout: 5000 },
       );
-      assert.deepEqual(problems, []);
-    } finally {
-      await context.close();
-    }
+    });
   }
   const { page, context } = await openPage(env.browser, env.server.url);
   try {
@@ -121,8 +113,7 @@ test("a link to a figure or chapter scrolls to it, and a contents link scrolls t
 test("chapter-1 links keep their meaning; RoPE keys are prefixed and round-trip through the URL", async () => {
   // Links of the shape chapter 1 shipped (README and earlier sessions).
   const old = "?n=256&d=64&base=500&pos=37&layout=half&spacing=fairseq&k=17";
-  const { page, problems, context } = await openPage(env.browser, env.server.url + old);
-  try {
+  await onPage(env.browser, env.server.url + old, async (page) => {
     assert.equal(await page.inputValue("#ctl-n-value"), "256");
     assert.equal(await page.inputValue("#ctl-d-value"), "64");
     assert.equal(await page.inputValue("#ctl-base-value"), "500");
@@ -143,10 +134,7 @@ test("chapter-1 links keep their meaning; RoPE keys are prefixed and round-trip 
     await bookMounted(page);
     assert.equal(await page.inputValue("#ctl-r-d-value"), "64");
     assert.equal(await page.inputValue("#ctl-d-value"), "64");
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
   const { page: p2, context: c2 } = await openPage(env.browser, `${env.server.url}?r.d=7&r.layout=diagonal`);
   try {
     assert.equal(await p2.inputValue("#ctl-r-d-value"), "6");
@@ -157,8 +145,7 @@ test("chapter-1 links keep their meaning; RoPE keys are prefixed and round-trip 
 });
 
 test("rotating a 2D vector: the walkthrough table, and a length that never changes while playing", async () => {
-  const { page, problems, context } = await openPage(env.browser, env.server.url, { width: 1280, height: 900 }, { reducedMotion: "no-preference" });
-  try {
+  await onPage(env.browser, env.server.url, { width: 1280, height: 900 }, { reducedMotion: "no-preference" }, async (page) => {
     await showFigure(page, "fig-rope-2d");
     await page.click("#fig-rope-2d button:has-text('Walkthrough')");
     const rows = await page.$$eval("#fig-rope-2d table.numbers tbody tr", (r) => r.map((x) => x.lastElementChild.textContent));
@@ -183,15 +170,11 @@ test("rotating a 2D vector: the walkthrough table, and a length that never chang
     assert.ok(Math.abs(dragged - 1) > 0.01, `drag did not change v (norm ${dragged})`);
     await page.click("#fig-rope-2d button:has-text('m + 1')");
     assert.equal(Number(await page.getAttribute("#fig-rope-2d", "data-norm")).toFixed(9), dragged.toFixed(9));
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("same angle in both sentences for random θ and shifted pairs", async () => {
-  const { page, problems, context } = await openPage(env.browser, env.server.url);
-  try {
+  await onPage(env.browser, env.server.url, async (page) => {
     await showFigure(page, "fig-rope-sentences");
     const angles = async () => (await page.getAttribute("#fig-rope-sentences", "data-angles")).split(",").map(Number);
     let seed = 7;
@@ -214,15 +197,11 @@ test("same angle in both sentences for random θ and shifted pairs", async () =>
       const [a, b] = document.getElementById("fig-rope-sentences").dataset.angles.split(",").map(Number);
       return Math.abs(a - b) > 1e-6;
     });
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("layouts: the permuted half-split scores equal the interleaved ones; the efficient form equals R·x", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?r.pos=37`);
-  try {
+  await onPage(env.browser, `${env.server.url}?r.pos=37`, async (page) => {
     for (const query of ["", "r.d=96&r.rot=24", "r.d=256&r.rot=64&r.seed=99"]) {
       if (query) {
         await page.goto(`${env.server.url}?r.pos=37&${query}`);
@@ -240,15 +219,11 @@ test("layouts: the permuted half-split scores equal the interleaved ones; the ef
     assert.equal(await page.inputValue("#ctl-r-d-value"), "96");
     assert.equal(await page.inputValue("#ctl-r-rot-value"), "24");
     assert.ok(await page.isChecked('input[name="r-layout"] >> nth=1'));
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("q·k hover readout equals the rotated dot product computed here; diagonals are constant", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?r.d=16&r.n=64&r.base=100`);
-  try {
+  await onPage(env.browser, `${env.server.url}?r.d=16&r.n=64&r.base=100`, async (page) => {
     await showFigure(page, "fig-rope-scores");
     const canvas = page.locator("#fig-rope-scores canvas").first();
     await canvas.focus();
@@ -268,15 +243,11 @@ test("q·k hover readout equals the rotated dot product computed here; diagonals
       const { m, n, v } = await read();
       assert.ok(Math.abs(v - expected(m, n)) < 1e-9, `(${m}, ${n}): ${v} vs ${expected(m, n)}`);
     }
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("at 390 px wide every RoPE figure fits and the page does not scroll sideways", async () => {
-  const { page, problems, context } = await openPage(env.browser, env.server.url, { width: 390, height: 800 }, { deviceScaleFactor: 2 });
-  try {
+  await onPage(env.browser, env.server.url, { width: 390, height: 800 }, { deviceScaleFactor: 2 }, async (page) => {
     for (const id of ROPE) {
       await showFigure(page, id);
       const overflow = await page.evaluate((id) => {
@@ -289,15 +260,11 @@ test("at 390 px wide every RoPE figure fits and the page does not scroll sideway
     // The contents is a menu here.
     assert.equal(await page.isVisible("nav.toc"), false);
     assert.equal(await page.isVisible("details.toc-menu summary"), true);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("why not add: moving both tokens changes the added score's position terms, never RoPE's score", async () => {
-  const { page, problems, context } = await openPage(env.browser, env.server.url);
-  try {
+  await onPage(env.browser, env.server.url, async (page) => {
     await showFigure(page, "fig-rope-add");
     const drift = Number(await page.getAttribute("#fig-rope-add", "data-rope-drift"));
     assert.ok(drift < 1e-9, `RoPE's score moved by ${drift} over the offsets`);
@@ -315,15 +282,11 @@ test("why not add: moving both tokens changes the added score's position terms, 
     await page.selectOption("#ctl-r-qtok", "3");
     await page.waitForFunction(() => document.querySelector("#fig-rope-add .readout").textContent.includes("chased"));
     assert.ok(Number(await page.getAttribute("#fig-rope-add", "data-rope-drift")) < 1e-9);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("why only q and k: moving the sentence moves no output unless the values are rotated too", async () => {
-  const { page, problems, context } = await openPage(env.browser, env.server.url);
-  try {
+  await onPage(env.browser, env.server.url, async (page) => {
     await showFigure(page, "fig-rope-values");
     for (const offset of ["10", "1", "150"]) {
       await page.fill("#ctl-r-voff-value", offset);
@@ -333,15 +296,11 @@ test("why only q and k: moving the sentence moves no output unless the values ar
       assert.ok(qk < 1e-9, `offset ${offset}: outputs moved by ${qk} with q, k rotated`);
       assert.ok(all > 1e-3, `offset ${offset}: outputs moved by only ${all} with v rotated`);
     }
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("token cloud: without positions the copies of a word coincide; with positions every position is its own point", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?r.cloud=none&r.cn=64`);
-  try {
+  await onPage(env.browser, `${env.server.url}?r.cloud=none&r.cn=64`, async (page) => {
     await showFigure(page, "fig-rope-cloud");
     // "The brown dog chased the black dog": five distinct words.
     assert.equal(await page.getAttribute("#fig-rope-cloud", "data-distinct"), "5");
@@ -357,10 +316,7 @@ test("token cloud: without positions the copies of a word coincide; with positio
     await page.mouse.up();
     await page.waitForFunction(() => new URLSearchParams(location.search).has("r.yaw"), null, { timeout: 3000 });
     assert.notEqual(await page.inputValue("#ctl-r-yaw-value"), "35");
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("every chapter-2 control is declared in some figure's data-controls", async () => {
@@ -384,20 +340,15 @@ test("every chapter-2 control is declared in some figure's data-controls", async
 });
 
 test("under prefers-reduced-motion nothing offers to animate; the step buttons remain", async () => {
-  const { page, problems, context } = await openPage(env.browser, env.server.url, { width: 1280, height: 900 }, { reducedMotion: "reduce" });
-  try {
+  await onPage(env.browser, env.server.url, { width: 1280, height: 900 }, { reducedMotion: "reduce" }, async (page) => {
     assert.equal(await page.locator("#rope button:has-text('Play')").count(), 0);
     assert.equal(await page.locator("#fig-rope-2d button:has-text('m + 1')").count(), 1);
     assert.equal(await page.locator("#fig-rope-cloud button:has-text('more')").count(), 1);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("clock faces and wheels: arrow keys select a face and the readout names its pair", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?pos=37&r.pos=12`);
-  try {
+  await onPage(env.browser, `${env.server.url}?pos=37&r.pos=12`, async (page) => {
     for (const [id, first] of [
       ["fig-clocks", /^pair 0: angle = 37 × 1\.000 = 37\.000 rad \(319\.9° into turn 6\)/],
       ["fig-rope-wheels", /^pair 0 \(coordinates 0, 1\): θ_0 = 1\.000 rad per position/],
@@ -415,8 +366,5 @@ test("clock faces and wheels: arrow keys select a face and the readout names its
       await page.keyboard.press("ArrowRight");
       assert.equal(await page.locator(`#${id} .readout`).first().textContent(), last, "End is the last face");
     }
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });

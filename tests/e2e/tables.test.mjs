@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { bookMounted, openPage, shareBrowser, showFigure } from "./harness.mjs";
+import { bookMounted, onPage, openPage, shareBrowser, showFigure } from "./harness.mjs";
 import { assertControlRepaints, canvasStats, hashes, installHelpers, nextFrame, waitRedraw, drawnAt } from "./figures.mjs";
 
 const env = shareBrowser();
@@ -61,8 +61,7 @@ function t5Bucket(rel, bidirectional, numBuckets, maxDistance) {
 }
 
 test("every chapter-4 figure draws, with no console error, and the comparison links resolve", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?#tables`);
-  try {
+  await onPage(env.browser, `${env.server.url}?#tables`, async (page) => {
     await installHelpers(page);
     for (const id of FIGURES) {
       await showFigure(page, id);
@@ -79,15 +78,11 @@ test("every chapter-4 figure draws, with no console error, and the comparison li
     for (const href of links) {
       assert.ok(await page.$(href), `the comparison links to ${href}, which is not on the page`);
     }
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("each control a chapter-4 figure declares repaints it", async (t) => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?`);
-  try {
+  await onPage(env.browser, `${env.server.url}?`, async (page) => {
     const declared = await page.$$eval("#tables figure[data-controls]", (f) =>
       f.map((x) => ({ id: x.id, controls: x.dataset.controls.split(/\s+/).filter(Boolean) })),
     );
@@ -123,15 +118,11 @@ test("each control a chapter-4 figure declares repaints it", async (t) => {
       });
       assert.deepEqual(all.filter((c) => !used.has(c)), []);
     });
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("ALiBi slopes: 8 and 16 heads equal transformers', 12 heads interleave them", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?t.h=8#fig-tab-slopes`);
-  try {
+  await onPage(env.browser, `${env.server.url}?t.h=8#fig-tab-slopes`, async (page) => {
     for (const heads of [8, 16]) {
       await page.goto(`${env.server.url}?t.h=${heads}#fig-tab-slopes`);
       await page.waitForFunction(() => !document.getElementById("loading"));
@@ -151,15 +142,11 @@ test("ALiBi slopes: 8 and 16 heads equal transformers', 12 heads interleave them
     const finding = await page.textContent("#fig-tab-slopes .finding");
     assert.match(finding, /In the authors' code \(get_slopes\), as in BLOOM and MPT, heads 1 … 8 take the 8-head slopes and heads 9 … 12 take slopes 1, 3, …, 7 of the 16-head sequence/);
     assert.match(finding, /head 9 would get 2\^−6\.000 ≈ 0\.01562 rather than 2\^−0\.5000 ≈ 0\.7071/);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("the slope slider changes only its head's slope, and the reset restores the default (the authors' code's)", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?t.h=12&t.head=5#fig-tab-slopes`);
-  try {
+  await onPage(env.browser, `${env.server.url}?t.h=12&t.head=5#fig-tab-slopes`, async (page) => {
     const before = await slopesOf(page);
     await page.focus("#ctl-t-m");
     await page.keyboard.press("PageUp");
@@ -177,15 +164,11 @@ test("the slope slider changes only its head's slope, and the reset restores the
     assert.equal((await page.textContent("#ctl-t-m-reset")).trim(), "Default slope");
     await page.click("#ctl-t-m-reset");
     await page.waitForFunction((b) => document.getElementById("fig-tab-slopes").dataset.slopes === b, before.join(","));
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("the learned table's cliff is exactly at max_len", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?t.L=100&t.n=200#fig-tab-learned`);
-  try {
+  await onPage(env.browser, `${env.server.url}?t.L=100&t.n=200#fig-tab-learned`, async (page) => {
     await showFigure(page, "fig-tab-learned");
     const canvas = "#fig-tab-learned canvas:not(.layer) >> nth=0";
     await page.focus(canvas);
@@ -197,15 +180,11 @@ test("the learned table's cliff is exactly at max_len", async () => {
     await page.keyboard.press("ArrowUp");
     assert.match(await readout(), /^Position 99, column 0: learned -?\d/);
     assert.match(await page.textContent("#fig-tab-learned .finding"), /^100 of the 200 positions \(100 … 199\) have no learned vector/);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("re-roll changes the learned table and its seed in the URL; the same seed reproduces it", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?t.seed=42#fig-tab-learned`);
-  try {
+  await onPage(env.browser, `${env.server.url}?t.seed=42#fig-tab-learned`, async (page) => {
     await installHelpers(page);
     await showFigure(page, "fig-tab-learned");
     const first = await hashes(page, "fig-tab-learned");
@@ -221,10 +200,7 @@ test("re-roll changes the learned table and its seed in the URL; the same seed r
     await showFigure(page, "fig-tab-learned");
     await nextFrame(page);
     assert.equal(await hashes(page, "fig-tab-learned"), first);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("T5 buckets in the readout match transformers' formula in float32", async () => {
@@ -265,8 +241,7 @@ test("T5: the last bucket is said to start at its first distance and to run on w
     [true, 91, "every distance from 91 on, max_distance = 128 included, shares the last bucket (15, or 31 for keys after the query)"],
     [false, 113, "every distance from 113 on, max_distance = 128 included, shares the last bucket (31)"],
   ]) {
-    const { page, problems, context } = await openPage(env.browser, `${env.server.url}?t.tn=300&t.bi=${bi ? 1 : 0}#fig-tab-t5`);
-    try {
+    await onPage(env.browser, `${env.server.url}?t.tn=300&t.bi=${bi ? 1 : 0}#fig-tab-t5`, async (page) => {
       await showFigure(page, "fig-tab-t5");
       assert.ok((await page.textContent("#fig-tab-t5 .finding")).includes(finding));
       const curve = "#fig-tab-t5 canvas:not(.layer) >> nth=1";
@@ -287,30 +262,22 @@ test("T5: the last bucket is said to start at its first distance and to run on w
         );
       }
       assert.match(await at(-(first - 1)), new RegExp(`^j − i = −${first - 1} → bucket ${bucket - 1} \\(logarithmic: shared by distances \\d+ … ${first - 1}`));
-      assert.deepEqual(problems, []);
-    } finally {
-      await context.close();
-    }
+    });
   }
 });
 
 test("chapter 4 fits a 390 px phone", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?#tables`, { width: 390, height: 844 });
-  try {
+  await onPage(env.browser, `${env.server.url}?#tables`, { width: 390, height: 844 }, async (page) => {
     for (const id of FIGURES) {
       await showFigure(page, id);
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(wide <= 390, `#${id}: the page is ${wide} px wide`);
     }
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("every quiz link opens a state whose figure shows the answer; answers stay out of the URL", async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.server.url}?#quiz`);
-  try {
+  await onPage(env.browser, `${env.server.url}?#quiz`, async (page) => {
     const questions = await page.$$("#tables fieldset.question");
     assert.ok(questions.length >= 6, `${questions.length} questions`);
     for (const q of questions) await (await q.$("input[type=radio]")).check();
@@ -330,8 +297,5 @@ test("every quiz link opens a state whose figure shows the answer; answers stay 
       const text = await page.textContent(`#${id}`);
       assert.ok(text.includes(shows), `${href}: #${id} does not show “${shows}”`);
     }
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
