@@ -275,11 +275,7 @@ pub fn FloatSlider(
 }
 
 /// The exact box of a slider over a real quantity: the typed value, clamped to `range`.
-fn float_text(
-    label: &'static str,
-    range: (f64, f64),
-    value: RwSignal<f64>,
-) -> OnText {
+fn float_text(label: &'static str, range: (f64, f64), value: RwSignal<f64>) -> OnText {
     Box::new(move |t| {
         let (v, notice) = params::parse_f64(label, t, range, value.get_untracked());
         value.set(v);
