@@ -109,7 +109,9 @@ fn embed_height(id: &str) -> i32 {
 
 /// The "embed" corner button: puts an iframe snippet of this figure in the current state on the
 /// clipboard and shows it, with a title, lazy loading, full width, the measured height, no
-/// border, and after it a plain link for readers without frames (RSS, no JavaScript).
+/// border, and after it a plain link for readers without frames (RSS, no JavaScript). The border
+/// goes by `frameborder="0"`, not a `style` attribute: a host whose policy refuses inline styles
+/// (`style-src` without `'unsafe-inline'`) would drop that and draw the frame's default border.
 #[component]
 fn EmbedCode(
     /// The figure's element id.
@@ -136,7 +138,7 @@ fn EmbedCode(
             String::new()
         };
         let text = format!(
-            "<iframe src=\"{}\" title=\"{title}\" loading=\"lazy\" width=\"100%\" height=\"{}\" style=\"border:0\"></iframe>\n<p><a href=\"{}\">{image}{title}: open the live figure</a></p>",
+            "<iframe src=\"{}\" title=\"{title}\" loading=\"lazy\" width=\"100%\" height=\"{}\" frameborder=\"0\"></iframe>\n<p><a href=\"{}\">{image}{title}: open the live figure</a></p>",
             escape_html(&link.embed_href(id)),
             embed_height(id),
             escape_html(&link.href_without_embed(id)),

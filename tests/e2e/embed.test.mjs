@@ -14,8 +14,9 @@ const HOST = resolve(new URL("./host", import.meta.url).pathname);
 let host;
 
 before(async () => {
-  // A blog on another origin, with a policy a blog might send (inline styles allowed).
-  host = await serveStatic({ "/": HOST }, { "content-security-policy": "default-src 'self'; frame-src *; style-src 'self' 'unsafe-inline'" });
+  // A blog on another origin, with a strict policy a host may send: no inline styles, so a
+  // snippet's `style` attribute would be dropped (and reported).
+  host = await serveStatic({ "/": HOST }, { "content-security-policy": "default-src 'self'; frame-src *; style-src 'self'" });
 });
 
 after(async () => {
@@ -101,6 +102,7 @@ test("the embed code holds the state, a title, lazy loading, full width, a measu
         width: f.getAttribute("width"),
         height: f.getAttribute("height"),
         style: f.getAttribute("style"),
+        frameborder: f.getAttribute("frameborder"),
         link: a?.getAttribute("href"),
         image: a?.querySelector("img")?.getAttribute("src"),
         alt: a?.querySelector("img")?.getAttribute("alt"),
@@ -115,7 +117,9 @@ test("the embed code holds the state, a title, lazy loading, full width, a measu
     assert.equal(parsed.loading, "lazy");
     assert.equal(parsed.width, "100%");
     assert.ok(Number(parsed.height) > 300, `height ${parsed.height}`);
-    assert.equal(parsed.style, "border:0");
+    // No inline style (a strict host would refuse it); the border goes by the frame attribute.
+    assert.equal(parsed.style, null);
+    assert.equal(parsed.frameborder, "0");
     assert.ok(parsed.after && new URL(parsed.link).hash === "#fig-ctx-turns");
     // The link holds the figure's static picture (drawn by pe render at build time), served beside
     // the page: a PNG of the figure.
@@ -137,7 +141,8 @@ test("the embed code holds the state, a title, lazy loading, full width, a measu
 
 /**
  * Opens the sample host page (on another origin) with `iframe`, an iframe's HTML, in its slot;
- * the host's page errors are collected in `errors`.
+ * the host's page errors are collected in `errors`, and what its policy refused in
+ * `window.refused`.
  */
 async function openHost(iframe) {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -146,6 +151,8 @@ async function openHost(iframe) {
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${host.url}/`);
   await page.evaluate((html) => {
+    window.refused = [];
+    document.addEventListener("securitypolicyviolation", (e) => window.refused.push(`${e.violatedDirective} ${e.blockedURI}`));
     document.getElementById("slot").innerHTML = html;
   }, iframe);
   return { context, page, errors };
@@ -153,7 +160,7 @@ async function openHost(iframe) {
 
 test("framed on another origin, the figure reports its height and the host page applies it", async () => {
   const { context, page, errors } = await openHost(
-    `<iframe src="${env.server.url}?embed=fig-ctx-turns" title="Pairs that turn less than once within L₀ — Positional Encoding Explorer" loading="lazy" width="100%" height="4000" style="border:0"></iframe>`,
+    `<iframe src="${env.server.url}?embed=fig-ctx-turns" title="Pairs that turn less than once within L₀ — Positional Encoding Explorer" loading="lazy" width="100%" height="4000" frameborder="0"></iframe>`,
   );
   try {
     // Made too tall, the frame reports its content's height and shrinks to it.
@@ -174,6 +181,9 @@ test("framed on another origin, the figure reports its height and the host page 
     assert.equal(await page.evaluate(() => document.querySelector("iframe").getBoundingClientRect().height), Math.ceil(inner));
     // A good guest: the frame never takes the host's focus.
     assert.equal(await page.evaluate(() => document.activeElement === document.body), true);
+    // The snippet as copied passes the host's strict policy (no inline style) and has no border.
+    assert.deepEqual(await page.evaluate(() => window.refused), []);
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector("iframe")).borderTopWidth), "0px");
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
@@ -182,7 +192,7 @@ test("framed on another origin, the figure reports its height and the host page 
 
 test("a good guest: the wheel over an embedded figure scrolls the host page, and keys reach the figure only through its controls", async () => {
   const { context, page, errors } = await openHost(
-    `<iframe src="${env.server.url}?embed=fig-heatmap" title="The encoding as a table — Positional Encoding Explorer" width="100%" height="400" style="border:0"></iframe>`,
+    `<iframe src="${env.server.url}?embed=fig-heatmap" title="The encoding as a table — Positional Encoding Explorer" width="100%" height="400" frameborder="0"></iframe>`,
   );
   try {
     await page.evaluate(() => {

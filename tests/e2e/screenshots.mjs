@@ -70,7 +70,7 @@ try {
   // 390 px: the snippet of the figure's "</>" button, the frame grown to the reported height.
   const host = await serveStatic(
     { "/": resolve(new URL("./host", import.meta.url).pathname) },
-    { "content-security-policy": "default-src 'self'; frame-src *; style-src 'self' 'unsafe-inline'" },
+    { "content-security-policy": "default-src 'self'; frame-src *; style-src 'self'" },
   );
   try {
     for (const width of [1280, 390]) {
@@ -80,7 +80,7 @@ try {
       await page.goto(`${host.url}/`);
       await page.evaluate((src) => {
         document.getElementById("slot").innerHTML =
-          `<iframe src="${src}" title="Pairs that turn less than once within L₀ — Positional Encoding Explorer" loading="lazy" width="100%" height="600" style="border:0"></iframe>`;
+          `<iframe src="${src}" title="Pairs that turn less than once within L₀ — Positional Encoding Explorer" loading="lazy" width="100%" height="600" frameborder="0"></iframe>`;
       }, `${server.url}?embed=fig-ctx-turns`);
       await page.waitForFunction(() => Number(document.querySelector("iframe").dataset.reportedHeight) > 0, null, { timeout: 15000 });
       await page.waitForTimeout(500);
