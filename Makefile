@@ -2,6 +2,8 @@
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8080
 #   make test    install what is missing, run every test tier
 #   make fuzz    20,000 hostile links against the built page (the e2e tier runs 2,000)
+#   make hosts   the embed snippet pasted into a Hugo and a Jekyll post (Debian's packages), each
+#                served under a policy that refuses inline styles: the live figure must show
 #   make bench   criterion kernels (native), then the browser benchmark (input → repainted per
 #                figure and control, against PE-Lab's algorithm; the reader's clock: input → every
 #                figure in view repainted and the main thread free; bundle size; budgets), then what
@@ -29,7 +31,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: serve test bench lighthouse build figures pictures tools lint unit wasm-test e2e fuzz screenshots clean
+.PHONY: serve test bench lighthouse build figures pictures tools lint unit wasm-test e2e fuzz hosts screenshots clean
 
 serve: tools figures
 	trunk serve --release
@@ -134,6 +136,12 @@ e2e: build
 # Hostile links at volume: 20,000 seeded random and malformed queries (the e2e tier runs 2,000).
 fuzz: build
 	CHROMIUM=$(CHROMIUM) FUZZ_CASES=20000 node --test tests/e2e/fuzz.test.mjs
+
+# The embed snippet where bloggers write: a Hugo post (through a shortcode) and a Jekyll post
+# (raw HTML), built by Debian's generators, each on its own origin with a strict style policy.
+hosts: build
+	command -v hugo >/dev/null && command -v jekyll >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y hugo jekyll; }
+	CHROMIUM=$(CHROMIUM) node tests/hosts/check.mjs dist
 
 # The README's figure pictures (docs/figures/<id>-<theme>.png, listed in docs/figures/list.txt),
 # drawn by pe render; a test fails when one differs from what pe render draws now.
