@@ -307,14 +307,16 @@ pub fn LogSlider(
         (min.log10() / LOG_STEP).floor() * LOG_STEP,
         (max.log10() / LOG_STEP).ceil() * LOG_STEP,
     );
+    // The box shows the value, and the range speaks it (its position is the log).
+    let text = Signal::derive(move || format_number(value.get()));
     slider_view(SliderSpec {
         label,
         id,
         range: Bounds::fixed(format!("{lo:.2}"), format!("{hi:.2}"), LOG_STEP),
         exact: Bounds::fixed(min, max, "any"),
         position: Signal::derive(move || value.get().log10().to_string()),
-        text: Signal::derive(move || format_number(value.get())),
-        valuetext: Some(Signal::derive(move || format_number(value.get()))),
+        text,
+        valuetext: Some(text),
         on_position: Box::new(move |t| {
             if let Ok(e) = t.parse::<f64>() {
                 value.set(round_significant(10f64.powf(e), 3).clamp(min, max));

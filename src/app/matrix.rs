@@ -20,6 +20,7 @@ use web_sys::{HtmlCanvasElement, ImageData};
 
 use super::backend;
 use super::canvas::{self, Surface};
+use super::figure::Pointer;
 use crate::chart::colormap::{Lut, sample_indices};
 use crate::chart::heatmap::{self, HeatmapLayout, HeatmapSpec};
 
@@ -496,16 +497,13 @@ pub fn step_item(key: &str, at: Option<usize>, n: usize) -> Option<usize> {
 }
 
 /// Hover and keyboard selection over the faces of a clock or wheel figure: the selected face,
-/// cleared whenever `count` drops to it or below, and the pointer and key handlers for the canvas.
+/// cleared whenever `count` drops to it or below (and when the pointer leaves), and the canvas's
+/// [`Pointer`].
 pub fn face_selection(
     canvas: NodeRef<Canvas>,
     layout: StoredValue<Option<crate::chart::clock::ClockLayout>>,
     count: Signal<usize>,
-) -> (
-    RwSignal<Option<usize>>,
-    impl Fn(web_sys::MouseEvent) + Copy + 'static,
-    impl Fn(web_sys::KeyboardEvent) + Copy + 'static,
-) {
+) -> (RwSignal<Option<usize>>, Pointer) {
     let selected = RwSignal::new(None::<usize>);
     Effect::new(move |_| {
         let n = count.get();
@@ -520,7 +518,8 @@ pub fn face_selection(
             selected.set(Some(next));
         }
     };
-    (selected, hover_face(canvas, layout, selected), on_key)
+    let pointer = Pointer::new(hover_face(canvas, layout, selected), on_key).clearing(selected);
+    (selected, pointer)
 }
 
 /// The `mousemove` handler of a figure of clock faces (or wheels): selects the face under the
@@ -558,4 +557,15 @@ pub fn hover_cell(
             cursor.set(Some(cell));
         }
     }
+}
+
+/// The [`Pointer`] of a matrix figure's canvas: [`hover_cell`] moves `cursor`, `on_key` (usually
+/// [`key_cursor`]) steps it, and leaving the canvas clears it.
+pub fn cell_pointer(
+    canvas: NodeRef<Canvas>,
+    layout: StoredValue<Option<HeatmapLayout>>,
+    cursor: RwSignal<Option<(usize, usize)>>,
+    on_key: impl Fn(web_sys::KeyboardEvent) + 'static,
+) -> Pointer {
+    Pointer::new(hover_cell(canvas, layout, cursor), on_key).clearing(cursor)
 }

@@ -8,10 +8,10 @@ use leptos::prelude::*;
 use crate::app::canvas::Surface;
 use crate::app::controls::Choice;
 use crate::app::figure::{
-    DrawStats, InteractiveCanvas, Pointer, StillCanvas, draw_panels_effect, observed_width,
+    DrawStats, InteractiveCanvas, StillCanvas, draw_panels_effect, observed_width,
 };
 use crate::app::frame::{FigureLink, frame};
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -89,7 +89,6 @@ pub fn ScoresOverPositions() -> impl IntoView {
             paint_lines(&curve, scene::scores_curve_height, &spec);
         });
     });
-    let on_move = hover_cell(matrix_ref, layout, cursor);
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let n = s.positions.get_untracked();
         let at = cursor.get_untracked().unwrap_or((pos.get_untracked(), 0));
@@ -176,7 +175,7 @@ pub fn ScoresOverPositions() -> impl IntoView {
                 readout_id="fig-rope-scores-readout"
                 readout=readout
                 label=describe
-                pointer=Pointer::new(on_move, on_key).clearing(cursor)
+                pointer=cell_pointer(matrix_ref, layout, cursor, on_key)
             />
             <StillCanvas node_ref=curve_ref label="The score as a function of the distance m − n, with the shape of RoFormer's bound scaled to start at the same height (the score can cross this scaled curve; it never exceeds the unscaled bound)." />
             <p class="hint">{bound_note}</p>

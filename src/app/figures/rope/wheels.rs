@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
 use crate::app::figure::{
-    DrawStats, InteractiveCanvas, Pointer, StillCanvas, draw_panels_effect, observed_width,
+    DrawStats, InteractiveCanvas, StillCanvas, draw_panels_effect, observed_width,
 };
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::MatrixPainter;
@@ -50,7 +50,7 @@ pub fn FrequencyWheels() -> impl IntoView {
     let matrix_ref = NodeRef::<Canvas>::new();
     let matrix_width = observed_width(matrix_ref);
     let layout = StoredValue::new(None::<ClockLayout>);
-    let (selected, on_move, on_key) = crate::app::matrix::face_selection(
+    let (selected, pointer) = crate::app::matrix::face_selection(
         wheels_ref,
         layout,
         Signal::derive(move || inv_freq.with(Vec::len)),
@@ -163,7 +163,7 @@ pub fn FrequencyWheels() -> impl IntoView {
                 readout_id="fig-rope-wheels-readout"
                 readout=readout
                 label=describe
-                pointer=Pointer::new(on_move, on_key).clearing(selected)
+                pointer=pointer
             />
             <StillCanvas
                 node_ref=matrix_ref

@@ -4,9 +4,9 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
@@ -80,7 +80,6 @@ pub fn OrderBlindness() -> impl IntoView {
             }
         }
     };
-    let on_move = hover_cell(canvas_ref, layout, cursor);
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let n = tokens.with_untracked(Vec::len);
         let at = cursor.get_untracked().unwrap_or((0, 0));
@@ -217,7 +216,7 @@ pub fn OrderBlindness() -> impl IntoView {
                 readout_id="fig-attention-readout"
                 readout=readout
                 label=describe
-                pointer=Pointer::new(on_move, on_key).clearing(cursor)
+                pointer=cell_pointer(canvas_ref, layout, cursor, on_key)
             />
             <p class="finding" id="fig-attention-twins">{twins}</p>
             <p class="finding">{word_order_readout()}</p>

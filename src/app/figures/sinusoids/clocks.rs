@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
-use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -45,7 +45,7 @@ pub fn SinusoidalClocks() -> impl IntoView {
 
     let canvas_ref = NodeRef::<Canvas>::new();
     let layout = StoredValue::new(None::<ClockLayout>);
-    let (selected, on_move, on_key) = crate::app::matrix::face_selection(
+    let (selected, pointer) = crate::app::matrix::face_selection(
         canvas_ref,
         layout,
         Signal::derive(move || pairs.with(Vec::len)),
@@ -102,7 +102,7 @@ pub fn SinusoidalClocks() -> impl IntoView {
                 readout_id="fig-clocks-readout"
                 readout=readout
                 label=describe
-                pointer=Pointer::new(on_move, on_key).clearing(selected)
+                pointer=pointer
             />
             <figcaption>
                 "Each frequency pair is a clock hand: its tip is (sin, cos) of pos·ω" <sub>"i"</sub>

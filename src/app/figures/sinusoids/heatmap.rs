@@ -7,9 +7,9 @@ use leptos::html::{Canvas, Input};
 use leptos::prelude::*;
 
 use crate::app::controls::show_value;
-use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
@@ -92,7 +92,6 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
         }
     });
 
-    let on_move = hover_cell(canvas_ref, layout, cursor);
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let (rs, cs) = (rows.get_untracked(), cols.get_untracked());
         let start = (pos.get_untracked().clamp(rs.start, rs.end - 1), cs.start);
@@ -150,7 +149,7 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
                 node_ref=canvas_ref
                 readout_id="fig-heatmap-readout"
                 label=move || describe(&params.get(), pos.get())
-                pointer=Pointer::new(on_move, on_key).clearing(cursor)
+                pointer=cell_pointer(canvas_ref, layout, cursor, on_key)
             />
             <p
                 class="readout"

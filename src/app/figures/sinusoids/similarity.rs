@@ -6,10 +6,10 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::figure::{
-    DrawStats, InteractiveCanvas, Pointer, StillCanvas, draw_panels_effect, observed_width,
+    DrawStats, InteractiveCanvas, StillCanvas, draw_panels_effect, observed_width,
 };
 use crate::app::frame::{FigureLink, frame};
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -71,7 +71,6 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
         paint_lines(&curve, scene::similarity_curve_height, &spec);
     });
 
-    let on_move = hover_cell(matrix_ref, layout, cursor);
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let n = params.get_untracked().positions;
         let at = cursor.get_untracked().unwrap_or((pos.get_untracked(), 0));
@@ -176,7 +175,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
                 readout_id="fig-similarity-readout"
                 readout=readout
                 label=describe
-                pointer=Pointer::new(on_move, on_key).clearing(cursor)
+                pointer=cell_pointer(matrix_ref, layout, cursor, on_key)
             />
             <StillCanvas
                 node_ref=curve_ref

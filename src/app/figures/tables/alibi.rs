@@ -9,11 +9,9 @@ use web_sys::ImageData;
 
 use crate::app::canvas::{self, Surface};
 use crate::app::controls::IntSlider;
-use crate::app::figure::{
-    DrawStats, InteractiveCanvas, Pointer, draw_panels_effect, observed_width,
-};
+use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
 use crate::app::frame::{FigureLink, frame};
-use crate::app::matrix::{MatrixPainter, event_pixel, hover_cell, key_cursor, step_item};
+use crate::app::matrix::{MatrixPainter, cell_pointer, event_pixel, key_cursor, step_item};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::colormap::Lut;
@@ -241,7 +239,7 @@ pub fn AlibiBias() -> impl IntoView {
                 readout_id="fig-tab-alibi-readout"
                 readout=readout
                 label=describe
-                pointer=Pointer::new(hover_cell(matrix_ref, layout, cursor), on_key).clearing(cursor)
+                pointer=cell_pointer(matrix_ref, layout, cursor, on_key)
             />
             <div class="canvas-wrap">
                 <canvas

@@ -10,9 +10,9 @@ use leptos::prelude::*;
 use super::{Presets, SeedField};
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect, observed_width};
+use crate::app::figure::{InteractiveCanvas, draw_effect, observed_width};
 use crate::app::frame::{FigureLink, frame};
-use crate::app::matrix::{MatrixPainter, hover_cell, key_cursor};
+use crate::app::matrix::{MatrixPainter, cell_pointer, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
@@ -148,13 +148,13 @@ pub fn LearnedCliff() -> impl IntoView {
                     node_ref=learned_ref
                     readout_id="fig-tab-learned-readout"
                     label=describe
-                    pointer=Pointer::new(hover_cell(learned_ref, learned_layout, cursor), on_key).clearing(cursor)
+                    pointer=cell_pointer(learned_ref, learned_layout, cursor, on_key)
                 />
                 <InteractiveCanvas
                     node_ref=sin_ref
                     readout_id="fig-tab-learned-readout"
                     label=describe
-                    pointer=Pointer::new(hover_cell(sin_ref, sin_layout, cursor), on_key).clearing(cursor)
+                    pointer=cell_pointer(sin_ref, sin_layout, cursor, on_key)
                 />
             </div>
             <p class="readout" id="fig-tab-learned-readout" aria-live="polite">{readout}</p>

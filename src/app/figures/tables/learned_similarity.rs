@@ -7,9 +7,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
-use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect, observed_width};
+use crate::app::figure::{InteractiveCanvas, draw_effect, observed_width};
 use crate::app::frame::{FigureLink, frame};
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
@@ -149,13 +149,13 @@ pub fn LearnedSimilarity() -> impl IntoView {
                     node_ref=learned_ref
                     readout_id="fig-tab-learned-sim-readout"
                     label=describe
-                    pointer=Pointer::new(hover_cell(learned_ref, left_layout, cursor), on_key).clearing(cursor)
+                    pointer=cell_pointer(learned_ref, left_layout, cursor, on_key)
                 />
                 <InteractiveCanvas
                     node_ref=sin_ref
                     readout_id="fig-tab-learned-sim-readout"
                     label=describe
-                    pointer=Pointer::new(hover_cell(sin_ref, right_layout, cursor), on_key).clearing(cursor)
+                    pointer=cell_pointer(sin_ref, right_layout, cursor, on_key)
                 />
             </div>
             <p class="readout" id="fig-tab-learned-sim-readout" aria-live="polite">{readout}</p>

@@ -6,9 +6,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::controls::IntSlider;
-use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
@@ -102,7 +102,7 @@ pub fn ShawClipped() -> impl IntoView {
                 readout_id="fig-tab-shaw-readout"
                 readout=readout
                 label=describe
-                pointer=Pointer::new(hover_cell(canvas_ref, layout, cursor), on_key).clearing(cursor)
+                pointer=cell_pointer(canvas_ref, layout, cursor, on_key)
             />
             <p class="finding">{finding}</p>
             <figcaption>

@@ -10,12 +10,10 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::controls::{Choice, IntSlider};
-use crate::app::figure::{
-    DrawStats, InteractiveCanvas, Pointer, draw_panels_effect, observed_width,
-};
+use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
-use crate::app::matrix::{Matrix, MatrixPainter, hover_cell, key_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
@@ -123,7 +121,7 @@ pub fn T5Buckets() -> impl IntoView {
                 readout_id="fig-tab-t5-readout"
                 readout=readout
                 label=describe
-                pointer=Pointer::new(hover_cell(matrix_ref, layout, cursor), on_key).clearing(cursor)
+                pointer=cell_pointer(matrix_ref, layout, cursor, on_key)
             />
             <InteractiveCanvas
                 node_ref=curve_ref
