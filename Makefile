@@ -33,7 +33,8 @@ WASM := --target wasm32-unknown-unknown
 
 .PHONY: serve test bench lighthouse build figures pictures tools lint unit wasm-test e2e fuzz hosts screenshots clean
 
-serve: tools figures
+# Trunk's development server (it rebuilds on every change); only this target needs Trunk.
+serve: tools .tools/trunk-$(TRUNK_VERSION) figures
 	trunk serve --release
 
 test: tools lint unit wasm-test e2e
@@ -55,11 +56,12 @@ LIGHTHOUSE = CHROME_PATH=$(CHROMIUM) node benches/lighthouse/run.mjs dist $(LIGH
 lighthouse: build .tools/npm-lighthouse
 	$(LIGHTHOUSE)
 
+# The release build into dist/, as `trunk build --release` would write it (tools/build.mjs).
 build: tools figures
-	trunk build --release
+	node tools/build.mjs dist
 
 # Every figure but the comparison table (text) as a PNG in its default state
-# (assets/figures/<id>.png, which Trunk copies into dist/figures/): the picture in a copied embed
+# (assets/figures/<id>.png, which the build copies into dist/figures/): the picture in a copied embed
 # snippet's link, for readers where frames do not run (RSS readers), and og:image. Redrawn by pe
 # render on every make build and make serve, so they never go stale.
 figures: .tools/chromium
@@ -67,8 +69,9 @@ figures: .tools/chromium
 	target/debug/pe render --all --format png --width 720 --scale 1 --out assets/figures >/dev/null
 
 # ---------------------------------------------------------------- tools (installed when missing)
-# Quick installs first (browser, npm), then the two long cargo installs (~2.5 and ~9 minutes).
-tools: .tools/target .tools/chromium .tools/npm-tools .tools/npm-e2e .tools/wasm-bindgen-$(WASM_BINDGEN_VERSION) .tools/trunk-$(TRUNK_VERSION)
+# Quick installs first (browser, npm), then the long cargo install (~2.5 minutes). Trunk (~9 minutes
+# to compile) is installed by `make serve` alone: the build and the tests do not run it.
+tools: .tools/target .tools/chromium .tools/npm-tools .tools/npm-e2e .tools/wasm-bindgen-$(WASM_BINDGEN_VERSION)
 
 .tools:
 	mkdir -p .tools

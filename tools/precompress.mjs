@@ -6,8 +6,9 @@
 //
 //   node tools/precompress.mjs [DIR]
 //
-// DIR defaults to $TRUNK_STAGING_DIR: Trunk runs this as its post-build hook (Trunk.toml), so every
-// `trunk build` and `trunk serve` writes them afresh and they never outlive the file they compress.
+// DIR defaults to $TRUNK_STAGING_DIR: Trunk runs this as its post-build hook (Trunk.toml), and
+// tools/build.mjs runs it on its stage, so every build writes them afresh and they never outlive the
+// file they compress.
 // Node's own zlib does the work: nothing to install. Quality 11 is what a build can afford and an
 // on-the-fly host cannot (measured on the wasm: about 20 % smaller than gzip's best).
 

@@ -28,7 +28,7 @@ const { chromium } = await import(
   pathToFileURL(join(ROOT, "tests", "e2e", "node_modules", "playwright-core", "index.mjs")).href
 );
 if (!existsSync(join(DIST, "index.html"))) {
-  console.error(`${DIST}/index.html not found: run \`trunk build --release\` first`);
+  console.error(`${DIST}/index.html not found: run \`make build\` first`);
   process.exit(2);
 }
 const server = await serveStatic({ "/": DIST }, { "cache-control": "no-store" });

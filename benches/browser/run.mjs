@@ -6,7 +6,7 @@
 //
 // --figure=ID[,ID…] times only those figures (e.g. fig-heatmap), for a quick look while optimising.
 // What runs inside the page is in page.mjs; percentiles, tables and bundle sizes in report.mjs.
-// DIST_DIR defaults to <repo>/dist (from `trunk build --release`). It is served at `/` and this folder
+// DIST_DIR defaults to <repo>/dist (from `make build`). It is served at `/` and this folder
 // at `/__bench/` (PE-Lab baseline: pelab.html + pelab.js) by a small static server on 127.0.0.1.
 // Chromium is /usr/bin/chromium (or $CHROMIUM), driven by playwright-core from tests/e2e/node_modules
 // (or benches/browser/node_modules); no browser is ever downloaded.
@@ -251,7 +251,7 @@ async function main() {
   const targets = [];
   if (ONLY !== "pelab") {
     if (haveDist) targets.push({ name: "pe-explorer", url: (s) => `${server.url}/?n=${s.n}&d=${s.d}${s.app}` });
-    else problems.push(`app: ${join(DIST, "index.html")} not found (run \`trunk build --release\`); the app was not measured`);
+    else problems.push(`app: ${join(DIST, "index.html")} not found (run \`make build\`); the app was not measured`);
   }
   if (ONLY !== "app") targets.push({ name: "PE-Lab", url: (s) => `${server.url}/__bench/pelab.html?n=${s.n}&d=${s.d}` });
 

@@ -7,7 +7,7 @@
 //
 //   node benches/lighthouse/run.mjs [DIST_DIR] [--runs=1] [--out=DIR] [--assert]
 //
-// DIST_DIR defaults to <repo>/dist (from `trunk build --release`). Chromium is $CHROME_PATH (else
+// DIST_DIR defaults to <repo>/dist (from `make build`). Chromium is $CHROME_PATH (else
 // $CHROMIUM, else /usr/bin/chromium), started with the offline flags of tests/e2e/serve.mjs (without
 // them Debian's Chromium waits on network lookups the machine cannot make).
 //

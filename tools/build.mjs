@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// The release build of the page into dist/, as `trunk build --release` writes it, without Trunk:
+// `make build` (and so `make test`) runs this, and only `make serve` needs Trunk (its development
+// server). Trunk 0.21 has no step between the link and its own wasm-bindgen, where the book's
+// split by chapter has to go (issue 27); here each step is a few lines.
+//
+//   node tools/build.mjs [DIST]        (DIST defaults to dist)
+//
+// index.html stays the one description of the page, for both: each `<link data-trunk …>` in it
+// becomes what Trunk makes of it —
+//   rel="icon" | "css"     the file copied under a content-hashed name, linked with its sha384
+//                          integrity;
+//   rel="copy-file"        the file copied as it is, into the root;
+//   rel="copy-dir"         the folder copied as it is, under its own name;
+//   rel="rust"             `cargo build --release` for wasm32 (the link's data-bin), wasm-bindgen
+//                          (--target web), wasm-opt at the link's data-wasm-opt level, and the tag
+//                          Trunk.toml's `pattern_script` spells, with the hashed names.
+// Then every text file gets its `.br` and `.gz` copies (tools/precompress.mjs, Trunk's post-build
+// hook). The site is assembled in DIST/.stage and replaces DIST only when complete.
+// Tools come from PATH, as Trunk's offline mode takes them: wasm-bindgen at Cargo.lock's version
+// (installed by the Makefile) and wasm-opt from binaryen in tools/node_modules.
+
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, extname, join, resolve } from "node:path";
+
+const ROOT = resolve(new URL("..", import.meta.url).pathname);
+const DIST = resolve(ROOT, process.argv[2] ?? "dist");
+const STAGE = join(DIST, ".stage");
+const TARGET = "wasm32-unknown-unknown";
+
+/** Runs a command in the repository root, its output passed through; stops the build on failure. */
+function run(command, ...args) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit" });
+  if (result.error) throw new Error(`${command}: ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (exit ${result.status})`);
+}
+
+/** Trunk's style of content-hashed name: `<stem>-<16 hex digits of the content's hash><ext>`. */
+function hashedName(file, body) {
+  const ext = extname(file);
+  return `${basename(file, ext)}-${createHash("sha256").update(body).digest("hex").slice(0, 16)}${ext}`;
+}
+
+function integrity(body) {
+  return `sha384-${createHash("sha384").update(body).digest("base64")}`;
+}
+
+/** The attributes of one tag's source text, as a map. */
+function attributes(tag) {
+  return new Map([...tag.matchAll(/([\w-]+)(?:="([^"]*)")?/g)].map((m) => [m[1], m[2] ?? ""]));
+}
+
+/** A file copied into the stage under its hashed name; returns that name and its integrity. */
+function copyHashed(href) {
+  const body = readFileSync(join(ROOT, href));
+  const name = hashedName(href, body);
+  writeFileSync(join(STAGE, name), body);
+  return { name, integrity: integrity(body) };
+}
+
+/** Trunk.toml's `pattern_script`, the one spelling of the tag that loads the app. */
+function patternScript() {
+  const toml = readFileSync(join(ROOT, "Trunk.toml"), "utf8");
+  const found = toml.match(/^pattern_script = '(.*)'$/m);
+  if (!found) throw new Error("Trunk.toml has no pattern_script = '…' line");
+  return found[1];
+}
+
+/** The app: compiled, bound, optimised and named by the hash of the compiled wasm, as Trunk names it. */
+function buildRust(link) {
+  const bin = link.get("data-bin");
+  if (!bin) throw new Error('the rel="rust" link names no data-bin');
+  run("cargo", "build", `--target=${TARGET}`, "--release", "--bin", bin);
+  const wasm = join(ROOT, "target", TARGET, "release", `${bin}.wasm`);
+  const bound = join(ROOT, "target", "pe-build");
+  rmSync(bound, { recursive: true, force: true });
+  run("wasm-bindgen", "--target=web", `--out-dir=${bound}`, `--out-name=${bin}`, wasm, "--no-typescript");
+  const stem = hashedName(`${bin}.wasm`, readFileSync(wasm)).slice(0, -".wasm".length);
+  const js = `${stem}.js`;
+  const bg = `${stem}_bg.wasm`;
+  cpSync(join(bound, `${bin}.js`), join(STAGE, js));
+  const level = link.get("data-wasm-opt");
+  if (level && level !== "0") run("wasm-opt", `-O${level}`, join(bound, `${bin}_bg.wasm`), `--output=${join(STAGE, bg)}`);
+  else cpSync(join(bound, `${bin}_bg.wasm`), join(STAGE, bg));
+  return patternScript().replaceAll("{base}", "./").replaceAll("{js}", js).replaceAll("{wasm}", bg);
+}
+
+/** What one `<link data-trunk …>` becomes in the built page. */
+function asset(tag) {
+  const link = attributes(tag);
+  const href = link.get("href");
+  switch (link.get("rel")) {
+    case "icon": {
+      const { name, integrity } = copyHashed(href);
+      const type = link.has("type") ? ` type="${link.get("type")}"` : "";
+      return `<link rel="icon" href="./${name}"${type} integrity="${integrity}"/>`;
+    }
+    case "css": {
+      const { name, integrity } = copyHashed(href);
+      return `<link rel="stylesheet" href="./${name}" integrity="${integrity}"/>`;
+    }
+    case "copy-file":
+      cpSync(join(ROOT, href), join(STAGE, basename(href)));
+      return "";
+    case "copy-dir":
+      cpSync(join(ROOT, href), join(STAGE, basename(href)), { recursive: true });
+      return "";
+    case "rust":
+      return buildRust(link);
+    default:
+      throw new Error(`index.html: no build rule for ${tag}`);
+  }
+}
+
+try {
+  rmSync(STAGE, { recursive: true, force: true });
+  mkdirSync(STAGE, { recursive: true });
+  const page = readFileSync(join(ROOT, "index.html"), "utf8");
+  // A tag that became nothing takes its line with it, as in Trunk's output.
+  const built = page.replace(/^[ \t]*(<link data-trunk\b[^>]*>)\n?/gm, (line, tag) => {
+    const out = asset(tag);
+    return out ? line.replace(tag, out) : "";
+  });
+  if (built.includes("data-trunk")) throw new Error("index.html: a data-trunk link is not on a line of its own");
+  writeFileSync(join(STAGE, "index.html"), built);
+  run("node", "tools/precompress.mjs", STAGE);
+  // The finished site replaces the old one: a server pointed at DIST never sees half a build.
+  const old = `${DIST}.old`;
+  rmSync(old, { recursive: true, force: true });
+  renameSync(STAGE, `${DIST}.new`);
+  renameSync(DIST, old);
+  renameSync(`${DIST}.new`, DIST);
+  rmSync(old, { recursive: true, force: true });
+  console.log(`build: ${DIST}`);
+} catch (error) {
+  console.error(`build: ${error.message}`);
+  process.exit(1);
+}
