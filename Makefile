@@ -26,6 +26,8 @@ export PATH := $(CURDIR)/tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 # The wasm-bindgen CLI must be exactly the wasm-bindgen crate version in Cargo.lock.
 WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
 TRUNK_VERSION := 0.21.14
+# The tool that splits the book's wasm by chapter (tools/build.mjs), from crates.io.
+WASM_SPLIT_VERSION := 0.2.4
 CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -69,9 +71,10 @@ figures: .tools/chromium
 	target/debug/pe render --all --format png --width 720 --scale 1 --out assets/figures >/dev/null
 
 # ---------------------------------------------------------------- tools (installed when missing)
-# Quick installs first (browser, npm), then the long cargo install (~2.5 minutes). Trunk (~9 minutes
-# to compile) is installed by `make serve` alone: the build and the tests do not run it.
-tools: .tools/target .tools/chromium .tools/npm-tools .tools/npm-e2e .tools/wasm-bindgen-$(WASM_BINDGEN_VERSION)
+# Quick installs first (browser, npm), then the cargo installs (wasm-bindgen-cli ~2.5 minutes, then
+# wasm-split-cli). Trunk (~9 minutes to compile) is installed by `make serve` alone: the build and
+# the tests do not run it.
+tools: .tools/target .tools/chromium .tools/npm-tools .tools/npm-e2e .tools/wasm-bindgen-$(WASM_BINDGEN_VERSION) .tools/wasm-split-$(WASM_SPLIT_VERSION)
 
 .tools:
 	mkdir -p .tools
@@ -91,6 +94,10 @@ tools: .tools/target .tools/chromium .tools/npm-tools .tools/npm-e2e .tools/wasm
 	@[ -n "$(WASM_BINDGEN_VERSION)" ] || { echo "no wasm-bindgen in Cargo.lock" >&2; exit 1; }
 	wasm-bindgen --version 2>/dev/null | grep -qx 'wasm-bindgen $(WASM_BINDGEN_VERSION)' || cargo install --force wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
 	grep -qx 'wasm_bindgen = "$(WASM_BINDGEN_VERSION)"' Trunk.toml || { echo "Trunk.toml [tools] wasm_bindgen must be $(WASM_BINDGEN_VERSION) (Cargo.lock)" >&2; exit 1; }
+	touch $@
+
+.tools/wasm-split-$(WASM_SPLIT_VERSION): | .tools
+	cargo install --list | grep -qx 'wasm_split_cli_support v$(WASM_SPLIT_VERSION):' || cargo install --locked wasm_split_cli_support --version $(WASM_SPLIT_VERSION) --features build-binary
 	touch $@
 
 # Debian packages: the browser and its driver, and the font pe render draws PNG text with.

@@ -3,18 +3,18 @@
 //! component carries the id listed here, and a browser test checks that the page and the registry
 //! agree.
 
-use crate::scene;
-
-/// One figure: its anchor id, its title in the contents, and what draws its picture outside the
-/// page's canvases (`pe render`, the SVG and CSV downloads), if it has one.
+/// One figure: its anchor id, its title in the contents, and whether it has a picture outside the
+/// page's canvases (`pe render`, the SVG and CSV downloads). What draws that picture is listed with
+/// the chapter's scenes ([`crate::scene::builders`]), not here: the shell reads this table at start, and
+/// in a build split by chapter a chapter's drawing code must be reachable only from that chapter.
 #[derive(Clone, Copy, Debug)]
 pub struct Figure {
     /// The element id of the `<figure>` (also its anchor and its embed id).
     pub id: &'static str,
     /// Its short title in the contents.
     pub title: &'static str,
-    /// Its scene's builder; `None` for a figure that is text (the comparison table).
-    pub picture: Option<scene::Build>,
+    /// Whether it has a picture; `false` for a figure that is text (the comparison table).
+    pub picture: bool,
 }
 
 /// One chapter: its anchor id, number, title and figures in reading order.
@@ -35,16 +35,16 @@ const fn fig(id: &'static str, title: &'static str) -> Figure {
     Figure {
         id,
         title,
-        picture: None,
+        picture: false,
     }
 }
 
-/// A figure with a picture, drawn by `build`.
-const fn pic(id: &'static str, title: &'static str, build: scene::Build) -> Figure {
+/// A figure with a picture.
+const fn pic(id: &'static str, title: &'static str) -> Figure {
     Figure {
         id,
         title,
-        picture: Some(build),
+        picture: true,
     }
 }
 
@@ -56,14 +56,14 @@ pub const CHAPTERS: [Chapter; 4] = [
         number: 1,
         title: "Order and sinusoids",
         figures: &[
-            pic("fig-attention", "Attention is order-blind", scene::sinusoids::attention),
-            pic("fig-naive", "First ideas and why they fail", scene::sinusoids::naive),
-            pic("fig-heatmap", "The encoding as a table", scene::sinusoids::heatmap),
-            pic("fig-waves", "Columns are waves", scene::sinusoids::waves),
-            pic("fig-clocks", "Rows are clocks", scene::sinusoids::clocks),
-            pic("fig-similarity", "How alike two positions are", scene::sinusoids::similarity),
-            pic("fig-shift", "A shift is a rotation", scene::sinusoids::shift),
-            pic("fig-token", "Adding position to a word", scene::sinusoids::token),
+            pic("fig-attention", "Attention is order-blind"),
+            pic("fig-naive", "First ideas and why they fail"),
+            pic("fig-heatmap", "The encoding as a table"),
+            pic("fig-waves", "Columns are waves"),
+            pic("fig-clocks", "Rows are clocks"),
+            pic("fig-similarity", "How alike two positions are"),
+            pic("fig-shift", "A shift is a rotation"),
+            pic("fig-token", "Adding position to a word"),
         ],
     },
     Chapter {
@@ -71,16 +71,16 @@ pub const CHAPTERS: [Chapter; 4] = [
         number: 2,
         title: "Rotations: RoPE",
         figures: &[
-            pic("fig-rope-add", "Why not add?", scene::rope::add),
-            pic("fig-rope-2d", "Rotating a 2D vector", scene::rope::vector),
-            pic("fig-rope-sentences", "Same angle, different sentences", scene::rope::sentences),
-            pic("fig-rope-wheels", "One wheel per pair", scene::rope::wheels),
-            pic("fig-rope-scores", "q·k depends on distance", scene::rope::scores),
-            pic("fig-rope-dims", "How far each pair turns", scene::rope::dims),
-            pic("fig-rope-efficient", "The efficient form", scene::rope::efficient),
-            pic("fig-rope-layouts", "Interleaved or half-split", scene::rope::layouts),
-            pic("fig-rope-values", "Why only q and k", scene::rope::values),
-            pic("fig-rope-cloud", "The token cloud", scene::rope::cloud),
+            pic("fig-rope-add", "Why not add?"),
+            pic("fig-rope-2d", "Rotating a 2D vector"),
+            pic("fig-rope-sentences", "Same angle, different sentences"),
+            pic("fig-rope-wheels", "One wheel per pair"),
+            pic("fig-rope-scores", "q·k depends on distance"),
+            pic("fig-rope-dims", "How far each pair turns"),
+            pic("fig-rope-efficient", "The efficient form"),
+            pic("fig-rope-layouts", "Interleaved or half-split"),
+            pic("fig-rope-values", "Why only q and k"),
+            pic("fig-rope-cloud", "The token cloud"),
         ],
     },
     Chapter {
@@ -88,11 +88,11 @@ pub const CHAPTERS: [Chapter; 4] = [
         number: 3,
         title: "Stretching the context",
         figures: &[
-            pic("fig-ctx-turns", "Pairs that turn less than once within L₀", scene::context::turns),
-            pic("fig-ctx-wavelengths", "Wavelength per pair", scene::context::wavelengths),
-            pic("fig-ctx-scores", "Scores far away", scene::context::scores),
-            pic("fig-ctx-attention", "The attention factor", scene::context::attention),
-            pic("fig-ctx-dynamic", "Dynamic NTK", scene::context::dynamic),
+            pic("fig-ctx-turns", "Pairs that turn less than once within L₀"),
+            pic("fig-ctx-wavelengths", "Wavelength per pair"),
+            pic("fig-ctx-scores", "Scores far away"),
+            pic("fig-ctx-attention", "The attention factor"),
+            pic("fig-ctx-dynamic", "Dynamic NTK"),
         ],
     },
     Chapter {
@@ -100,17 +100,17 @@ pub const CHAPTERS: [Chapter; 4] = [
         number: 4,
         title: "Tables and biases",
         figures: &[
-            pic("fig-tab-learned", "A learned table ends", scene::tables::learned),
-            pic("fig-tab-learned-sim", "No structure before training", scene::tables::learned_sim),
-            pic("fig-tab-shaw", "Clipped relative distances", scene::tables::shaw),
-            pic("fig-tab-t5", "T5's buckets", scene::tables::t5),
-            pic("fig-tab-slopes", "ALiBi: one slope per head", scene::tables::slopes),
-            pic("fig-tab-alibi", "ALiBi's bias", scene::tables::alibi),
-            pic("fig-tab-alibi-attention", "Local and global heads", scene::tables::alibi_attention),
-            pic("fig-tab-nope", "No position at all", scene::tables::nope),
+            pic("fig-tab-learned", "A learned table ends"),
+            pic("fig-tab-learned-sim", "No structure before training"),
+            pic("fig-tab-shaw", "Clipped relative distances"),
+            pic("fig-tab-t5", "T5's buckets"),
+            pic("fig-tab-slopes", "ALiBi: one slope per head"),
+            pic("fig-tab-alibi", "ALiBi's bias"),
+            pic("fig-tab-alibi-attention", "Local and global heads"),
+            pic("fig-tab-nope", "No position at all"),
             fig("fig-tab-compare", "Every method side by side"),
-            pic("fig-tab-same", "One position, every method", scene::tables::same),
-            pic("fig-tab-extrapolate", "Past the training length", scene::tables::extrapolate),
+            pic("fig-tab-same", "One position, every method"),
+            pic("fig-tab-extrapolate", "Past the training length"),
         ],
     },
 ];
@@ -125,6 +125,7 @@ pub fn find_figure(id: &str) -> Option<(&'static Chapter, &'static Figure)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene;
 
     #[test]
     fn ids_are_unique_and_well_formed() {
@@ -145,6 +146,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn every_picture_has_its_builder_in_its_chapter_and_no_other() {
+        for c in &CHAPTERS {
+            let drawn: Vec<&str> = c
+                .figures
+                .iter()
+                .filter(|f| f.picture)
+                .map(|f| f.id)
+                .collect();
+            let built: Vec<&str> = scene::builders(c.id).iter().map(|(id, _)| *id).collect();
+            assert_eq!(drawn, built, "chapter {}", c.id);
+        }
+        assert!(scene::builders("no-such-chapter").is_empty());
     }
 
     #[test]

@@ -22,13 +22,15 @@
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 
 const ROOT = resolve(new URL("..", import.meta.url).pathname);
-const DIST = resolve(ROOT, process.argv[2] ?? "dist");
+const DIST = resolve(ROOT, process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "dist");
 const STAGE = join(DIST, ".stage");
 const TARGET = "wasm32-unknown-unknown";
+/** Split by chapter (the default): `--one-module` builds the whole book as one wasm module. */
+const SPLIT = !process.argv.includes("--one-module");
 
 /** Runs a command in the repository root, its output passed through; stops the build on failure. */
 function run(command, ...args) {
@@ -72,19 +74,62 @@ function patternScript() {
 function buildRust(link) {
   const bin = link.get("data-bin");
   if (!bin) throw new Error('the rel="rust" link names no data-bin');
-  run("cargo", "build", `--target=${TARGET}`, "--release", "--bin", bin);
   const wasm = join(ROOT, "target", TARGET, "release", `${bin}.wasm`);
   const bound = join(ROOT, "target", "pe-build");
   rmSync(bound, { recursive: true, force: true });
-  run("wasm-bindgen", "--target=web", `--out-dir=${bound}`, `--out-name=${bin}`, wasm, "--no-typescript");
+  mkdirSync(bound, { recursive: true });
+  let main = wasm;
+  if (SPLIT) {
+    // The final link keeps its relocations, from which wasm-split learns what each split point
+    // reaches; only the binary's own link gets the flag (cargo rustc), so nothing else rebuilds.
+    run("cargo", "rustc", `--target=${TARGET}`, "--release", "--bin", bin, "--features", "split", "--", "-C", "link-arg=--emit-relocs");
+    run("wasm-split-cli", wasm, join(bound, "split"), "--out-name", bin);
+    main = join(bound, "split", `${bin}.wasm`);
+  } else {
+    run("cargo", "build", `--target=${TARGET}`, "--release", "--bin", bin);
+  }
+  // With a split, the main module keeps the exports the chunks link against.
+  const keep = SPLIT ? ["--keep-lld-exports", "--no-demangle"] : [];
+  run("wasm-bindgen", "--target=web", `--out-dir=${bound}`, `--out-name=${bin}`, main, "--no-typescript", ...keep);
   const stem = hashedName(`${bin}.wasm`, readFileSync(wasm)).slice(0, -".wasm".length);
   const js = `${stem}.js`;
   const bg = `${stem}_bg.wasm`;
-  cpSync(join(bound, `${bin}.js`), join(STAGE, js));
   const level = link.get("data-wasm-opt");
-  if (level && level !== "0") run("wasm-opt", `-O${level}`, join(bound, `${bin}_bg.wasm`), `--output=${join(STAGE, bg)}`);
-  else cpSync(join(bound, `${bin}_bg.wasm`), join(STAGE, bg));
+  const optimise = (from, to) => {
+    if (level && level !== "0") run("wasm-opt", `-O${level}`, from, `--output=${to}`);
+    else cpSync(from, to);
+  };
+  optimise(join(bound, `${bin}_bg.wasm`), join(STAGE, bg));
+  let glue = readFileSync(join(bound, `${bin}.js`), "utf8");
+  if (SPLIT) glue = stageChunks(bin, js, glue, join(bound, "split"), optimise);
+  writeFileSync(join(STAGE, js), glue);
   return patternScript().replaceAll("{base}", "./").replaceAll("{js}", js).replaceAll("{wasm}", bg);
+}
+
+/**
+ * The split's other files, staged under content-hashed names: each chapter's module (and the
+ * modules they share), optimised, and `__wasm_split.js`, the loader that fetches them, which
+ * imports the app's glue (`js`, its hashed name) and is imported by it. Returns the glue with the
+ * loader's hashed name.
+ */
+function stageChunks(bin, js, glue, dir, optimise) {
+  let loader = readFileSync(join(dir, "__wasm_split.js"), "utf8");
+  if (!loader.includes(`"./${bin}.js"`)) throw new Error(`__wasm_split.js does not import ./${bin}.js`);
+  loader = loader.replaceAll(`"./${bin}.js"`, `"./${js}"`);
+  for (const chunk of readdirSync(dir).filter((f) => f.endsWith(".wasm") && f !== `${bin}.wasm`)) {
+    const optimised = join(dir, `opt-${chunk}`);
+    optimise(join(dir, chunk), optimised);
+    const body = readFileSync(optimised);
+    const name = hashedName(chunk, body);
+    if (!loader.includes(`"./${chunk}"`)) throw new Error(`__wasm_split.js does not load ./${chunk}`);
+    loader = loader.replaceAll(`"./${chunk}"`, `"./${name}"`);
+    writeFileSync(join(STAGE, name), body);
+  }
+  const name = hashedName("__wasm_split.js", loader);
+  writeFileSync(join(STAGE, name), loader);
+  // Only the import statements: the keys of the wasm's import object keep the module's own name.
+  if (!glue.includes('from "./__wasm_split.js"')) throw new Error(`${bin}.js does not import ./__wasm_split.js`);
+  return glue.replaceAll('from "./__wasm_split.js"', `from "./${name}"`);
 }
 
 /** What one `<link data-trunk …>` becomes in the built page. */

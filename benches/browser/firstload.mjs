@@ -9,7 +9,8 @@
 //
 // Throttling is applied by Chromium itself (DevTools protocol: Network.emulateNetworkConditions,
 // Emulation.setCPUThrottlingRate), so the numbers are measured, not simulated as Lighthouse's are.
-// On a phone screen and on a desktop one. Per run, from navigation start (performance.now() of the
+// On a phone screen and on a desktop one, and for one embedded figure of chapter 1 and of chapter 4.
+// Per run, from navigation start (performance.now() of the
 // page):
 //   - first contentful paint (the static header and introduction);
 //   - wasm loaded: the end of the .wasm download;
@@ -82,14 +83,19 @@ function firstFigure() {
 }
 
 /** The screens: a phone (Lighthouse's mobile screen), where the first figure starts below the fold
- * and the reader scrolls to it, and a desktop, where it is on the first screen. */
+ * and the reader scrolls to it, and a desktop, where it is on the first screen; then one embedded
+ * figure in a blog's 720 px frame, of chapter 1 (in the main module) and of chapter 4 (its own
+ * module, in a build split by chapter). */
 const SCREENS = [
   {
     name: "phone 412×823, scrolled to the first figure at once",
     options: { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true },
     scroll: true,
+    query: "",
   },
-  { name: "desktop 1280×900", options: { viewport: { width: 1280, height: 900 } }, scroll: false },
+  { name: "desktop 1280×900", options: { viewport: { width: 1280, height: 900 } }, scroll: false, query: "" },
+  { name: "embed ?embed=fig-heatmap, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-heatmap" },
+  { name: "embed ?embed=fig-tab-alibi, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-tab-alibi" },
 ];
 
 async function oneRun(screen, server) {
@@ -107,7 +113,7 @@ async function oneRun(screen, server) {
   });
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: PROFILE.cpu });
   try {
-    await page.goto(server.url + "/", { timeout: TIMEOUT_MS });
+    await page.goto(server.url + "/" + screen.query, { timeout: TIMEOUT_MS });
     const figure = (await page.waitForFunction(firstFigure, null, { timeout: TIMEOUT_MS })).jsonValue();
     const { id, at } = await figure;
     const rest = await page.evaluate(() => {

@@ -16,10 +16,13 @@
 //! (`#fig-…`) mounts everything at once, so the figure exists to scroll to; so does an embed,
 //! which has one figure only.
 //!
-//! While slices are pending, `<main id="app">` carries `data-pending` with their count (tests wait
-//! for `0`).
+//! In a build split by chapter, a chapter whose module is on its way counts as pending too
+//! ([`load_started`], [`load_ended`]), and [`when_built`] waits for it.
+//!
+//! While slices or chapters are pending, `<main id="app">` carries `data-pending` with their count
+//! (tests wait for `0`).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use leptos::prelude::*;
 
@@ -30,6 +33,24 @@ thread_local! {
     static SLICES: TaskQueue = const { TaskQueue::new(When::Next, mark_pending) };
     /// Whether deferring is on (see [`defer_from_now`]).
     static ON: Cell<bool> = const { Cell::new(false) };
+    /// Slices waiting, as last reported.
+    static SLICES_WAITING: Cell<usize> = const { Cell::new(0) };
+    /// Chapters whose module is on its way.
+    static LOADS: Cell<usize> = const { Cell::new(0) };
+    /// What waits for the book to be built ([`when_built`]).
+    static WAITING: RefCell<Vec<Box<dyn FnOnce()>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A chapter's module is on its way: the book is not built until [`load_ended`].
+pub fn load_started() {
+    LOADS.with(|n| n.set(n.get() + 1));
+    show_pending();
+}
+
+/// A chapter's module arrived (and the chapter is built) or failed to arrive.
+pub fn load_ended() {
+    LOADS.with(|n| n.set(n.get().saturating_sub(1)));
+    show_pending();
 }
 
 /// Turns deferring on for the page being mounted, unless the address names a fragment (a figure
@@ -62,18 +83,48 @@ pub fn Deferred(children: Children) -> impl IntoView {
 }
 
 /// Runs `then` once every deferred part of the book is built, including the parts inside parts
-/// (queued only when their frame is built); at once if nothing waits.
+/// (queued only when their frame is built) and the chapters whose module is on its way; at once if
+/// nothing waits.
 pub fn when_built(then: impl FnOnce() + 'static) {
-    if TaskQueue::is_empty(&SLICES) {
+    if pending() == 0 {
         then();
     } else {
-        TaskQueue::push(&SLICES, move || when_built(then));
+        WAITING.with(|w| w.borrow_mut().push(Box::new(then)));
     }
 }
 
-/// Mirrors the number of pending slices on `<main id="app">`.
+/// Slices and chapters still to build.
+fn pending() -> usize {
+    let slices = if TaskQueue::is_empty(&SLICES) {
+        0
+    } else {
+        SLICES_WAITING.with(Cell::get).max(1)
+    };
+    slices + LOADS.with(Cell::get)
+}
+
+/// Runs what waits for the book, if it is built (what runs may queue more slices: the rest waits
+/// for those).
+fn run_waiting() {
+    for then in WAITING.with(|w| std::mem::take(&mut *w.borrow_mut())) {
+        when_built(then);
+    }
+}
+
+/// Notes the number of pending slices.
 fn mark_pending(count: usize) {
+    SLICES_WAITING.with(|n| n.set(count));
+    show_pending();
+}
+
+/// Mirrors the number of pending slices and chapters on `<main id="app">`; when none is left, what
+/// waits for the book runs, in a task of its own (not inside the queue's bookkeeping).
+fn show_pending() {
+    let count = SLICES_WAITING.with(Cell::get) + LOADS.with(Cell::get);
     if let Some(app) = document().get_element_by_id("app") {
         let _ = app.set_attribute("data-pending", &count.to_string());
+    }
+    if count == 0 && WAITING.with(|w| !w.borrow().is_empty()) {
+        set_timeout(run_waiting, std::time::Duration::ZERO);
     }
 }

@@ -42,18 +42,21 @@ pub fn Embed(
     let Some(unit) = chapters::unit(chapter.id) else {
         return ().into_any();
     };
-    let Some((body, uses_panel)) = (unit.figure)(id) else {
-        return ().into_any();
-    };
     report_height();
     let full = move || link.href_without_embed(id);
+    let body = chapters::with_code(unit, move |code| {
+        let Some((body, uses_panel)) = (code.figure)(id) else {
+            return ().into_any();
+        };
+        view! {
+            <div class="figure-stack">{body}</div>
+            {uses_panel.then(|| code.panel.map(|panel| panel()))}
+        }
+        .into_any()
+    });
     view! {
         <div class="embed" data-embed=id>
-            // The figure first, then the controls it reads (in reading and focus order).
-            <div class="embed-body">
-                <div class="figure-stack">{body}</div>
-                {uses_panel.then(|| unit.panel.map(|panel| panel()))}
-            </div>
+            <div class="embed-body">{body}</div>
             <p class="embed-caption">
                 {caption(chapter, fig)} " "
                 <a href=full target="_blank" rel="noopener">"Open in the full explainer ↗"</a>

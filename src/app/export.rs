@@ -16,12 +16,15 @@
 //! The background is the figure's own. Text outside the canvases (captions, readouts) is not in
 //! the picture; the charts carry their titles, axes and legends.
 
+use std::cell::RefCell;
+
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
 use super::canvas::{self, context_2d};
 use super::theme::PageTheme;
+use crate::scene::Build;
 
 /// The pixel density of an exported picture: twice the CSS size, or the screen's, if higher.
 pub fn export_ratio() -> f64 {
@@ -170,15 +173,40 @@ fn draw_layer(
     ctx.restore();
 }
 
-/// The figure's picture, in the state the page's link describes, drawn in the page's theme.
+thread_local! {
+    /// The picture builders of the chapters whose code is here (see [`know_pictures`]).
+    static PICTURES: RefCell<Vec<&'static [(&'static str, Build)]>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Makes a chapter's picture builders known to the downloads. The chapters' loader calls it when a
+/// chapter's code arrives (in a build split by chapter the builders live in the chapter's module),
+/// before any of its figures, and so any download button, exists.
+pub fn know_pictures(table: &'static [(&'static str, Build)]) {
+    PICTURES.with(|known| {
+        let mut known = known.borrow_mut();
+        if !known.iter().any(|t| std::ptr::eq(*t, table)) {
+            known.push(table);
+        }
+    });
+}
+
+/// The figure's picture, in the state the page's link describes, drawn in the page's theme; `None`
+/// if the figure is text or its chapter's builders are not known.
 fn scene_picture(id: &str) -> Option<crate::scene::Picture> {
+    let (chapter, figure) = crate::book::find_figure(id)?;
+    let build = PICTURES.with(|known| {
+        known
+            .borrow()
+            .iter()
+            .find_map(|table| crate::scene::builder(table, id))
+    })?;
     let link = expect_context::<super::url::ShareLink>();
     let theme = expect_context::<PageTheme>()
         .chart()
         .get_untracked()
         .scaled(1.0);
     let (views, _) = crate::params::Views::from_query(&link.pairs());
-    crate::scene::picture(id, &views, theme).ok()
+    Some(crate::scene::draw(chapter.id, figure, build, &views, theme))
 }
 
 /// The CSS width of figure `id`'s widest chart canvas (not a matrix's layers), within what

@@ -44,8 +44,9 @@ pub fn mount() {
             use wasm_bindgen::JsCast;
             if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
                 leptos::mount::mount_to(el, App).forget();
-                // A link to a chapter or figure: the element exists only now.
-                request_animation_frame(contents::scroll_to_fragment);
+                // A link to a chapter or figure: the element exists only now, or (a chapter whose
+                // module is on its way) once the book is built.
+                deferred::when_built(|| request_animation_frame(contents::scroll_to_fragment));
             }
         }
         None => leptos::mount::mount_to_body(App),
@@ -133,7 +134,11 @@ pub fn App() -> impl IntoView {
             <div class="chapters">
                 {chapters::UNITS
                     .iter()
-                    .map(|unit| view! { <deferred::Deferred>{(unit.page)()}</deferred::Deferred> })
+                    .map(|unit| view! {
+                        <deferred::Deferred>
+                            {chapters::with_code(unit, |code| (code.page)())}
+                        </deferred::Deferred>
+                    })
                     .collect_view()}
             </div>
         </div>

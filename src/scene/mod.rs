@@ -220,21 +220,37 @@ pub struct Picture {
     pub panels: Vec<(Panel, Height)>,
 }
 
-/// Builds one figure's panels from the views (listed with the figure in [`crate::book`]).
+/// Builds one figure's panels from the views (listed by figure id in its chapter's `PICTURES`).
 pub type Build = fn(&Views, Theme) -> Vec<(Panel, Height)>;
+
+/// The picture builders of chapter `chapter` (its id in [`crate::book::CHAPTERS`]), by figure id.
+pub fn builders(chapter: &str) -> &'static [(&'static str, Build)] {
+    match chapter {
+        "sinusoids" => sinusoids::PICTURES,
+        "rope" => rope::PICTURES,
+        "context" => context::PICTURES,
+        "tables" => tables::PICTURES,
+        _ => &[],
+    }
+}
+
+/// Figure `id`'s builder among `builders`.
+pub fn builder(builders: &[(&str, Build)], id: &str) -> Option<Build> {
+    builders.iter().find(|(f, _)| *f == id).map(|&(_, b)| b)
+}
 
 /// The ids of the figures [`picture`] can draw, in book order.
 pub fn ids() -> impl Iterator<Item = &'static str> {
     crate::book::CHAPTERS
         .iter()
         .flat_map(|c| c.figures.iter())
-        .filter(|f| f.picture.is_some())
+        .filter(|f| f.picture)
         .map(|f| f.id)
 }
 
 /// Whether [`picture`] can draw figure `id` (every figure but the one that is text).
 pub fn has_picture(id: &str) -> bool {
-    crate::book::find_figure(id).is_some_and(|(_, f)| f.picture.is_some())
+    crate::book::find_figure(id).is_some_and(|(_, f)| f.picture)
 }
 
 /// The query pairs of the views a chapter's figures read.
@@ -268,18 +284,29 @@ pub fn picture(id: &str, views: &Views, theme: Theme) -> Result<Picture, String>
             known()
         ));
     };
-    let Some(build) = figure.picture else {
+    let Some(build) = builder(builders(chapter.id), id) else {
         return Err(format!(
             "{id} is a table of text, not a picture (figures drawn here: {})",
             known()
         ));
     };
-    Ok(Picture {
+    Ok(draw(chapter.id, figure, build, views, theme))
+}
+
+/// `figure` of chapter `chapter`, drawn by `build` in the state `views` describe, in `theme`.
+pub fn draw(
+    chapter: &str,
+    figure: &crate::book::Figure,
+    build: Build,
+    views: &Views,
+    theme: Theme,
+) -> Picture {
+    Picture {
         id: figure.id,
         title: figure.title,
-        query: crate::params::build_query(&chapter_query(chapter.id, views)),
+        query: crate::params::build_query(&chapter_query(chapter, views)),
         panels: build(views, theme),
-    })
+    }
 }
 
 /// `text` as one CSV field: quoted when it holds a comma, quote or line break (RFC 4180).

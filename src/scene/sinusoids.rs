@@ -563,3 +563,16 @@ pub fn token(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         Height::Rule(token_height),
     )]
 }
+
+/// Chapter 1's picture builders, by figure id, in the book's order (the figures of
+/// [`crate::book::CHAPTERS`] that have a picture; a test checks the two lists agree).
+pub const PICTURES: &[(&str, crate::scene::Build)] = &[
+    ("fig-attention", attention),
+    ("fig-naive", naive),
+    ("fig-heatmap", heatmap),
+    ("fig-waves", waves),
+    ("fig-clocks", clocks),
+    ("fig-similarity", similarity),
+    ("fig-shift", shift),
+    ("fig-token", token),
+];

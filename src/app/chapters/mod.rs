@@ -1,4 +1,10 @@
 //! The explainer's chapters, in reading order. A chapter is prose, controls and figures.
+//!
+//! The shell (the page, the embed, the downloads) reaches a chapter's code only through its
+//! [`Unit`]: one loader that yields the chapter's [`Code`]. In a build split by chapter (the `split`
+//! feature, `tools/build.mjs`) each later chapter's loader is a split point: its code, prose and
+//! pictures go to a wasm module of their own, fetched the first time the loader runs. Elsewhere
+//! (natively, in the tests, in an unsplit build) the loader is ready at once.
 
 pub mod closing;
 pub mod context;
@@ -6,14 +12,18 @@ pub mod rope;
 pub mod sinusoids;
 pub mod tables;
 
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use leptos::prelude::*;
 
-/// A chapter as the shell knows it (the page, the embed): its id in [`crate::book::CHAPTERS`],
-/// the chapter itself, each of its figures on its own, and its control panel. Adding a chapter
-/// adds its module and one row here.
-pub struct Unit {
-    /// Its id in the book (`rope`).
-    pub id: &'static str,
+use super::{deferred, export};
+use crate::scene;
+
+/// What a chapter's code offers the shell.
+pub struct Code {
     /// The whole chapter: prose, controls and figures.
     pub page: fn() -> AnyView,
     /// Figure `id` on its own, and whether it reads the chapter's control panel. Every figure of
@@ -21,37 +31,166 @@ pub struct Unit {
     pub figure: fn(&str) -> Option<(AnyView, bool)>,
     /// The control panel its figures share, if it has one.
     pub panel: Option<fn() -> AnyView>,
+    /// What draws its figures' pictures for the SVG and CSV downloads, by figure id (made known
+    /// to the downloads when the code arrives).
+    pub pictures: &'static [(&'static str, scene::Build)],
 }
 
-/// The chapters, in the book's order.
+/// Why a chapter's code could not be loaded (its module did not arrive).
+pub type LoadError = leptos::wasm_split::SplitLoaderError;
+
+/// A chapter's code, on its way.
+pub type Loading = Pin<Box<dyn Future<Output = Result<&'static Code, LoadError>>>>;
+
+/// A chapter as the shell knows it: its id in [`crate::book::CHAPTERS`] and its code's loader.
+/// Adding a chapter adds its module, its [`Code`], one `loader!` and one row here.
+pub struct Unit {
+    /// Its id in the book (`rope`).
+    pub id: &'static str,
+    /// Its code: fetched with the chapter's own module the first time in a split build (a failure
+    /// is not kept: the next call tries again), at once otherwise.
+    pub code: fn() -> Loading,
+}
+
+static SINUSOIDS: Code = Code {
+    page: || view! { <sinusoids::Sinusoids /> }.into_any(),
+    figure: sinusoids::figure,
+    panel: Some(|| view! { <sinusoids::SinusoidalControls /> }.into_any()),
+    pictures: scene::sinusoids::PICTURES,
+};
+
+static ROPE: Code = Code {
+    page: || view! { <rope::Rope /> }.into_any(),
+    figure: rope::figure,
+    panel: Some(|| view! { <rope::RopeControls /> }.into_any()),
+    pictures: scene::rope::PICTURES,
+};
+
+static CONTEXT: Code = Code {
+    page: || view! { <context::Context /> }.into_any(),
+    figure: context::figure,
+    panel: Some(|| view! { <context::ContextControls /> }.into_any()),
+    pictures: scene::context::PICTURES,
+};
+
+static TABLES: Code = Code {
+    page: || view! { <tables::Tables /> }.into_any(),
+    figure: tables::figure,
+    panel: None,
+    pictures: scene::tables::PICTURES,
+};
+
+/// `async fn $name() -> Result<&'static Code, LoadError>` yielding `$code`: a split point named
+/// `$module` in a split build (everything only `$code` reaches moves to that module), a plain
+/// function otherwise.
+macro_rules! loader {
+    ($name:ident, $module:ident, $code:ident) => {
+        #[cfg(feature = "split")]
+        #[leptos::wasm_split::wasm_split($module, wasm_split_path = ::leptos::wasm_split, fallible)]
+        fn $name() -> Result<&'static Code, LoadError> {
+            Ok(&$code)
+        }
+
+        #[cfg(not(feature = "split"))]
+        async fn $name() -> Result<&'static Code, LoadError> {
+            Ok(&$code)
+        }
+    };
+}
+
+loader!(rope_code, rope, ROPE);
+loader!(context_code, context, CONTEXT);
+loader!(tables_code, tables, TABLES);
+
+/// The chapters, in the book's order. Chapter 1 holds the first figure and is always in the main
+/// module.
 pub const UNITS: [Unit; 4] = [
     Unit {
         id: "sinusoids",
-        page: || view! { <sinusoids::Sinusoids /> }.into_any(),
-        figure: sinusoids::figure,
-        panel: Some(|| view! { <sinusoids::SinusoidalControls /> }.into_any()),
+        code: || Box::pin(async { Ok(&SINUSOIDS) }),
     },
     Unit {
         id: "rope",
-        page: || view! { <rope::Rope /> }.into_any(),
-        figure: rope::figure,
-        panel: Some(|| view! { <rope::RopeControls /> }.into_any()),
+        code: || Box::pin(rope_code()),
     },
     Unit {
         id: "context",
-        page: || view! { <context::Context /> }.into_any(),
-        figure: context::figure,
-        panel: Some(|| view! { <context::ContextControls /> }.into_any()),
+        code: || Box::pin(context_code()),
     },
     Unit {
         id: "tables",
-        page: || view! { <tables::Tables /> }.into_any(),
-        figure: tables::figure,
-        panel: None,
+        code: || Box::pin(tables_code()),
     },
 ];
 
 /// The chapter with book id `id`.
 pub fn unit(id: &str) -> Option<&'static Unit> {
     UNITS.iter().find(|u| u.id == id)
+}
+
+/// What `show` makes of chapter `unit`'s code: built at once when the code is here (always, in an
+/// unsplit build), else when its module has arrived; if it cannot be loaded, a message with a
+/// button that tries again.
+pub fn with_code(
+    unit: &'static Unit,
+    show: impl Fn(&'static Code) -> AnyView + Copy + Send + Sync + 'static,
+) -> AnyView {
+    let mut loading = (unit.code)();
+    let ready = loading
+        .as_mut()
+        .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()));
+    if let std::task::Poll::Ready(Ok(code)) = ready {
+        export::know_pictures(code.pictures);
+        return show(code);
+    }
+    // `None` while the module is on its way; `Some(Err(()))` when it could not be loaded. The book
+    // counts as unbuilt from the fetch until the chapter (or the message) is built.
+    let loaded = RwSignal::new(None::<Result<&'static Code, ()>>);
+    let settled = Arc::new(AtomicBool::new(true));
+    let fetch = {
+        let settled = Arc::clone(&settled);
+        move |loading: Loading| {
+            settled.store(false, Ordering::Relaxed);
+            deferred::load_started();
+            leptos::task::spawn_local(async move {
+                let _ = loaded.try_set(Some(loading.await.map_err(|_| ())));
+            })
+        }
+    };
+    match ready {
+        std::task::Poll::Pending => fetch(loading),
+        _ => loaded.set(Some(Err(()))),
+    }
+    let retry = {
+        let fetch = fetch.clone();
+        move |_| {
+            loaded.set(None);
+            fetch((unit.code)());
+        }
+    };
+    (move || {
+        let Some(outcome) = loaded.get() else {
+            return ().into_any();
+        };
+        let built = match outcome {
+            // Built untracked: what the chapter reads is its own figures' business, not a reason
+            // to build it again.
+            Ok(code) => {
+                export::know_pictures(code.pictures);
+                untrack(|| show(code))
+            }
+            Err(()) => view! {
+                <p class="chapter-failed" role="alert">
+                    "This part of the explainer could not be loaded (a network problem?). "
+                    <button type="button" class="button" on:click=retry.clone()>"Try again"</button>
+                </p>
+            }
+            .into_any(),
+        };
+        if !settled.swap(true, Ordering::Relaxed) {
+            deferred::load_ended();
+        }
+        built
+    })
+    .into_any()
 }

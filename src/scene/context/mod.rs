@@ -315,6 +315,16 @@ pub fn wavelengths(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     ]
 }
 
+/// Chapter 3's picture builders, by figure id, in the book's order (the figures of
+/// [`crate::book::CHAPTERS`] that have a picture; a test checks the two lists agree).
+pub const PICTURES: &[(&str, crate::scene::Build)] = &[
+    ("fig-ctx-turns", turns),
+    ("fig-ctx-wavelengths", wavelengths),
+    ("fig-ctx-scores", scores),
+    ("fig-ctx-attention", attention),
+    ("fig-ctx-dynamic", dynamic),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

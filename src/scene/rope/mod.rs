@@ -22,5 +22,20 @@ pub use turns::*;
 
 use super::{indexed, lines};
 
+/// Chapter 2's picture builders, by figure id, in the book's order (the figures of
+/// [`crate::book::CHAPTERS`] that have a picture; a test checks the two lists agree).
+pub const PICTURES: &[(&str, crate::scene::Build)] = &[
+    ("fig-rope-add", add),
+    ("fig-rope-2d", vector),
+    ("fig-rope-sentences", sentences),
+    ("fig-rope-wheels", wheels),
+    ("fig-rope-scores", scores),
+    ("fig-rope-dims", dims),
+    ("fig-rope-efficient", efficient),
+    ("fig-rope-layouts", layouts),
+    ("fig-rope-values", values),
+    ("fig-rope-cloud", cloud),
+];
+
 #[cfg(test)]
 mod tests;

@@ -33,5 +33,20 @@ fn lines((spec, extras): (LinePlotSpec, Extras), height: Height) -> (Panel, Heig
     (Panel::Lines(spec, extras), height)
 }
 
+/// Chapter 4's picture builders, by figure id, in the book's order (the figures of
+/// [`crate::book::CHAPTERS`] that have a picture; a test checks the two lists agree).
+pub const PICTURES: &[(&str, crate::scene::Build)] = &[
+    ("fig-tab-learned", learned),
+    ("fig-tab-learned-sim", learned_sim),
+    ("fig-tab-shaw", shaw),
+    ("fig-tab-t5", t5),
+    ("fig-tab-slopes", slopes),
+    ("fig-tab-alibi", alibi),
+    ("fig-tab-alibi-attention", alibi_attention),
+    ("fig-tab-nope", nope),
+    ("fig-tab-same", same),
+    ("fig-tab-extrapolate", extrapolate),
+];
+
 #[cfg(test)]
 mod tests;

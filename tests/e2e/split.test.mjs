@@ -1,0 +1,82 @@
+// The book split by chapter (tools/build.mjs, src/app/chapters): chapter 1 and the shell are the
+// main wasm module; each later chapter is a module of its own, fetched when the page first needs
+// it. A reader of one embedded figure downloads its chapter only; a chapter that cannot be fetched
+// says so and can be tried again.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import { bookMounted, onPage, shareBrowser } from "./harness.mjs";
+
+const env = shareBrowser();
+const DIST = resolve(new URL("../../dist", import.meta.url).pathname);
+const LATER = ["rope", "context", "tables"];
+
+/** The chapter modules the page fetched (`split_rope-<hash>.wasm` → "rope"). */
+function chapterModules(page) {
+  return page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .map((e) => e.name.match(/\/split_(\w+?)-[0-9a-f]+\.wasm$/)?.[1])
+      .filter(Boolean),
+  );
+}
+
+test("dist has a module of its own for each chapter after the first", async () => {
+  const names = await readdir(DIST);
+  for (const chapter of LATER) {
+    assert.ok(
+      names.some((n) => new RegExp(`^split_${chapter}-[0-9a-f]{12,16}\\.wasm$`).test(n)),
+      `no module of chapter ${chapter} in ${DIST}: ${names.filter((n) => n.endsWith(".wasm")).join(", ")}`,
+    );
+  }
+});
+
+test("an embedded figure fetches its own chapter's module and no other", async () => {
+  await onPage(env.browser, `${env.server.url}?embed=fig-heatmap`, async (page) => {
+    assert.deepEqual(await chapterModules(page), []);
+  });
+  await onPage(env.browser, `${env.server.url}?embed=fig-ctx-turns`, async (page) => {
+    await page.waitForFunction(() => Number(document.querySelector("#fig-ctx-turns")?.dataset.drawnAt) > 0);
+    assert.deepEqual(await chapterModules(page), ["context"]);
+  });
+});
+
+test("the whole book fetches every chapter, and a link into chapter 4 lands on its figure", async () => {
+  await onPage(env.browser, `${env.server.url}#fig-tab-alibi`, async (page) => {
+    assert.deepEqual((await chapterModules(page)).sort(), [...LATER].sort());
+    await page.waitForFunction(() => {
+      const r = document.getElementById("fig-tab-alibi")?.getBoundingClientRect();
+      return r && r.top >= -1 && r.top < innerHeight / 2;
+    });
+  });
+});
+
+test("a chapter whose module cannot be fetched says so, and Try again brings it", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  try {
+    const refuse = (route) => route.abort();
+    await page.route(/\/split_rope-[0-9a-f]+\.wasm$/, refuse);
+    await page.goto(`${env.server.url}#rope`);
+    const message = page.locator("#app .chapter-failed");
+    await message.waitFor({ timeout: 10000 });
+    assert.match(await message.textContent(), /could not be loaded/);
+    assert.equal(await page.$("#fig-rope-2d"), null);
+    // The other chapters are there, and the book counts as built.
+    await page.waitForSelector("#fig-ctx-turns");
+    await bookMounted(page);
+
+    await page.unroute(/\/split_rope-[0-9a-f]+\.wasm$/, refuse);
+    await message.getByRole("button", { name: "Try again" }).click();
+    await page.waitForSelector("#fig-rope-2d");
+    assert.equal(await page.$("#app .chapter-failed"), null);
+    await page.locator("#fig-rope-2d").scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => Number(document.querySelector("#fig-rope-2d")?.dataset.drawnAt) > 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
