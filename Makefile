@@ -97,7 +97,7 @@ tools: .tools/target .tools/chromium .tools/npm-tools .tools/npm-e2e .tools/wasm
 	touch $@
 
 .tools/wasm-split-$(WASM_SPLIT_VERSION): | .tools
-	cargo install --list | grep -qx 'wasm_split_cli_support v$(WASM_SPLIT_VERSION):' || cargo install --locked wasm_split_cli_support --version $(WASM_SPLIT_VERSION) --features build-binary
+	command -v wasm-split-cli >/dev/null && cargo install --list | grep -qx 'wasm_split_cli_support v$(WASM_SPLIT_VERSION):' || cargo install --force --locked wasm_split_cli_support --version $(WASM_SPLIT_VERSION) --features build-binary
 	touch $@
 
 # Debian packages: the browser and its driver, and the font pe render draws PNG text with.

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// The release build of the page into dist/, as `trunk build --release` writes it, without Trunk:
-// `make build` (and so `make test`) runs this, and only `make serve` needs Trunk (its development
-// server). Trunk 0.21 has no step between the link and its own wasm-bindgen, where the book's
-// split by chapter has to go (issue 27); here each step is a few lines.
+// The release build of the page into dist/, split by chapter: Trunk's steps without Trunk, plus the
+// split. `make build` (and so `make test`) runs this, and only `make serve` needs Trunk (its
+// development server). Trunk 0.21 has no step between the link and its own wasm-bindgen, which is
+// where the split goes (issue 27).
 //
-//   node tools/build.mjs [DIST]        (DIST defaults to dist)
+//   node tools/build.mjs [DIST] [--one-module]      (DIST defaults to dist)
 //
 // index.html stays the one description of the page, for both: each `<link data-trunk …>` in it
 // becomes what Trunk makes of it —
@@ -12,13 +12,19 @@
 //                          integrity;
 //   rel="copy-file"        the file copied as it is, into the root;
 //   rel="copy-dir"         the folder copied as it is, under its own name;
-//   rel="rust"             `cargo build --release` for wasm32 (the link's data-bin), wasm-bindgen
-//                          (--target web), wasm-opt at the link's data-wasm-opt level, and the tag
-//                          Trunk.toml's `pattern_script` spells, with the hashed names.
+//   rel="rust"             the app (the link's data-bin), built for wasm32 with the `split`
+//                          feature and its final link's relocations kept, cut by `wasm-split-cli`
+//                          into the main module and one module per later chapter (see
+//                          src/app/chapters/mod.rs), then wasm-bindgen (--target web) on the main
+//                          module, wasm-opt at the link's data-wasm-opt level on every module, and
+//                          the tag Trunk.toml's `pattern_script` spells, with the hashed names.
+//                          With --one-module: `cargo build --release`, wasm-bindgen and wasm-opt,
+//                          byte for byte what `trunk build --release` writes.
 // Then every text file gets its `.br` and `.gz` copies (tools/precompress.mjs, Trunk's post-build
 // hook). The site is assembled in DIST/.stage and replaces DIST only when complete.
 // Tools come from PATH, as Trunk's offline mode takes them: wasm-bindgen at Cargo.lock's version
-// (installed by the Makefile) and wasm-opt from binaryen in tools/node_modules.
+// and wasm-split-cli (both installed by the Makefile), and wasm-opt from binaryen in
+// tools/node_modules.
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -80,9 +80,7 @@ pub fn provide_app_state() -> (AppState, Option<&'static str>) {
     let view = state.sinusoidal.view();
     let order = state.order.view();
     let naive = state.naive.view();
-    let rope = state.rope.view();
-    let context = state.context.view();
-    let tables = state.tables.view();
+    let (rope, context, tables) = (state.rope, state.context, state.tables);
     let link = url::sync_to_url(Memo::new(move |_| {
         let mut pairs = order.get().to_query();
         pairs.extend(naive.get().to_query());

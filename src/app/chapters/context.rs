@@ -14,7 +14,6 @@ use crate::app::figures::context::scores::ScoresByDistance;
 use crate::app::figures::context::turns::Turns;
 use crate::app::figures::context::wavelengths::Wavelengths;
 use crate::app::figures::context::{length_text, method_name};
-use crate::app::state::AppState;
 use crate::app::state::context::ContextState;
 use crate::math::limits;
 use crate::math::rope_config::{MAX_CONFIG_BYTES, parse_config};
@@ -26,7 +25,7 @@ use crate::params::format_significant;
 /// The chapter.
 #[component]
 pub fn Context() -> impl IntoView {
-    let s = expect_context::<AppState>().context;
+    let s = expect_context::<ContextState>();
     let slow = move || {
         let (l0, plain) = (s.original.get(), s.plain());
         plain.with(|p| {
@@ -101,7 +100,7 @@ pub fn Context() -> impl IntoView {
 /// The chapter's controls: a model preset, the paste box, the method and its parameters.
 #[component]
 pub fn ContextControls() -> impl IntoView {
-    let s = expect_context::<AppState>().context;
+    let s = expect_context::<ContextState>();
     let methods: Vec<(RopeType, &'static str)> = RopeType::ALL
         .into_iter()
         .map(|t| (t, method_name(t)))

@@ -19,11 +19,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use leptos::prelude::*;
 
+use super::state::context::ContextState;
+use super::state::rope::RopeState;
+use super::state::tables::TablesState;
+use super::state::{self, AppState};
 use super::{deferred, export};
 use crate::scene;
 
 /// What a chapter's code offers the shell.
 pub struct Code {
+    /// Makes the chapter's state, for everything below to find (see [`state::enter`]); called
+    /// once, before anything else here.
+    pub enter: fn(),
     /// The whole chapter: prose, controls and figures.
     pub page: fn() -> AnyView,
     /// Figure `id` on its own, and whether it reads the chapter's control panel. Every figure of
@@ -53,6 +60,8 @@ pub struct Unit {
 }
 
 static SINUSOIDS: Code = Code {
+    // Chapter 1's state is the page's own: made at the start, with the link's.
+    enter: || {},
     page: || view! { <sinusoids::Sinusoids /> }.into_any(),
     figure: sinusoids::figure,
     panel: Some(|| view! { <sinusoids::SinusoidalControls /> }.into_any()),
@@ -60,6 +69,7 @@ static SINUSOIDS: Code = Code {
 };
 
 static ROPE: Code = Code {
+    enter: || state::enter(app().rope, RopeState::new, RopeState::view),
     page: || view! { <rope::Rope /> }.into_any(),
     figure: rope::figure,
     panel: Some(|| view! { <rope::RopeControls /> }.into_any()),
@@ -67,6 +77,7 @@ static ROPE: Code = Code {
 };
 
 static CONTEXT: Code = Code {
+    enter: || state::enter(app().context, ContextState::new, ContextState::view),
     page: || view! { <context::Context /> }.into_any(),
     figure: context::figure,
     panel: Some(|| view! { <context::ContextControls /> }.into_any()),
@@ -74,11 +85,17 @@ static CONTEXT: Code = Code {
 };
 
 static TABLES: Code = Code {
+    enter: || state::enter(app().tables, TablesState::new, TablesState::view),
     page: || view! { <tables::Tables /> }.into_any(),
     figure: tables::figure,
     panel: None,
     pictures: scene::tables::PICTURES,
 };
+
+/// The page's state.
+fn app() -> AppState {
+    expect_context::<AppState>()
+}
 
 /// `async fn $name() -> Result<&'static Code, LoadError>` yielding `$code`: a split point named
 /// `$module` in a split build (everything only `$code` reaches moves to that module), a plain
@@ -140,8 +157,7 @@ pub fn with_code(
         .as_mut()
         .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()));
     if let std::task::Poll::Ready(Ok(code)) = ready {
-        export::know_pictures(code.pictures);
-        return show(code);
+        return arrived(code, show);
     }
     // `None` while the module is on its way; `Some(Err(()))` when it could not be loaded. The book
     // counts as unbuilt from the fetch until the chapter (or the message) is built.
@@ -175,10 +191,7 @@ pub fn with_code(
         let built = match outcome {
             // Built untracked: what the chapter reads is its own figures' business, not a reason
             // to build it again.
-            Ok(code) => {
-                export::know_pictures(code.pictures);
-                untrack(|| show(code))
-            }
+            Ok(code) => untrack(|| arrived(code, show)),
             Err(()) => view! {
                 <p class="chapter-failed" role="alert">
                     "This part of the explainer could not be loaded (a network problem?). "
@@ -193,4 +206,12 @@ pub fn with_code(
         built
     })
     .into_any()
+}
+
+/// A chapter's code is here: its state is made, its pictures are known to the downloads, and
+/// `show` builds what the shell asked for.
+fn arrived(code: &'static Code, show: impl Fn(&'static Code) -> AnyView) -> AnyView {
+    (code.enter)();
+    export::know_pictures(code.pictures);
+    show(code)
 }

@@ -17,7 +17,7 @@ use crate::app::figures::rope::sentences::SameAngle;
 use crate::app::figures::rope::values::WhyOnlyQk;
 use crate::app::figures::rope::vector::RotatingVector;
 use crate::app::figures::rope::wheels::FrequencyWheels;
-use crate::app::state::AppState;
+use crate::app::state::rope::RopeState;
 use crate::math::limits;
 use crate::math::rope::Layout;
 use crate::params::rope::{HEAD_DIM, POSITIONS};
@@ -25,7 +25,7 @@ use crate::params::rope::{HEAD_DIM, POSITIONS};
 /// The chapter.
 #[component]
 pub fn Rope() -> impl IntoView {
-    let s = expect_context::<AppState>().rope;
+    let s = expect_context::<RopeState>();
     let inv_freq = s.rotary_inv_freq();
     let slowest = move || {
         inv_freq.with(|f| {
@@ -184,7 +184,7 @@ pub fn Rope() -> impl IntoView {
 /// The RoPE chapter's controls (its panel; an embedded figure shows it too).
 #[component]
 pub fn RopeControls() -> impl IntoView {
-    let s = expect_context::<AppState>().rope;
+    let s = expect_context::<RopeState>();
     let max_pos = Signal::derive(move || s.positions.get().saturating_sub(1));
     let rotary_dim = s.rotary_dim();
     // The rotary_dim slider edits a plain number; "all coordinates" is stored as `None` so that

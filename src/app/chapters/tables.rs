@@ -18,13 +18,13 @@ use crate::app::figures::tables::same::SamePosition;
 use crate::app::figures::tables::shaw::ShawClipped;
 use crate::app::figures::tables::slopes::AlibiSlopes;
 use crate::app::figures::tables::t5::T5Buckets;
-use crate::app::state::AppState;
+use crate::app::state::tables::TablesState;
 use crate::explain::tables::slope_ladder;
 
 /// The chapter.
 #[component]
 pub fn Tables() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     view! {
         <section class="chapter" id="tables" aria-labelledby="tables-title">
             <h2 id="tables-title">"4 · Tables and biases"</h2>

@@ -10,10 +10,12 @@ pub mod tables;
 use leptos::prelude::*;
 
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
+use crate::params::context::ContextView;
+use crate::params::rope::RopeView;
+use crate::params::tables::TablesView;
 use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Span, TableView, Views};
-use context::ContextState;
-use rope::RopeState;
-use tables::TablesState;
+#[cfg(doc)]
+use {context::ContextState, rope::RopeState, tables::TablesState};
 
 /// Messages about inputs that were clamped or refused, shown in the notice bar until dismissed.
 #[derive(Clone, Copy)]
@@ -207,6 +209,26 @@ impl NaiveState {
     }
 }
 
+/// A later chapter's state comes into being (its code calls this when it arrives, before building
+/// anything): `new` makes its signals from the view the link holds (`link`), the chapter's
+/// components find it as context, and an effect keeps `link` current. In a build split by chapter
+/// this is what keeps the chapter's state, and everything it derives, out of the main module.
+pub fn enter<S, V>(link: RwSignal<V>, new: fn(V) -> S, view: fn(S) -> Memo<V>)
+where
+    S: Clone + Send + Sync + 'static,
+    V: Clone + PartialEq + Send + Sync + 'static,
+{
+    let state = new(link.get_untracked());
+    let current = view(state.clone());
+    provide_context(state);
+    Effect::new(move |_| {
+        let now = current.get();
+        if link.with_untracked(|held| *held != now) {
+            link.set(now);
+        }
+    });
+}
+
 /// Everything the page holds, created once from the URL.
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -216,12 +238,13 @@ pub struct AppState {
     pub order: OrderState,
     /// The naive-fixes figure.
     pub naive: NaiveState,
-    /// Chapter 2, RoPE.
-    pub rope: RopeState,
-    /// Chapter 3, context extension.
-    pub context: ContextState,
-    /// Chapter 4, tables and biases.
-    pub tables: TablesState,
+    /// Chapter 2, RoPE: the view the link holds. The chapter's own state ([`RopeState`]) is made
+    /// by its code when it arrives ([`enter`]) and keeps this current.
+    pub rope: RwSignal<RopeView>,
+    /// Chapter 3, context extension: the same, for [`ContextState`].
+    pub context: RwSignal<ContextView>,
+    /// Chapter 4, tables and biases: the same, for [`TablesState`].
+    pub tables: RwSignal<TablesView>,
     /// Notices for the reader.
     pub notices: Notices,
 }
@@ -241,9 +264,9 @@ impl AppState {
                 pos: RwSignal::new(naive.pos),
                 eps: RwSignal::new(naive.eps),
             },
-            rope: RopeState::new(views.rope),
-            context: ContextState::new(views.context),
-            tables: TablesState::new(views.tables),
+            rope: RwSignal::new(views.rope),
+            context: RwSignal::new(views.context),
+            tables: RwSignal::new(views.tables),
             notices: Notices(RwSignal::new(notices.into_iter().map(|n| n.0).collect())),
         }
     }

@@ -11,7 +11,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
-use crate::app::state::AppState;
+use crate::app::state::context::ContextState;
 use crate::app::theme::PageTheme;
 use crate::math::limits;
 use crate::math::rope_scaling::{RopeType, longrope_default_factor, yarn_get_mscale, yarn_mscale};
@@ -21,7 +21,7 @@ use crate::scene::context::{self as scene, FACTOR_POINTS as POINTS, factor_at as
 /// The figure.
 #[component]
 pub fn AttentionFactor() -> impl IntoView {
-    let s = expect_context::<AppState>().context;
+    let s = expect_context::<ContextState>();
     let theme = expect_context::<PageTheme>().chart();
     let scaled = s.scaled();
     let deepseek = move || s.view().with(scene::deepseek);

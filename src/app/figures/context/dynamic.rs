@@ -11,7 +11,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines_with;
-use crate::app::state::AppState;
+use crate::app::state::context::ContextState;
 use crate::app::theme::PageTheme;
 use crate::explain::context as claims;
 use crate::math::rope;
@@ -22,7 +22,7 @@ use crate::scene::context::{self as scene, DYNAMIC_POINTS as POINTS, length_at};
 /// The figure.
 #[component]
 pub fn DynamicNtk() -> impl IntoView {
-    let s = expect_context::<AppState>().context;
+    let s = expect_context::<ContextState>();
     let theme = expect_context::<PageTheme>().chart();
     // The axis runs to twice the larger of the target and the current length.
     let end = move || s.view().with(scene::dynamic_end);

@@ -11,7 +11,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines_with;
-use crate::app::state::AppState;
+use crate::app::state::context::ContextState;
 use crate::app::theme::PageTheme;
 use crate::math::rope_extension::log_columns;
 use crate::params::format_significant;
@@ -20,7 +20,7 @@ use crate::scene::context as scene;
 /// The figure.
 #[component]
 pub fn ScoresByDistance() -> impl IntoView {
-    let s = expect_context::<AppState>().context;
+    let s = expect_context::<ContextState>();
     let theme = expect_context::<PageTheme>().chart();
     let (plain, scaled) = (s.plain(), s.scaled());
     // Two memos: a method change recomputes only the scaled curve. The count of columns

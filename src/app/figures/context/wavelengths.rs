@@ -10,7 +10,7 @@ use crate::app::figure::{DrawStats, InteractiveCanvas, draw_effect_into};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines_with;
-use crate::app::state::AppState;
+use crate::app::state::context::ContextState;
 use crate::app::theme::PageTheme;
 use crate::explain::context as claims;
 use crate::math::rope_scaling::RopeType;
@@ -20,7 +20,7 @@ use crate::scene::context as scene;
 /// The figure.
 #[component]
 pub fn Wavelengths() -> impl IntoView {
-    let s = expect_context::<AppState>().context;
+    let s = expect_context::<ContextState>();
     let theme = expect_context::<PageTheme>().chart();
     let view = s.view();
     let plain = s.plain();

@@ -12,6 +12,7 @@ use crate::app::frame::{FigureLink, frame};
 use crate::app::lazy::near_memo;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
+use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
 use crate::math::attention::tokenize;
 use crate::params::rope::SHIFT;
@@ -29,7 +30,7 @@ pub fn TokenSelect(
     /// Which of the pair it picks: 0 the query, 1 the key.
     which: usize,
 ) -> impl IntoView {
-    let s = expect_context::<AppState>().rope;
+    let s = expect_context::<RopeState>();
     let chosen = move || s.pair.get()[which].min(tokens.with(Vec::len).saturating_sub(1));
     let on_change = move |ev: leptos::ev::Event| {
         if let Ok(k) = event_target_value(&ev).parse::<usize>() {
@@ -62,7 +63,7 @@ pub fn TokenSelect(
 #[component]
 pub fn WhyNotAdd() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let s = state.rope;
+    let s = expect_context::<RopeState>();
     let theme = expect_context::<PageTheme>().chart();
     let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
     // The pair, fitted to the sentence.

@@ -14,6 +14,7 @@ use crate::app::figure::draw_effect;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::event_pixel;
 use crate::app::state::AppState;
+use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
 use crate::chart::cloud::{self, CloudLayout};
 use crate::math::attention::tokenize;
@@ -28,7 +29,7 @@ const SPEED: f64 = 12.0;
 #[component]
 pub fn TokenCloud() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let s = state.rope;
+    let s = expect_context::<RopeState>();
     let theme = expect_context::<PageTheme>().chart();
     let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
     let data =

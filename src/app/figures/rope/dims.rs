@@ -8,14 +8,14 @@ use leptos::prelude::*;
 use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
-use crate::app::state::AppState;
+use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
 use crate::scene::rope as scene;
 
 /// The figure.
 #[component]
 pub fn BeforeAfter() -> impl IntoView {
-    let s = expect_context::<AppState>().rope;
+    let s = expect_context::<RopeState>();
     let theme = expect_context::<PageTheme>().chart();
     let pos = s.current_pos();
     let rotary = s.rotary_dim();

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
-use crate::app::state::AppState;
+use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
 use crate::math::rope::{self, Layout};
 use crate::scene::rope as scene;
@@ -19,7 +19,7 @@ const TABLE_ROWS: usize = 6;
 /// The figure.
 #[component]
 pub fn EfficientForm() -> impl IntoView {
-    let s = expect_context::<AppState>().rope;
+    let s = expect_context::<RopeState>();
     let theme = expect_context::<PageTheme>().chart();
     let inv_freq = s.rotary_inv_freq();
     let rotary = s.rotary_dim();

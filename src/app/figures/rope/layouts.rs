@@ -11,7 +11,7 @@ use crate::app::backend;
 use crate::app::canvas;
 use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
-use crate::app::state::AppState;
+use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
 use crate::chart::pairs;
 use crate::math::rope::{self, Layout};
@@ -78,7 +78,7 @@ const PRESETS: [Preset; 3] = [
 /// The figure.
 #[component]
 pub fn Layouts() -> impl IntoView {
-    let s = expect_context::<AppState>().rope;
+    let s = expect_context::<RopeState>();
     let theme = expect_context::<PageTheme>().chart();
     let rotary = s.rotary_dim();
     let pos = s.current_pos();

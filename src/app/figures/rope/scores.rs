@@ -13,7 +13,7 @@ use crate::app::figure::{
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
 use crate::app::plot::paint_lines;
-use crate::app::state::AppState;
+use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::params::rope::QkSource;
@@ -22,7 +22,7 @@ use crate::scene::rope as scene;
 /// The figure.
 #[component]
 pub fn ScoresOverPositions() -> impl IntoView {
-    let s = expect_context::<AppState>().rope;
+    let s = expect_context::<RopeState>();
     let theme = expect_context::<PageTheme>().chart();
     let pos = s.current_pos();
     let rotary = s.rotary_dim();

@@ -10,7 +10,7 @@ use crate::app::controls::{FloatSlider, TextField};
 use crate::app::figure::{StillCanvas, draw_effect, observed_width};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_plane;
-use crate::app::state::AppState;
+use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
 use crate::chart::theme::Theme;
 use crate::params::rope::{THETA_DEG, check_sentence, check_word};
@@ -28,7 +28,7 @@ fn paint(surface: &Surface, title: &str, r: &scene::Reading, theta: f64, t: Them
 /// The figure.
 #[component]
 pub fn SameAngle() -> impl IntoView {
-    let s = expect_context::<AppState>().rope;
+    let s = expect_context::<RopeState>();
     let theme = expect_context::<PageTheme>().chart();
     let first = NodeRef::<Canvas>::new();
     let second = NodeRef::<Canvas>::new();

@@ -11,6 +11,7 @@ use crate::app::frame::{FigureLink, frame};
 use crate::app::lazy::near_memo;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
+use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
 use crate::math::attention::tokenize;
 use crate::params::rope::SHIFT;
@@ -20,7 +21,7 @@ use crate::scene::rope as scene;
 #[component]
 pub fn WhyOnlyQk() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let s = state.rope;
+    let s = expect_context::<RopeState>();
     let theme = expect_context::<PageTheme>().chart();
     let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
     // The largest output movement at every offset, for both variants.

@@ -12,7 +12,7 @@ use crate::app::figure::draw_effect;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::event_pixel;
 use crate::app::plot::paint_plane;
-use crate::app::state::AppState;
+use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
 use crate::chart::plane::PlaneLayout;
 use crate::chart::theme::Theme;
@@ -49,7 +49,7 @@ fn paint(surface: &Surface, v: [f64; 2], m: f64, theta: f64, t: Theme) -> Option
 /// The figure.
 #[component]
 pub fn RotatingVector() -> impl IntoView {
-    let s = expect_context::<AppState>().rope;
+    let s = expect_context::<RopeState>();
     let theme = expect_context::<PageTheme>().chart();
     let player = Player::new();
     let canvas_ref = NodeRef::<Canvas>::new();

@@ -14,7 +14,7 @@ use crate::app::figure::{
 };
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::MatrixPainter;
-use crate::app::state::AppState;
+use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
 use crate::chart::clock::{self, ClockLayout};
 use crate::chart::theme::Theme;
@@ -41,7 +41,7 @@ fn paint_wheels(
 /// The figure.
 #[component]
 pub fn FrequencyWheels() -> impl IntoView {
-    let s = expect_context::<AppState>().rope;
+    let s = expect_context::<RopeState>();
     let theme = expect_context::<PageTheme>().chart();
     let inv_freq = s.rotary_inv_freq();
     let rotary = s.rotary_dim();

@@ -12,7 +12,7 @@ use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{MatrixPainter, cell_pointer, event_pixel, key_cursor, step_item};
-use crate::app::state::AppState;
+use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::chart::colormap::Lut;
 use crate::chart::heatmap::HeatmapLayout;
@@ -31,7 +31,7 @@ fn grid(heads: usize, width: f64, ratio: f64) -> TileGrid {
 /// The figure.
 #[component]
 pub fn AlibiBias() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     let theme = expect_context::<PageTheme>().chart();
     let (slopes, head) = (s.slopes(), s.head());
     let matrix_ref = NodeRef::<Canvas>::new();

@@ -10,7 +10,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
-use crate::app::state::AppState;
+use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::explain::tables::{BIAS_AGAINST_CONTENT, head_ranges};
 use crate::math::alibi;
@@ -20,7 +20,7 @@ use crate::scene::tables::{self as scene, query, slope_text};
 /// The figure.
 #[component]
 pub fn AlibiAttention() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     let theme = expect_context::<PageTheme>().chart();
     let (slopes, head) = (s.slopes(), s.head());
     // Every head's weights over the keys, for the current query.

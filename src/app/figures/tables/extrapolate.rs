@@ -13,7 +13,7 @@ use crate::app::figure::{DrawStats, draw_panels_effect, observed_width};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
-use crate::app::state::AppState;
+use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::explain::tables::extrapolation_finding;
 use crate::params::format_significant;
@@ -25,7 +25,7 @@ use crate::scene::tables::{
 /// The figure.
 #[component]
 pub fn ExtrapolationSideBySide() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     let theme = expect_context::<PageTheme>().chart();
     let (slopes, max_distance) = (s.slopes(), s.max_distance());
     let inputs = Memo::new(move |_| {

@@ -13,7 +13,7 @@ use crate::app::controls::IntSlider;
 use crate::app::figure::{InteractiveCanvas, draw_effect, observed_width};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{MatrixPainter, cell_pointer, key_cursor};
-use crate::app::state::AppState;
+use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::explain::tables::learned_status;
@@ -23,7 +23,7 @@ use crate::scene::tables as scene;
 /// The figure.
 #[component]
 pub fn LearnedCliff() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     let theme = expect_context::<PageTheme>().chart();
     let learned_ref = NodeRef::<Canvas>::new();
     let sin_ref = NodeRef::<Canvas>::new();

@@ -10,7 +10,7 @@ use crate::app::canvas::Surface;
 use crate::app::figure::{InteractiveCanvas, draw_effect, observed_width};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
-use crate::app::state::AppState;
+use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::explain::tables::NeighbourSimilarity;
@@ -42,7 +42,7 @@ fn off_diagonal_rms(m: &[f64], p: usize) -> f64 {
 /// The figure.
 #[component]
 pub fn LearnedSimilarity() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     let theme = expect_context::<PageTheme>().chart();
     let shown = Memo::new(move |_| scene::similarity_positions(s.max_len.get()));
     // Both matrices in buffers kept across redraws, recomputed only when the table changes;

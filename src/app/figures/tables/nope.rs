@@ -13,7 +13,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines_with;
-use crate::app::state::AppState;
+use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::explain::tables::NopeFinding;
 use crate::math::nope;
@@ -24,7 +24,7 @@ use crate::scene::tables as scene;
 /// The figure.
 #[component]
 pub fn NoPosition() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     let theme = expect_context::<PageTheme>().chart();
     let variance = Memo::new(move |_| {
         let mut out = Vec::new();

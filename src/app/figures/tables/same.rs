@@ -12,7 +12,7 @@ use crate::app::figure::{DrawStats, draw_panels_effect, observed_width};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
-use crate::app::state::AppState;
+use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::explain::tables::same_finding;
 use crate::params::format_significant;
@@ -22,7 +22,7 @@ use crate::scene::tables::{self as scene, SAME_PANELS as PANELS, same_panel as p
 /// The figure.
 #[component]
 pub fn SamePosition() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     let theme = expect_context::<PageTheme>().chart();
     let (slopes, head) = (s.slopes(), s.head());
     let data = Memo::new(move |_| {

@@ -9,7 +9,7 @@ use crate::app::controls::IntSlider;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
-use crate::app::state::AppState;
+use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::explain::tables::ShawFinding;
@@ -25,7 +25,7 @@ fn relative(i: usize, j: usize) -> i64 {
 /// The figure.
 #[component]
 pub fn ShawClipped() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     let theme = expect_context::<PageTheme>().chart();
     let canvas_ref = NodeRef::<Canvas>::new();
     let layout = StoredValue::new(None::<HeatmapLayout>);

@@ -11,7 +11,8 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines_with;
-use crate::app::state::{AppState, Notices};
+use crate::app::state::Notices;
+use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::explain::tables::{SlopeReadout, SlopesFinding};
 use crate::params::tables::{HEADS, SLOPE};
@@ -36,7 +37,7 @@ pub fn shape(heads: usize) -> String {
 /// The figure.
 #[component]
 pub fn AlibiSlopes() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     let theme = expect_context::<PageTheme>().chart();
     let (slopes, defaults, head) = (s.slopes(), s.default_slopes(), s.head());
     let cursor = XCursor::new();
@@ -118,7 +119,7 @@ pub fn AlibiSlopes() -> impl IntoView {
 /// Which head the slope slider (and the bias figure) shows; a new head drops the override.
 #[component]
 pub fn HeadPicker() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     let head = s.head();
     let chosen = RwSignal::new(head.get_untracked());
     Effect::new(move |_| {
@@ -143,7 +144,7 @@ pub fn HeadPicker() -> impl IntoView {
 /// default slope (the authors' code's).
 #[component]
 pub fn SlopeSlider() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     let notices = expect_context::<Notices>();
     let (slopes, head) = (s.slopes(), s.head());
     let current = move || slopes.with(|m| m.get(head.get() - 1).copied().unwrap_or(1.0));

@@ -15,7 +15,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
 use crate::app::plot::paint_lines;
-use crate::app::state::AppState;
+use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::explain::tables::{T5, t5_describe, t5_finding, t5_readout};
@@ -25,7 +25,7 @@ use crate::scene::tables::{self as scene, t5_reach as reach};
 /// The figure.
 #[component]
 pub fn T5Buckets() -> impl IntoView {
-    let s = expect_context::<AppState>().tables;
+    let s = expect_context::<TablesState>();
     let theme = expect_context::<PageTheme>().chart();
     let max_distance = s.max_distance();
     let matrix_ref = NodeRef::<Canvas>::new();
