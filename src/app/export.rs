@@ -23,6 +23,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
 use super::canvas::{self, context_2d};
+use super::split::split_point;
 use super::theme::PageTheme;
 use crate::scene::Build;
 
@@ -262,25 +263,33 @@ fn save_text(name: &str, mime: &str, text: &str) -> Option<()> {
     Some(())
 }
 
-/// Downloads figure `id` as SVG or CSV.
-fn save_scene(id: &str, svg: bool) -> Option<()> {
-    let picture = scene_picture(id)?;
-    if svg {
-        let text = crate::scene::svg::render_on(
-            &picture,
-            css_width(id),
-            Some(&png_url),
-            &super::backend::measurer,
-        )
-        .ok()?;
-        save_text(&format!("{id}.svg"), "image/svg+xml", &text)
-    } else {
-        save_text(
-            &format!("{id}.csv"),
-            "text/csv;charset=utf-8",
-            &picture.csv(),
-        )
+split_point! {
+    svg:
+    /// `picture` as SVG text, `width` CSS pixels wide. A split point of its own: the SVG renderer
+    /// draws every kind of panel, so it reaches every chapter's chart code; its module is fetched
+    /// at the first SVG download.
+    fn svg_text(picture: &crate::scene::Picture, width: u32) -> Option<String> {
+        crate::scene::svg::render_on(picture, width, Some(&png_url), &super::backend::measurer).ok()
     }
+}
+
+/// Downloads figure `id`'s picture as SVG (once its renderer is here), or its numbers as CSV, in
+/// the state the page's link describes; `outcome` learns whether it worked. Reads the page's state
+/// at once (in the click's reactive context).
+fn save_scene(id: &'static str, svg: bool, outcome: impl Fn(bool) + 'static) {
+    let Some(picture) = scene_picture(id) else {
+        return outcome(false);
+    };
+    if !svg {
+        let csv = picture.csv();
+        return outcome(save_text(&format!("{id}.csv"), "text/csv;charset=utf-8", &csv).is_some());
+    }
+    let width = css_width(id);
+    leptos::task::spawn_local(async move {
+        let text = svg_text(&picture, width).await.ok().flatten();
+        let saved = text.and_then(|t| save_text(&format!("{id}.svg"), "image/svg+xml", &t));
+        outcome(saved.is_some());
+    });
 }
 
 /// A button that downloads the figure as SVG (`svg`) or CSV.
@@ -294,7 +303,7 @@ fn SceneButton(
     svg: bool,
 ) -> impl IntoView {
     let failed = RwSignal::new(false);
-    let on_click = move |_| failed.set(save_scene(id, svg).is_none());
+    let on_click = move |_| save_scene(id, svg, move |saved| failed.set(!saved));
     let (class, label, what) = if svg {
         ("figure-svg", "SVG", "picture")
     } else {

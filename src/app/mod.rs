@@ -20,6 +20,7 @@ pub mod lazy;
 pub mod matrix;
 pub mod panic;
 pub mod plot;
+pub mod split;
 pub mod state;
 pub mod tasks;
 pub mod theme;

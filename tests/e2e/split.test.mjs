@@ -80,3 +80,33 @@ test("a chapter whose module cannot be fetched says so, and Try again brings it"
     await context.close();
   }
 });
+
+test("the SVG renderer is a module of its own: fetched at the first SVG download, and a refused fetch says failed", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  try {
+    await page.goto(`${env.server.url}?embed=fig-heatmap`);
+    await page.waitForSelector("#fig-heatmap canvas");
+    await bookMounted(page);
+    const svgFetched = () =>
+      page.evaluate(() => performance.getEntriesByType("resource").some((e) => /\/split_svg-[0-9a-f]+\.wasm$/.test(e.name)));
+    assert.equal(await svgFetched(), false, "the SVG module was fetched before any SVG download");
+
+    const refuse = (route) => route.abort();
+    await page.route(/\/split_svg-[0-9a-f]+\.wasm$/, refuse);
+    await page.click("#fig-heatmap .figure-download");
+    await page.click("#fig-heatmap .figure-svg");
+    await page.waitForFunction(() => document.querySelector("#fig-heatmap .figure-svg .figure-link-status")?.textContent === "failed");
+
+    await page.unroute(/\/split_svg-[0-9a-f]+\.wasm$/, refuse);
+    const [file] = await Promise.all([page.waitForEvent("download"), page.click("#fig-heatmap .figure-svg")]);
+    assert.equal(file.suggestedFilename(), "fig-heatmap.svg");
+    assert.equal(await svgFetched(), true);
+    assert.equal(await page.textContent("#fig-heatmap .figure-svg .figure-link-status"), "");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -3,8 +3,9 @@
 //! The shell (the page, the embed, the downloads) reaches a chapter's code only through its
 //! [`Unit`]: one loader that yields the chapter's [`Code`]. In a build split by chapter (the `split`
 //! feature, `tools/build.mjs`) each later chapter's loader is a split point: its code, prose and
-//! pictures go to a wasm module of their own, fetched the first time the loader runs. Elsewhere
-//! (natively, in the tests, in an unsplit build) the loader is ready at once.
+//! pictures and state go to a wasm module of their own, fetched the first time the loader runs. In
+//! an unsplit build (`trunk serve`, the wasm tests, `tools/build.mjs --one-module`) the loader is
+//! ready at once.
 
 pub mod closing;
 pub mod context;
@@ -19,6 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use leptos::prelude::*;
 
+use super::split::{LoadError, split_point};
 use super::state::context::ContextState;
 use super::state::rope::RopeState;
 use super::state::tables::TablesState;
@@ -43,14 +45,11 @@ pub struct Code {
     pub pictures: &'static [(&'static str, scene::Build)],
 }
 
-/// Why a chapter's code could not be loaded (its module did not arrive).
-pub type LoadError = leptos::wasm_split::SplitLoaderError;
-
 /// A chapter's code, on its way.
 pub type Loading = Pin<Box<dyn Future<Output = Result<&'static Code, LoadError>>>>;
 
 /// A chapter as the shell knows it: its id in [`crate::book::CHAPTERS`] and its code's loader.
-/// Adding a chapter adds its module, its [`Code`], one `loader!` and one row here.
+/// Adding a chapter adds its module, its [`Code`], one `split_point!` and one row here.
 pub struct Unit {
     /// Its id in the book (`rope`).
     pub id: &'static str,
@@ -97,27 +96,23 @@ fn app() -> AppState {
     expect_context::<AppState>()
 }
 
-/// `async fn $name() -> Result<&'static Code, LoadError>` yielding `$code`: a split point named
-/// `$module` in a split build (everything only `$code` reaches moves to that module), a plain
-/// function otherwise.
-macro_rules! loader {
-    ($name:ident, $module:ident, $code:ident) => {
-        #[cfg(feature = "split")]
-        #[leptos::wasm_split::wasm_split($module, wasm_split_path = ::leptos::wasm_split, fallible)]
-        fn $name() -> Result<&'static Code, LoadError> {
-            Ok(&$code)
-        }
-
-        #[cfg(not(feature = "split"))]
-        async fn $name() -> Result<&'static Code, LoadError> {
-            Ok(&$code)
-        }
-    };
+split_point! {
+    rope:
+    /// Chapter 2's code.
+    fn rope_code() -> &'static Code { &ROPE }
 }
 
-loader!(rope_code, rope, ROPE);
-loader!(context_code, context, CONTEXT);
-loader!(tables_code, tables, TABLES);
+split_point! {
+    context:
+    /// Chapter 3's code.
+    fn context_code() -> &'static Code { &CONTEXT }
+}
+
+split_point! {
+    tables:
+    /// Chapter 4's code.
+    fn tables_code() -> &'static Code { &TABLES }
+}
 
 /// The chapters, in the book's order. Chapter 1 holds the first figure and is always in the main
 /// module.
