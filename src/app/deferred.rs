@@ -47,6 +47,13 @@ pub fn load_started() {
     show_pending();
 }
 
+/// Runs `piece` in a task of its own, after the slices queued before it: a chapter whose module
+/// has just arrived is built there, not in the task that received the module (modules arriving
+/// together would otherwise build their chapters in one long task).
+pub fn in_own_task(piece: impl FnOnce() + 'static) {
+    TaskQueue::push(&SLICES, piece);
+}
+
 /// A chapter's module arrived (and the chapter is built) or failed to arrive.
 pub fn load_ended() {
     LOADS.with(|n| n.set(n.get().saturating_sub(1)));

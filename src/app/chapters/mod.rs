@@ -164,7 +164,10 @@ pub fn with_code(
             settled.store(false, Ordering::Relaxed);
             deferred::load_started();
             leptos::task::spawn_local(async move {
-                let _ = loaded.try_set(Some(loading.await.map_err(|_| ())));
+                let outcome = loading.await.map_err(|_| ());
+                deferred::in_own_task(move || {
+                    let _ = loaded.try_set(Some(outcome));
+                });
             })
         }
     };
