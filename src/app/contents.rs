@@ -126,12 +126,30 @@ pub fn Contents() -> impl IntoView {
 /// Scrolls to the element named by the address's fragment (`#rope`, `#fig-rope-2d`): the page is
 /// built by the app after the browser looked for it.
 pub fn scroll_to_fragment() {
-    let hash = window().location().hash().unwrap_or_default();
-    let Some(id) = hash.strip_prefix('#').filter(|id| !id.is_empty()) else {
+    let Some(id) = fragment() else {
         return;
     };
-    let id = crate::params::percent_decode(id);
-    if let Some(el) = document().get_element_by_id(&id) {
+    // A figure whose chapter could not be loaded: the chapter's message stands in its place.
+    let chapter = || fragment_chapter().and_then(|place| crate::book::CHAPTERS.get(place));
+    let target = document()
+        .get_element_by_id(&id)
+        .or_else(|| document().get_element_by_id(chapter()?.id));
+    if let Some(el) = target {
         el.scroll_into_view();
     }
+}
+
+/// The place in the book (from 0) of the chapter the address's fragment names, or holds the figure
+/// it names; `None` for any other fragment (it may be anywhere) or none.
+pub fn fragment_chapter() -> Option<usize> {
+    let id = fragment()?;
+    let chapter = crate::book::find_figure(&id).map_or(id.as_str(), |(c, _)| c.id);
+    crate::book::CHAPTERS.iter().position(|c| c.id == chapter)
+}
+
+/// The address's fragment, decoded, if it has one.
+fn fragment() -> Option<String> {
+    let hash = window().location().hash().unwrap_or_default();
+    let id = hash.strip_prefix('#').filter(|id| !id.is_empty())?;
+    Some(crate::params::percent_decode(id))
 }

@@ -17,7 +17,10 @@
 //! which has one figure only.
 //!
 //! In a build split by chapter, a chapter whose module is on its way counts as pending too
-//! ([`load_started`], [`load_ended`]), and [`when_built`] waits for it.
+//! ([`load_started`], [`load_ended`]), and [`when_built`] waits for it. A link to a figure waits
+//! only for the figure's chapter and the chapters above it ([`when_built_through`]): what is built
+//! below it later moves nothing in view, and a link into chapter 1 no longer waits for the
+//! modules of chapters 2 to 4.
 //!
 //! While slices or chapters are pending, `<main id="app">` carries `data-pending` with their count
 //! (tests wait for `0`).
@@ -35,15 +38,30 @@ thread_local! {
     static ON: Cell<bool> = const { Cell::new(false) };
     /// Slices waiting, as last reported.
     static SLICES_WAITING: Cell<usize> = const { Cell::new(0) };
-    /// Chapters whose module is on its way.
-    static LOADS: Cell<usize> = const { Cell::new(0) };
-    /// What waits for the book to be built ([`when_built`]).
-    static WAITING: RefCell<Vec<Box<dyn FnOnce()>>> = const { RefCell::new(Vec::new()) };
+    /// How many loads of each chapter's module are on their way, by the chapter's place in the
+    /// book (from 0).
+    static LOADS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+    /// What waits for the book, or for its first chapters, to be built ([`when_built_through`]).
+    static WAITING: RefCell<Vec<Waiting>> = const { RefCell::new(Vec::new()) };
 }
 
-/// A chapter's module is on its way: the book is not built until [`load_ended`].
-pub fn load_started() {
-    LOADS.with(|n| n.set(n.get() + 1));
+/// Something waiting to run once every chapter up to `through` (by place in the book, from 0) is
+/// built, or with `through` `None`, the whole book.
+struct Waiting {
+    through: Option<usize>,
+    then: Box<dyn FnOnce()>,
+}
+
+/// Chapter `place`'s module (by place in the book, from 0) is on its way: the chapter is not
+/// built until [`load_ended`].
+pub fn load_started(place: usize) {
+    LOADS.with(|loads| {
+        let mut loads = loads.borrow_mut();
+        if loads.len() <= place {
+            loads.resize(place.saturating_add(1), 0);
+        }
+        loads[place] += 1;
+    });
     show_pending();
 }
 
@@ -54,9 +72,13 @@ pub fn in_own_task(piece: impl FnOnce() + 'static) {
     TaskQueue::push(&SLICES, piece);
 }
 
-/// A chapter's module arrived (and the chapter is built) or failed to arrive.
-pub fn load_ended() {
-    LOADS.with(|n| n.set(n.get().saturating_sub(1)));
+/// Chapter `place`'s module arrived (and the chapter is built) or failed to arrive.
+pub fn load_ended(place: usize) {
+    LOADS.with(|loads| {
+        if let Some(n) = loads.borrow_mut().get_mut(place) {
+            *n = n.saturating_sub(1);
+        }
+    });
     show_pending();
 }
 
@@ -93,28 +115,43 @@ pub fn Deferred(children: Children) -> impl IntoView {
 /// (queued only when their frame is built) and the chapters whose module is on its way; at once if
 /// nothing waits.
 pub fn when_built(then: impl FnOnce() + 'static) {
-    if pending() == 0 {
+    when_built_through(None, then);
+}
+
+/// Runs `then` once the chapters up to place `through` (from 0) are built, whatever is still to
+/// come below them; with `None`, once the whole book is ([`when_built`]). Only a chapter on its
+/// way holds it back: it is meant for a page that builds everything at once (a link to a
+/// figure), where no slice is deferred.
+pub fn when_built_through(through: Option<usize>, then: impl FnOnce() + 'static) {
+    if is_built(through) {
         then();
     } else {
-        WAITING.with(|w| w.borrow_mut().push(Box::new(then)));
+        let then = Box::new(then);
+        WAITING.with(|w| w.borrow_mut().push(Waiting { through, then }));
     }
 }
 
-/// Slices and chapters still to build.
-fn pending() -> usize {
-    let slices = if TaskQueue::is_empty(&SLICES) {
-        0
-    } else {
-        SLICES_WAITING.with(Cell::get).max(1)
-    };
-    slices + LOADS.with(Cell::get)
+/// Whether the chapters up to `through` (or, with `None`, every slice and chapter) are built.
+fn is_built(through: Option<usize>) -> bool {
+    LOADS.with(|loads| {
+        let loads = loads.borrow();
+        match through {
+            Some(place) => loads.iter().take(place.saturating_add(1)).all(|&n| n == 0),
+            None => loads.iter().all(|&n| n == 0) && TaskQueue::is_empty(&SLICES),
+        }
+    })
 }
 
-/// Runs what waits for the book, if it is built (what runs may queue more slices: the rest waits
-/// for those).
+/// Slices and chapters still to build, as `data-pending` shows them.
+fn pending() -> usize {
+    SLICES_WAITING.with(Cell::get) + LOADS.with(|loads| loads.borrow().iter().sum::<usize>())
+}
+
+/// Runs what waits and is now due, in the order it came (what runs may queue more slices or
+/// fetch a chapter again: what comes after it is checked only then); the rest keeps waiting.
 fn run_waiting() {
-    for then in WAITING.with(|w| std::mem::take(&mut *w.borrow_mut())) {
-        when_built(then);
+    for waiting in WAITING.with(|w| std::mem::take(&mut *w.borrow_mut())) {
+        when_built_through(waiting.through, waiting.then);
     }
 }
 
@@ -124,14 +161,14 @@ fn mark_pending(count: usize) {
     show_pending();
 }
 
-/// Mirrors the number of pending slices and chapters on `<main id="app">`; when none is left, what
-/// waits for the book runs, in a task of its own (not inside the queue's bookkeeping).
+/// Mirrors the number of pending slices and chapters on `<main id="app">`; when something waiting
+/// is due, it runs in a task of its own (not inside the queue's bookkeeping).
 fn show_pending() {
-    let count = SLICES_WAITING.with(Cell::get) + LOADS.with(Cell::get);
     if let Some(app) = document().get_element_by_id("app") {
-        let _ = app.set_attribute("data-pending", &count.to_string());
+        let _ = app.set_attribute("data-pending", &pending().to_string());
     }
-    if count == 0 && WAITING.with(|w| !w.borrow().is_empty()) {
+    let due = WAITING.with(|w| w.borrow().iter().any(|w| is_built(w.through)));
+    if due {
         set_timeout(run_waiting, std::time::Duration::ZERO);
     }
 }

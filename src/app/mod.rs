@@ -46,8 +46,10 @@ pub fn mount() {
             if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
                 leptos::mount::mount_to(el, App).forget();
                 // A link to a chapter or figure: the element exists only now, or (a chapter whose
-                // module is on its way) once the book is built.
-                deferred::when_built(|| request_animation_frame(contents::scroll_to_fragment));
+                // module is on its way) once its chapter and those above it are built.
+                deferred::when_built_through(contents::fragment_chapter(), || {
+                    request_animation_frame(contents::scroll_to_fragment)
+                });
             }
         }
         None => leptos::mount::mount_to_body(App),

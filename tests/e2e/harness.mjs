@@ -6,7 +6,7 @@ import { before, after } from "node:test";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, serveStatic } from "./serve.mjs";
 
-const DIST = resolve(new URL("../../dist", import.meta.url).pathname);
+export const DIST = resolve(new URL("../../dist", import.meta.url).pathname);
 
 /** Serves dist/ on 127.0.0.1 at a free port; resolves to { url (ending in "/"), close }. */
 export async function serveDist() {

@@ -52,6 +52,37 @@ test("the whole book fetches every chapter, and a link into chapter 4 lands on i
   });
 });
 
+test("a link into chapter 1 lands on its figure, drawn, before the later chapters arrive", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  let release;
+  const held = new Promise((ok) => (release = ok));
+  try {
+    // Chapter 2's module is held back until the figure of chapter 1 is checked.
+    await page.route(/\/split_rope-[0-9a-f]+\.wasm$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${env.server.url}#fig-similarity`);
+    await page.waitForFunction(() => {
+      const fig = document.getElementById("fig-similarity");
+      const r = fig?.getBoundingClientRect();
+      const drawn = fig && Math.max(...[fig, ...fig.querySelectorAll("[data-drawn-at]")].map((e) => Number(e.dataset.drawnAt) || 0)) > 0;
+      return r && r.top >= -1 && r.top < innerHeight / 2 && drawn;
+    }, null, { timeout: 10000 });
+    assert.equal(await page.$("#rope"), null, "chapter 2 was built before its module was let through");
+    release();
+    await page.waitForSelector("#fig-rope-wheels");
+    await bookMounted(page);
+    // What was built below the figure did not move it.
+    const top = await page.evaluate(() => document.getElementById("fig-similarity").getBoundingClientRect().top);
+    assert.ok(top >= -1 && top < 450, `fig-similarity's top moved to ${top}`);
+  } finally {
+    release();
+    await context.close();
+  }
+});
+
 test("a chapter whose module cannot be fetched says so, and Try again brings it", async () => {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
@@ -60,10 +91,15 @@ test("a chapter whose module cannot be fetched says so, and Try again brings it"
   try {
     const refuse = (route) => route.abort();
     await page.route(/\/split_rope-[0-9a-f]+\.wasm$/, refuse);
-    await page.goto(`${env.server.url}#rope`);
+    // A link to one of its figures lands on the message, which names the chapter.
+    await page.goto(`${env.server.url}#fig-rope-wheels`);
     const message = page.locator("#app .chapter-failed");
     await message.waitFor({ timeout: 10000 });
-    assert.match(await message.textContent(), /could not be loaded/);
+    assert.match(await message.textContent(), /^Chapter 2, “Rotations: RoPE”, could not be loaded/);
+    await page.waitForFunction(() => {
+      const r = document.querySelector("#app .chapter-failed")?.getBoundingClientRect();
+      return r && r.top >= -1 && r.bottom <= innerHeight;
+    });
     assert.equal(await page.$("#fig-rope-2d"), null);
     // The other chapters are there, and the book counts as built.
     await page.waitForSelector("#fig-ctx-turns");

@@ -15,8 +15,6 @@ pub mod tables;
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use leptos::prelude::*;
 
@@ -156,31 +154,31 @@ pub fn with_code(
     }
     // `None` while the module is on its way; `Some(Err(()))` when it could not be loaded. The book
     // counts as unbuilt from the fetch until the chapter (or the message) is built.
+    let place = crate::book::CHAPTERS
+        .iter()
+        .position(|c| c.id == unit.id)
+        .unwrap_or(crate::book::CHAPTERS.len());
     let loaded = RwSignal::new(None::<Result<&'static Code, ()>>);
-    let settled = Arc::new(AtomicBool::new(true));
-    let fetch = {
-        let settled = Arc::clone(&settled);
-        move |loading: Loading| {
-            settled.store(false, Ordering::Relaxed);
-            deferred::load_started();
-            leptos::task::spawn_local(async move {
-                let outcome = loading.await.map_err(|_| ());
-                deferred::in_own_task(move || {
-                    let _ = loaded.try_set(Some(outcome));
-                });
-            })
-        }
+    let fetch = move |loading: Loading| {
+        deferred::load_started(place);
+        leptos::task::spawn_local(async move {
+            let outcome = loading.await.map_err(|_| ());
+            deferred::in_own_task(move || {
+                let _ = loaded.try_set(Some(outcome));
+            });
+        })
     };
     match ready {
         std::task::Poll::Pending => fetch(loading),
-        _ => loaded.set(Some(Err(()))),
-    }
-    let retry = {
-        let fetch = fetch.clone();
-        move |_| {
-            loaded.set(None);
-            fetch((unit.code)());
+        _ => {
+            // Every outcome ends one load: this one ends as soon as its message is built.
+            deferred::load_started(place);
+            loaded.set(Some(Err(())));
         }
+    }
+    let retry = move |_| {
+        loaded.set(None);
+        fetch((unit.code)());
     };
     (move || {
         let Some(outcome) = loaded.get() else {
@@ -190,20 +188,28 @@ pub fn with_code(
             // Built untracked: what the chapter reads is its own figures' business, not a reason
             // to build it again.
             Ok(code) => untrack(|| arrived(code, show)),
+            // It takes the chapter's id, so that a link into the chapter lands on it.
             Err(()) => view! {
-                <p class="chapter-failed" role="alert">
-                    "This part of the explainer could not be loaded (a network problem?). "
-                    <button type="button" class="button" on:click=retry.clone()>"Try again"</button>
+                <p class="chapter-failed" role="alert" id=unit.id>
+                    {failed_message(place)}
+                    <button type="button" class="button" on:click=retry>"Try again"</button>
                 </p>
             }
             .into_any(),
         };
-        if !settled.swap(true, Ordering::Relaxed) {
-            deferred::load_ended();
-        }
+        deferred::load_ended(place);
         built
     })
     .into_any()
+}
+
+/// What a chapter that could not be loaded says in its place: which chapter, and why it may be.
+fn failed_message(place: usize) -> String {
+    let what = crate::book::CHAPTERS.get(place).map_or_else(
+        || "This part of the explainer".to_string(),
+        |c| format!("Chapter {}, “{}”,", c.number, c.title),
+    );
+    format!("{what} could not be loaded (a network problem?). ")
 }
 
 /// A chapter's code is here: its state is made, its pictures are known to the downloads, and
