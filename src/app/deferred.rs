@@ -119,9 +119,10 @@ pub fn when_built(then: impl FnOnce() + 'static) {
 }
 
 /// Runs `then` once the chapters up to place `through` (from 0) are built, whatever is still to
-/// come below them; with `None`, once the whole book is ([`when_built`]). Only a chapter on its
-/// way holds it back: it is meant for a page that builds everything at once (a link to a
-/// figure), where no slice is deferred.
+/// come below them; with `None`, once the whole book is ([`when_built`]). With a place, only a
+/// chapter on its way holds it back, not a deferred slice: it is meant for a page that builds
+/// everything at once (a link to a figure), where no slice is deferred, and for the order in which
+/// arriving chapters are built ([`after_chapters_above`]).
 pub fn when_built_through(through: Option<usize>, then: impl FnOnce() + 'static) {
     if is_built(through) {
         then();
@@ -140,6 +141,16 @@ fn is_built(through: Option<usize>) -> bool {
             None => loads.iter().all(|&n| n == 0) && TaskQueue::is_empty(&SLICES),
         }
     })
+}
+
+/// Runs `then` once no chapter above place `place` (from 0) has its module on the way: a chapter
+/// whose module arrives before those of the chapters above it is built after them, so that
+/// nothing it adds pushes down what is already in view.
+pub fn after_chapters_above(place: usize, then: impl FnOnce() + 'static) {
+    match place.checked_sub(1) {
+        None => then(),
+        Some(above) => when_built_through(Some(above), then),
+    }
 }
 
 /// Slices and chapters still to build, as `data-pending` shows them.

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
-use crate::app::chapters;
+use crate::app::chapters::{self, Unit};
 use crate::app::url::ShareLink;
 use crate::book::{self, Chapter, Figure};
 use crate::params::EMBED_KEY;
@@ -44,16 +44,7 @@ pub fn Embed(
     };
     report_height();
     let full = move || link.href_without_embed(id);
-    let body = chapters::with_code(unit, move |code| {
-        let Some((body, uses_panel)) = (code.figure)(id) else {
-            return ().into_any();
-        };
-        view! {
-            <div class="figure-stack">{body}</div>
-            {uses_panel.then(|| code.panel.map(|panel| panel()))}
-        }
-        .into_any()
-    });
+    let body = figure_of(unit, id);
     view! {
         <div class="embed" data-embed=id>
             <div class="embed-body">{body}</div>
@@ -64,6 +55,21 @@ pub fn Embed(
         </div>
     }
     .into_any()
+}
+
+/// Figure `id` of `unit` with the control panel it reads, once the unit's code is here; from the
+/// rest of the chapter when the unit's code is only its opening.
+fn figure_of(unit: &'static Unit, id: &'static str) -> AnyView {
+    chapters::with_code(unit, move |code| match (code.figure)(id) {
+        Some((body, uses_panel)) => view! {
+            <div class="figure-stack">{body}</div>
+            {uses_panel.then(|| code.panel.map(|panel| panel()))}
+        }
+        .into_any(),
+        None => code
+            .rest
+            .map_or_else(|| ().into_any(), |rest| figure_of(rest, id)),
+    })
 }
 
 /// "Chapter 3 · Stretching the context — Pairs that turn less than once within L₀".

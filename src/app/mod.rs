@@ -24,6 +24,7 @@ pub mod split;
 pub mod state;
 pub mod tasks;
 pub mod theme;
+pub mod units;
 pub mod url;
 
 use leptos::prelude::*;
@@ -144,16 +145,33 @@ pub fn App() -> impl IntoView {
             </div>
         </div>
         <deferred::Deferred>
-            <footer class="footer">
-                <p>
-                    "Every number is computed in Rust (compiled to WebAssembly) from the formulas of "
-                    "the papers and checked against PyTorch and Hugging Face transformers. The link "
-                    "in your address bar restores this exact view."
-                </p>
-            </footer>
+            <Footer />
         </deferred::Deferred>
     }
     .into_any()
+}
+
+/// The page's footer, once every chapter is here (not under a chapter still to come, which would
+/// push it down).
+#[component]
+fn Footer() -> impl IntoView {
+    let ready = RwSignal::new(false);
+    deferred::after_chapters_above(crate::book::CHAPTERS.len(), move || {
+        let _ = ready.try_set(true);
+    });
+    move || {
+        ready.get().then(|| {
+            view! {
+                <footer class="footer">
+                    <p>
+                        "Every number is computed in Rust (compiled to WebAssembly) from the formulas of "
+                        "the papers and checked against PyTorch and Hugging Face transformers. The link "
+                        "in your address bar restores this exact view."
+                    </p>
+                </footer>
+            }
+        })
+    }
 }
 
 /// The copy-link button and the theme switch, put into the static header's reserved

@@ -224,13 +224,13 @@ pub struct Picture {
 pub type Build = fn(&Views, Theme) -> Vec<(Panel, Height)>;
 
 /// The picture builders of chapter `chapter` (its id in [`crate::book::CHAPTERS`]), by figure id.
-pub fn builders(chapter: &str) -> &'static [(&'static str, Build)] {
+pub fn builders(chapter: &str) -> Vec<(&'static str, Build)> {
     match chapter {
-        "sinusoids" => sinusoids::PICTURES,
-        "rope" => rope::PICTURES,
-        "context" => context::PICTURES,
-        "tables" => tables::PICTURES,
-        _ => &[],
+        "sinusoids" => [sinusoids::OPENING_PICTURES, sinusoids::REST_PICTURES].concat(),
+        "rope" => rope::PICTURES.to_vec(),
+        "context" => context::PICTURES.to_vec(),
+        "tables" => tables::PICTURES.to_vec(),
+        _ => Vec::new(),
     }
 }
 
@@ -284,7 +284,7 @@ pub fn picture(id: &str, views: &Views, theme: Theme) -> Result<Picture, String>
             known()
         ));
     };
-    let Some(build) = builder(builders(chapter.id), id) else {
+    let Some(build) = builder(&builders(chapter.id), id) else {
         return Err(format!(
             "{id} is a table of text, not a picture (figures drawn here: {})",
             known()

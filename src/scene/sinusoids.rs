@@ -564,10 +564,14 @@ pub fn token(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     )]
 }
 
-/// Chapter 1's picture builders, by figure id, in the book's order (the figures of
-/// [`crate::book::CHAPTERS`] that have a picture; a test checks the two lists agree).
-pub const PICTURES: &[(&str, crate::scene::Build)] = &[
-    ("fig-attention", attention),
+/// The picture builder of chapter 1's opening figure, which comes with the main module. With
+/// [`REST_PICTURES`], the figures of [`crate::book::CHAPTERS`] that have a picture, in the book's
+/// order (a test checks the lists agree).
+pub const OPENING_PICTURES: &[(&str, crate::scene::Build)] = &[("fig-attention", attention)];
+
+/// The picture builders of the rest of chapter 1's figures, by figure id, in the book's order:
+/// they come with the rest of the chapter's code.
+pub const REST_PICTURES: &[(&str, crate::scene::Build)] = &[
     ("fig-naive", naive),
     ("fig-heatmap", heatmap),
     ("fig-waves", waves),

@@ -1,7 +1,7 @@
-// The book split by chapter (tools/build.mjs, src/app/chapters): chapter 1 and the shell are the
-// main wasm module; each later chapter is a module of its own, fetched when the page first needs
-// it. A reader of one embedded figure downloads its chapter only; a chapter that cannot be fetched
-// says so and can be tried again.
+// The book split by chapter (tools/build.mjs, src/app/chapters): the shell and chapter 1's opening
+// (up to its first figure) are the main wasm module; the rest of chapter 1 and each later chapter
+// are modules of their own, fetched when the page first needs them. A reader of one embedded
+// figure downloads its part only; a chapter that cannot be fetched says so and can be tried again.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir } from "node:fs/promises";
@@ -10,7 +10,7 @@ import { bookMounted, onPage, shareBrowser } from "./harness.mjs";
 
 const env = shareBrowser();
 const DIST = resolve(new URL("../../dist", import.meta.url).pathname);
-const LATER = ["rope", "context", "tables"];
+const LATER = ["sinusoids_rest", "rope", "context", "tables"];
 
 /** The chapter modules the page fetched (`split_rope-<hash>.wasm` → "rope"). */
 function chapterModules(page) {
@@ -22,7 +22,7 @@ function chapterModules(page) {
   );
 }
 
-test("dist has a module of its own for each chapter after the first", async () => {
+test("dist has a module of its own for the rest of chapter 1 and for each later chapter", async () => {
   const names = await readdir(DIST);
   for (const chapter of LATER) {
     assert.ok(
@@ -32,9 +32,13 @@ test("dist has a module of its own for each chapter after the first", async () =
   }
 });
 
-test("an embedded figure fetches its own chapter's module and no other", async () => {
-  await onPage(env.browser, `${env.server.url}?embed=fig-heatmap`, async (page) => {
+test("an embedded figure fetches its own part's module and no other", async () => {
+  await onPage(env.browser, `${env.server.url}?embed=fig-attention`, async (page) => {
+    await page.waitForFunction(() => Number(document.querySelector("#fig-attention")?.dataset.drawnAt) > 0);
     assert.deepEqual(await chapterModules(page), []);
+  });
+  await onPage(env.browser, `${env.server.url}?embed=fig-heatmap`, async (page) => {
+    assert.deepEqual(await chapterModules(page), ["sinusoids_rest"]);
   });
   await onPage(env.browser, `${env.server.url}?embed=fig-ctx-turns`, async (page) => {
     await page.waitForFunction(() => Number(document.querySelector("#fig-ctx-turns")?.dataset.drawnAt) > 0);

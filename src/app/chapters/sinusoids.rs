@@ -4,6 +4,9 @@
 use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
+use crate::app::split::split_point;
+use crate::app::units::{Code, Part, Unit, with_code};
+use crate::scene;
 
 use crate::app::controls::{Choice, IntSlider, LogSlider};
 use crate::app::figures::sinusoids::attention::OrderBlindness;
@@ -53,18 +56,34 @@ fn Equation(func: &'static str, cos: bool) -> impl IntoView {
     }
 }
 
-/// The chapter: prose, the controls of the sinusoidal encoding, and the heatmap.
+/// The rest of chapter 1 (after its first figure) as the shell knows it: a module of its own in a
+/// split build, fetched as soon as the page is mounted.
+pub static REST: Unit = Unit {
+    id: "sinusoids",
+    part: Part::Rest,
+    code: || Box::pin(rest_code()),
+};
+
+/// The rest of chapter 1's code.
+static REST_CODE: Code = Code {
+    enter: || {},
+    page: || view! { <SinusoidsRest /> }.into_any(),
+    figure: rest_figure,
+    panel: Some(|| view! { <SinusoidalControls /> }.into_any()),
+    pictures: scene::sinusoids::REST_PICTURES,
+    rest: None,
+};
+
+split_point! {
+    sinusoids_rest:
+    /// The rest of chapter 1's code.
+    fn rest_code() -> &'static Code { &REST_CODE }
+}
+
+/// The chapter's opening, up to its first figure (which the reader should see first, with the
+/// least download), and the rest of the chapter when its code is here.
 #[component]
 pub fn Sinusoids() -> impl IntoView {
-    let s = expect_context::<AppState>().sinusoidal;
-    let params = s.params();
-    let readings = Memo::new(move |_| explain::readings(&params.get()));
-    let shift_k = s.shift;
-    // Why sine and cosine: the part of sin((p+k)ω) a fixed matrix cannot reach with sines alone.
-    let sine_alone = move || {
-        let p = params.get();
-        crate::params::format_significant((shift_k.get() as f64 * p.pair_omega(0)).sin().abs(), 2)
-    };
     view! {
         <section class="chapter" id="sinusoids" aria-labelledby="sinusoids-title">
             <h2 id="sinusoids-title">"1 · Order and sinusoids"</h2>
@@ -76,6 +95,27 @@ pub fn Sinusoids() -> impl IntoView {
                 "the weights are merely shuffled along."
             </p>
             <OrderBlindness />
+            // Not deferred: its module is fetched now, so that it counts as on its way before any
+            // later chapter arrives (which is built only after it).
+            {with_code(&REST, |code| (code.page)())}
+        </section>
+    }
+}
+
+/// The chapter after its first figure: prose, the controls of the sinusoidal encoding, and the
+/// figures they drive.
+#[component]
+fn SinusoidsRest() -> impl IntoView {
+    let s = expect_context::<AppState>().sinusoidal;
+    let params = s.params();
+    let readings = Memo::new(move |_| explain::readings(&params.get()));
+    let shift_k = s.shift;
+    // Why sine and cosine: the part of sin((p+k)ω) a fixed matrix cannot reach with sines alone.
+    let sine_alone = move || {
+        let p = params.get();
+        crate::params::format_significant((shift_k.get() as f64 * p.pair_omega(0)).sin().abs(), 2)
+    };
+    view! {
             <p>
                 "So a transformer adds a " <em>"position vector"</em> " to each token before "
                 "attention. What should it be? The obvious candidates each break something:"
@@ -193,7 +233,6 @@ pub fn Sinusoids() -> impl IntoView {
                     </p>
                 </div>
             </div>
-        </section>
     }
 }
 
@@ -240,12 +279,17 @@ pub fn SinusoidalControls() -> impl IntoView {
     }
 }
 
-/// This chapter's figure `id` on its own (an embed), and whether it reads the chapter's control
-/// panel (the others carry their own controls); `None` for an id not of this chapter.
+/// The chapter's opening figure on its own (an embed), which carries its own controls; `None`
+/// for any other id (the rest of the chapter's are in [`rest_figure`]).
 pub fn figure(id: &str) -> Option<(AnyView, bool)> {
+    (id == "fig-attention").then(|| (view! { <OrderBlindness /> }.into_any(), false))
+}
+
+/// Figure `id` of the rest of the chapter on its own (an embed), and whether it reads the
+/// chapter's control panel (the others carry their own controls); `None` for an id not there.
+fn rest_figure(id: &str) -> Option<(AnyView, bool)> {
     use crate::app::figures::sinusoids::*;
     Some(match id {
-        "fig-attention" => (view! { <attention::OrderBlindness /> }.into_any(), false),
         "fig-naive" => (view! { <naive::NaiveFixes /> }.into_any(), false),
         "fig-heatmap" => (view! { <heatmap::SinusoidalHeatmap /> }.into_any(), true),
         "fig-waves" => (view! { <waves::SinusoidalWaves /> }.into_any(), true),
