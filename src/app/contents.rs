@@ -129,11 +129,17 @@ pub fn scroll_to_fragment() {
     let Some(id) = fragment() else {
         return;
     };
-    // A figure whose chapter could not be loaded: the chapter's message stands in its place.
-    let chapter = || fragment_chapter().and_then(|place| crate::book::CHAPTERS.get(place));
-    let target = document()
-        .get_element_by_id(&id)
-        .or_else(|| document().get_element_by_id(chapter()?.id));
+    // A figure whose chapter (or the rest of it) could not be loaded: the message that stands in
+    // its place.
+    let chapter = || {
+        let place = fragment_chapter()?;
+        let el = document().get_element_by_id(crate::book::CHAPTERS.get(place)?.id)?;
+        el.query_selector(".chapter-failed")
+            .ok()
+            .flatten()
+            .or(Some(el))
+    };
+    let target = document().get_element_by_id(&id).or_else(chapter);
     if let Some(el) = target {
         el.scroll_into_view();
     }

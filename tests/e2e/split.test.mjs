@@ -121,6 +121,26 @@ test("a chapter whose module cannot be fetched says so, and Try again brings it"
   }
 });
 
+test("a link to a figure of chapter 1's rest, whose module cannot be fetched, lands on the message that says so", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await page.route(/\/split_sinusoids_rest-[0-9a-f]+\.wasm$/, (route) => route.abort());
+    await page.goto(`${env.server.url}#fig-heatmap`);
+    const message = page.locator("#sinusoids .chapter-failed");
+    await message.waitFor({ timeout: 10000 });
+    assert.match(await message.textContent(), /^The rest of chapter 1, “Order and sinusoids”, could not be loaded/);
+    await page.waitForFunction(() => {
+      const r = document.querySelector("#sinusoids .chapter-failed")?.getBoundingClientRect();
+      return r && r.top >= -1 && r.bottom <= innerHeight;
+    });
+    // The opening is there, above it.
+    assert.ok(await page.$("#fig-attention"));
+  } finally {
+    await context.close();
+  }
+});
+
 test("the SVG renderer is a module of its own: fetched at the first SVG download, and a refused fetch says failed", async () => {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
