@@ -9,7 +9,8 @@
 //
 // Throttling is applied by Chromium itself (DevTools protocol: Network.emulateNetworkConditions,
 // Emulation.setCPUThrottlingRate), so the numbers are measured, not simulated as Lighthouse's are.
-// On a phone screen and on a desktop one, and for one embedded figure of chapter 1 and of chapter 4.
+// On a phone screen and on a desktop one, for a link to a figure of chapter 4 on the phone, and for
+// three embedded figures: the book's first, one of the rest of chapter 1 and one of chapter 4.
 // Per run, from navigation start (performance.now() of the
 // page):
 //   - first contentful paint (the static header and introduction);
@@ -75,17 +76,19 @@ function watchFigures(scroll) {
   seek.observe(document, { subtree: true, childList: true });
 }
 
-/** In the page: the book's first figure (document order) and when it first drew, once it has. */
-function firstFigure() {
-  const fig = document.querySelector('figure[id^="fig-"]');
+/** In the page: figure `target`, or else the book's first figure (document order), and when it
+ * first drew, once it has. */
+function firstFigure(target) {
+  const fig = target ? document.getElementById(target) : document.querySelector('figure[id^="fig-"]');
   const at = fig && globalThis.__firstDraws?.get(fig.id);
   return at ? { id: fig.id, at } : null;
 }
 
 /** The screens: a phone (Lighthouse's mobile screen), where the first figure starts below the fold
- * and the reader scrolls to it, and a desktop, where it is on the first screen; then one embedded
- * figure in a blog's 720 px frame, of chapter 1 (in the main module) and of chapter 4 (its own
- * module, in a build split by chapter). */
+ * and the reader scrolls to it, and a desktop, where it is on the first screen; a link to a figure
+ * of chapter 4 opened on the phone (`target`: the figure timed); then one embedded figure in a
+ * blog's 720 px frame: the book's first (in the main module, in a build split by chapter), one of
+ * the rest of chapter 1 and one of chapter 4 (each with its part's own module). */
 const SCREENS = [
   {
     name: "phone 412×823, scrolled to the first figure at once",
@@ -94,6 +97,14 @@ const SCREENS = [
     query: "",
   },
   { name: "desktop 1280×900", options: { viewport: { width: 1280, height: 900 } }, scroll: false, query: "" },
+  {
+    name: "phone 412×823, a link to #fig-tab-alibi",
+    options: { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true },
+    scroll: false,
+    query: "#fig-tab-alibi",
+    target: "fig-tab-alibi",
+  },
+  { name: "embed ?embed=fig-attention, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-attention" },
   { name: "embed ?embed=fig-heatmap, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-heatmap" },
   { name: "embed ?embed=fig-tab-alibi, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-tab-alibi" },
 ];
@@ -114,7 +125,7 @@ async function oneRun(screen, server) {
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: PROFILE.cpu });
   try {
     await page.goto(server.url + "/" + screen.query, { timeout: TIMEOUT_MS });
-    const figure = (await page.waitForFunction(firstFigure, null, { timeout: TIMEOUT_MS })).jsonValue();
+    const figure = (await page.waitForFunction(firstFigure, screen.target, { timeout: TIMEOUT_MS })).jsonValue();
     const { id, at } = await figure;
     const rest = await page.evaluate(() => {
       const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN;
