@@ -10,8 +10,9 @@
 #                each chapter and library costs in the wasm (benches/bundle.mjs), then the
 #                animation benchmark (600 frames: display rate, flat wasm memory and JS heap), then
 #                the long-session benchmark (10,000 slider moves: wasm memory and JS heap), then
-#                the first load on a throttled phone profile (text and first figure), then
-#                Lighthouse (below)
+#                the first load on a throttled phone profile (text and first figure), then a
+#                scroll through the book on that profile (how long a figure in view stays
+#                blank), then Lighthouse (below)
 #   make lighthouse  Lighthouse (npm, pinned in benches/lighthouse) on dist/ served gzip-compressed,
 #                in Debian's Chromium (mobile, simulated throttling): the four category scores, FCP,
 #                LCP, TBT, CLS and the audits that did not pass, with their elements. A measurement:
@@ -49,6 +50,7 @@ bench: build .tools/npm-lighthouse
 	CHROMIUM=$(CHROMIUM) node benches/browser/animation.mjs dist
 	CHROMIUM=$(CHROMIUM) node benches/browser/memory.mjs dist
 	CHROMIUM=$(CHROMIUM) node benches/browser/firstload.mjs dist
+	CHROMIUM=$(CHROMIUM) node benches/browser/scroll.mjs dist
 	$(LIGHTHOUSE)
 
 # Reports (JSON and HTML) go to target/lighthouse/. Not part of `make test`: simulated timings on a
