@@ -115,6 +115,13 @@ pub const CHAPTERS: [Chapter; 4] = [
     },
 ];
 
+/// The place in the book (from 0) of the chapter with element id `id`, or of the chapter holding
+/// the figure with that id.
+pub fn place(id: &str) -> Option<usize> {
+    let chapter = find_figure(id).map_or(id, |(c, _)| c.id);
+    CHAPTERS.iter().position(|c| c.id == chapter)
+}
+
 /// The chapter and figure with element id `id`, if the book has it.
 pub fn find_figure(id: &str) -> Option<(&'static Chapter, &'static Figure)> {
     CHAPTERS
@@ -169,6 +176,9 @@ mod tests {
             assert_eq!(usize::from(c.number), k + 1);
         }
         assert_eq!(find_figure("fig-rope-2d").map(|(c, _)| c.id), Some("rope"));
+        assert_eq!(place("fig-rope-2d"), Some(1));
+        assert_eq!(place("tables"), Some(3));
+        assert_eq!(place("fig-nothing"), None);
         assert!(find_figure("fig-nothing").is_none());
     }
 }

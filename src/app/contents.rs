@@ -132,7 +132,7 @@ pub fn scroll_to_fragment() {
     // A figure whose chapter (or the rest of it) could not be loaded: the message that stands in
     // its place.
     let chapter = || {
-        let place = fragment_chapter()?;
+        let place = crate::book::place(&id)?;
         let el = document().get_element_by_id(crate::book::CHAPTERS.get(place)?.id)?;
         el.query_selector(".chapter-failed")
             .ok()
@@ -148,9 +148,7 @@ pub fn scroll_to_fragment() {
 /// The place in the book (from 0) of the chapter the address's fragment names, or holds the figure
 /// it names; `None` for any other fragment (it may be anywhere) or none.
 pub fn fragment_chapter() -> Option<usize> {
-    let id = fragment()?;
-    let chapter = crate::book::find_figure(&id).map_or(id.as_str(), |(c, _)| c.id);
-    crate::book::CHAPTERS.iter().position(|c| c.id == chapter)
+    crate::book::place(&fragment()?)
 }
 
 /// The address's fragment, decoded, if it has one.

@@ -134,13 +134,13 @@ pub fn when_built_through(through: Option<usize>, then: impl FnOnce() + 'static)
 
 /// Whether the chapters up to `through` (or, with `None`, every slice and chapter) are built.
 fn is_built(through: Option<usize>) -> bool {
-    LOADS.with(|loads| {
-        let loads = loads.borrow();
-        match through {
-            Some(place) => loads.iter().take(place.saturating_add(1)).all(|&n| n == 0),
-            None => loads.iter().all(|&n| n == 0) && TaskQueue::is_empty(&SLICES),
-        }
-    })
+    match through {
+        Some(place) => LOADS.with(|loads| {
+            let loads = loads.borrow();
+            loads.iter().take(place.saturating_add(1)).all(|&n| n == 0)
+        }),
+        None => pending() == 0,
+    }
 }
 
 /// Runs `then` once no chapter above place `place` (from 0) has its module on the way: a chapter

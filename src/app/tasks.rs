@@ -42,11 +42,6 @@ impl TaskQueue {
         }
     }
 
-    /// Whether nothing waits in `queue`.
-    pub fn is_empty(queue: &'static LocalKey<TaskQueue>) -> bool {
-        queue.with(|q| q.pieces.borrow().is_empty())
-    }
-
     /// Queues `piece` to run in a task of its own, after everything queued before it.
     pub fn push(queue: &'static LocalKey<TaskQueue>, piece: impl FnOnce() + 'static) {
         let start = queue.with(|q| {

@@ -76,10 +76,7 @@ pub fn with_code(
     }
     // `None` while the module is on its way; `Some(Err(()))` when it could not be loaded. The book
     // counts as unbuilt from the fetch until the chapter (or the message) is built.
-    let place = crate::book::CHAPTERS
-        .iter()
-        .position(|c| c.id == unit.id)
-        .unwrap_or(crate::book::CHAPTERS.len());
+    let place = crate::book::place(unit.id).unwrap_or(crate::book::CHAPTERS.len());
     let loaded = RwSignal::new(None::<Result<&'static Code, ()>>);
     let fetch = move |loading: Loading| {
         deferred::load_started(place);

@@ -12,25 +12,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { before, after } from "node:test";
-import { openPage, launch, DIST } from "./harness.mjs";
-import { serveStatic } from "./serve.mjs";
+import { openPage, shareBrowser } from "./harness.mjs";
 
 const CASES = Number(process.env.FUZZ_CASES ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 1);
 const WORKERS = 2;
 const PARAMS = resolve(new URL("../../src/params", import.meta.url).pathname);
 
-const env = {};
-before(async () => {
-  const server = await serveStatic({ "/": DIST }, {}, { cache: true });
-  env.server = { url: `${server.url}/`, close: server.close };
-  env.browser = await launch();
-});
-after(async () => {
-  await env.browser?.close();
-  await env.server?.close();
-});
+const env = shareBrowser({ cache: true });
 
 /** Every chapter's URL keys, read from the declaration rows of src/params/*.rs (each row names its
  *  key first: `int("r.d", …)`, `own::<View>("rows", …)`, or `key: "r.rot"`), and `theme`. */

@@ -6,22 +6,23 @@ import { before, after } from "node:test";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, serveStatic } from "./serve.mjs";
 
-export const DIST = resolve(new URL("../../dist", import.meta.url).pathname);
+const DIST = resolve(new URL("../../dist", import.meta.url).pathname);
 
-/** Serves dist/ on 127.0.0.1 at a free port; resolves to { url (ending in "/"), close }. */
-export async function serveDist() {
-  const server = await serveStatic({ "/": DIST });
+/** Serves dist/ on 127.0.0.1 at a free port (`options`: serveStatic's, e.g. `{ cache: true }`);
+ * resolves to { url (ending in "/"), close }. */
+export async function serveDist(options = {}) {
+  const server = await serveStatic({ "/": DIST }, {}, options);
   return { url: `${server.url}/`, close: server.close };
 }
 
 /**
- * For a test file: serves dist/ and launches Chromium before its tests, closes both after them.
- * Returns `{ server, browser }`, filled in once the tests start.
+ * For a test file: serves dist/ (with serveStatic's `options`) and launches Chromium before its
+ * tests, closes both after them. Returns `{ server, browser }`, filled in once the tests start.
  */
-export function shareBrowser() {
+export function shareBrowser(options = {}) {
   const env = {};
   before(async () => {
-    env.server = await serveDist();
+    env.server = await serveDist(options);
     env.browser = await launch();
   });
   after(async () => {
