@@ -24,37 +24,17 @@
 // It prints every run and the median of each column. A measurement, not a test: exit 0 whatever
 // the numbers, exit 1 only if the page could not be measured.
 
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { serveStatic } from "../../tests/e2e/serve.mjs";
+import { PROFILE, benchArgs, launchChromium, throttle } from "./phone.mjs";
 
-import { CHROMIUM_ARGS, serveStatic } from "../../tests/e2e/serve.mjs";
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HERE, "../..");
-const argv = process.argv.slice(2);
-const runsArg = argv.find((a) => a.startsWith("--runs="));
-const RUNS = runsArg ? Number(runsArg.slice(7)) : 5;
-const DIST = resolve(argv.find((a) => !a.startsWith("--")) ?? join(ROOT, "dist"));
-if (!(RUNS >= 1) || argv.some((a) => a.startsWith("--") && !a.startsWith("--runs="))) {
-  console.error("usage: node benches/browser/firstload.mjs [DIST_DIR] [--runs=5]");
-  process.exit(2);
-}
-if (!existsSync(join(DIST, "index.html"))) {
-  console.error(`no ${join(DIST, "index.html")}: run \`make build\` first`);
-  process.exit(1);
-}
-
-/** Issue 15's phone profile. */
-const PROFILE = { cpu: 4, downKbps: 1600, upKbps: 750, rttMs: 150 };
+const { RUNS, DIST } = benchArgs("firstload.mjs", 5);
 const TIMEOUT_MS = 60000;
 
-const { chromium } = await import(pathToFileURL(join(ROOT, "tests/e2e/node_modules/playwright-core/index.mjs")).href);
 const SERVERS = [
   { name: "gzip", server: await serveStatic({ "/": DIST }, {}, { gzip: true, cache: true }) },
   { name: "brotli (pre-compressed)", server: await serveStatic({ "/": DIST }, {}, { brotli: true, cache: true }) },
 ];
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: CHROMIUM_ARGS });
+const browser = await launchChromium();
 
 /** Runs in the page before its scripts: notes when each figure first draws, and with `scroll`
  * scrolls the book's first figure into view as soon as it exists. */
@@ -113,16 +93,7 @@ async function oneRun(screen, server) {
   const context = await browser.newContext(screen.options);
   const page = await context.newPage();
   await page.addInitScript(watchFigures, screen.scroll);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Network.enable");
-  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: PROFILE.rttMs,
-    downloadThroughput: (PROFILE.downKbps * 1000) / 8,
-    uploadThroughput: (PROFILE.upKbps * 1000) / 8,
-  });
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: PROFILE.cpu });
+  await throttle(context, page);
   try {
     await page.goto(server.url + "/" + screen.query, { timeout: TIMEOUT_MS });
     const figure = (await page.waitForFunction(firstFigure, screen.target, { timeout: TIMEOUT_MS })).jsonValue();

@@ -16,35 +16,15 @@
 // to look at; the first-load bench times the first figure. A measurement: exit 0 whatever the
 // numbers, exit 1 only if the page could not be measured.
 
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { serveStatic } from "../../tests/e2e/serve.mjs";
+import { PROFILE, benchArgs, launchChromium, throttle } from "./phone.mjs";
 
-import { CHROMIUM_ARGS, serveStatic } from "../../tests/e2e/serve.mjs";
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HERE, "../..");
-const argv = process.argv.slice(2);
-const runsArg = argv.find((a) => a.startsWith("--runs="));
-const RUNS = runsArg ? Number(runsArg.slice(7)) : 1;
-const DIST = resolve(argv.find((a) => !a.startsWith("--")) ?? join(ROOT, "dist"));
-if (!(RUNS >= 1) || argv.some((a) => a.startsWith("--") && !a.startsWith("--runs="))) {
-  console.error("usage: node benches/browser/scroll.mjs [DIST_DIR] [--runs=1]");
-  process.exit(2);
-}
-if (!existsSync(join(DIST, "index.html"))) {
-  console.error(`no ${join(DIST, "index.html")}: run \`make build\` first`);
-  process.exit(1);
-}
-
-/** The first-load bench's phone profile. */
-const PROFILE = { cpu: 4, downKbps: 1600, upKbps: 750, rttMs: 150 };
+const { RUNS, DIST } = benchArgs("scroll.mjs", 1);
 /** One screen every this many milliseconds. */
 const STEP_MS = 2000;
 
-const { chromium } = await import(pathToFileURL(join(ROOT, "tests/e2e/node_modules/playwright-core/index.mjs")).href);
 const server = await serveStatic({ "/": DIST }, {}, { gzip: true, cache: true });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: CHROMIUM_ARGS });
+const browser = await launchChromium();
 
 /** Runs in the page before its scripts: every frame, notes which figures in view are blank, and
  * for each figure the longest stretch it stayed in view and blank. */
@@ -83,16 +63,7 @@ async function oneRun() {
   });
   const page = await context.newPage();
   await page.addInitScript(watchBlanks);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Network.enable");
-  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: PROFILE.rttMs,
-    downloadThroughput: (PROFILE.downKbps * 1000) / 8,
-    uploadThroughput: (PROFILE.upKbps * 1000) / 8,
-  });
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: PROFILE.cpu });
+  await throttle(context, page);
   try {
     await page.goto(server.url + "/", { timeout: 60000 });
     // From the first paint: a screen every STEP_MS until the end of the page.
