@@ -9,10 +9,11 @@
 //! 0.2 ms; the rest was that forced layout. `measureText` reads the font's metrics without
 //! touching layout.
 //!
-//! `CanvasBackend` also sets the font, alignment, baseline and colour before every label (each a
-//! string built in Rust, copied into JavaScript and parsed by the browser) and the stroke colour
-//! and width before every tick. An axis draws a run of labels in one style, so remembering the
-//! state last set removes most of those calls.
+//! `CanvasBackend` also sets the font, alignment, baseline and colour before every label, and the
+//! colour (and stroke width) before every line, path, circle, rectangle and polygon: each colour a
+//! string built in Rust, copied into JavaScript and parsed by the browser. An axis draws a run of
+//! labels in one style, a clock face its twelve ticks, so remembering the state last set removes
+//! most of those calls. Only pixels and bitmaps still go through `CanvasBackend`.
 
 use std::cell::RefCell;
 
@@ -81,6 +82,44 @@ impl Canvas2d {
         }
     }
 
+    /// Sets the fill colour (`fill`) or the stroke colour and width for `style`, each only if it
+    /// is not what the context has already; false for a transparent colour (nothing to draw, as
+    /// `CanvasBackend` skips it).
+    fn paint<S: BackendStyle>(&mut self, style: &S, fill: bool) -> bool {
+        let color = rgba(style.color());
+        if color.3 == 0 {
+            return false;
+        }
+        if fill {
+            if self.state.fill != Some(color) {
+                self.ctx.set_fill_style_str(&css_color(color));
+                self.state.fill = Some(color);
+            }
+        } else {
+            let stroke = (color, style.stroke_width());
+            if self.state.stroke != Some(stroke) {
+                self.ctx.set_stroke_style_str(&css_color(color));
+                self.ctx.set_line_width(f64::from(stroke.1));
+                self.state.stroke = Some(stroke);
+            }
+        }
+        true
+    }
+
+    /// A new path through `points` (false if there are none: nothing to draw).
+    fn trace<I: IntoIterator<Item = BackendCoord>>(&self, points: I) -> bool {
+        let mut points = points.into_iter();
+        let Some(start) = points.next() else {
+            return false;
+        };
+        self.ctx.begin_path();
+        self.ctx.move_to(f64::from(start.0), f64::from(start.1));
+        for next in points {
+            self.ctx.line_to(f64::from(next.0), f64::from(next.1));
+        }
+        true
+    }
+
     /// Forgets the fill and stroke state (after drawing through `CanvasBackend`, which sets them).
     fn forget_paint(&mut self) {
         self.state.fill = None;
@@ -146,15 +185,8 @@ impl DrawingBackend for Canvas2d {
         to: BackendCoord,
         style: &S,
     ) -> Result<(), Error> {
-        let color = rgba(style.color());
-        if color.3 == 0 {
+        if !self.paint(style, false) {
             return Ok(());
-        }
-        let stroke = (color, style.stroke_width());
-        if self.state.stroke != Some(stroke) {
-            self.ctx.set_stroke_style_str(&css_color(color));
-            self.ctx.set_line_width(f64::from(stroke.1));
-            self.state.stroke = Some(stroke);
         }
         let (mut a, mut b) = (
             (f64::from(from.0), f64::from(from.1)),
@@ -182,8 +214,20 @@ impl DrawingBackend for Canvas2d {
         style: &S,
         fill: bool,
     ) -> Result<(), Error> {
-        self.forget_paint();
-        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+        if !self.paint(style, fill) {
+            return Ok(());
+        }
+        let (x, y) = (f64::from(upper_left.0), f64::from(upper_left.1));
+        let (w, h) = (
+            f64::from(bottom_right.0 - upper_left.0),
+            f64::from(bottom_right.1 - upper_left.1),
+        );
+        if fill {
+            self.ctx.fill_rect(x, y, w, h);
+        } else {
+            self.ctx.stroke_rect(x, y, w, h);
+        }
+        Ok(())
     }
 
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -191,8 +235,10 @@ impl DrawingBackend for Canvas2d {
         path: I,
         style: &S,
     ) -> Result<(), Error> {
-        self.forget_paint();
-        self.inner.draw_path(path, style)
+        if self.paint(style, false) && self.trace(path) {
+            self.ctx.stroke();
+        }
+        Ok(())
     }
 
     fn draw_circle<S: BackendStyle>(
@@ -202,8 +248,25 @@ impl DrawingBackend for Canvas2d {
         style: &S,
         fill: bool,
     ) -> Result<(), Error> {
-        self.forget_paint();
-        self.inner.draw_circle(center, radius, style, fill)
+        if !self.paint(style, fill) {
+            return Ok(());
+        }
+        self.ctx.begin_path();
+        self.ctx
+            .arc(
+                f64::from(center.0),
+                f64::from(center.1),
+                f64::from(radius),
+                0.0,
+                std::f64::consts::TAU,
+            )
+            .map_err(|_| DrawingErrorKind::FontError("canvas arc failed".into()))?;
+        if fill {
+            self.ctx.fill();
+        } else {
+            self.ctx.stroke();
+        }
+        Ok(())
     }
 
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -211,8 +274,11 @@ impl DrawingBackend for Canvas2d {
         vert: I,
         style: &S,
     ) -> Result<(), Error> {
-        self.forget_paint();
-        self.inner.fill_polygon(vert, style)
+        if self.paint(style, true) && self.trace(vert) {
+            self.ctx.close_path();
+            self.ctx.fill();
+        }
+        Ok(())
     }
 
     /// `fillText` at the anchor, rotated about it for vertical text.

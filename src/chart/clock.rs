@@ -172,7 +172,6 @@ pub fn draw<DB: DrawingBackend>(
 
     let rim = ShapeStyle::from(t.axis).stroke_width(t.px(1.5));
     let tick = ShapeStyle::from(t.axis.mix(0.6)).stroke_width(t.px(1.0));
-    let mut centers = Vec::with_capacity(spec.clocks.len());
     // Hand directions in the clock convention of [`tip`].
     let dial = |angle: f64| {
         if spec.counter_clockwise {
@@ -181,23 +180,30 @@ pub fn draw<DB: DrawingBackend>(
             angle
         }
     };
-    for (k, clock) in spec.clocks.iter().enumerate() {
-        let (col, row) = (k % cols, k / cols);
-        let cx = cell_w * (col as f64 + 0.5);
-        let cy = f64::from(title_h) + cell_h * row as f64 + (cell_h - label_h) / 2.0;
-        let center = (cx.round() as i32, cy.round() as i32);
-        centers.push(center);
-        let selected = spec.selected == Some(k);
+    let centers: Vec<(f64, f64)> = (0..spec.clocks.len())
+        .map(|k| {
+            let (col, row) = (k % cols, k / cols);
+            let cx = cell_w * (col as f64 + 0.5);
+            let cy = f64::from(title_h) + cell_h * row as f64 + (cell_h - label_h) / 2.0;
+            (cx, cy)
+        })
+        .collect();
+    let pixel = |(cx, cy): (f64, f64)| (cx.round() as i32, cy.round() as i32);
+    // Drawn in passes, one kind of mark over every face at a time (the faces do not overlap, so
+    // each face's own marks keep their order): a run of marks in one style sets the canvas's
+    // colour and font once, not once per face.
+    if let Some((k, &c)) = spec.selected.and_then(|k| centers.get(k).map(|c| (k, c))) {
         let color = super::lines::series_color(k);
-
-        if selected {
-            root.draw(&Circle::new(
-                center,
-                radius as i32 + t.px(4.0) as i32,
-                color.mix(0.15).filled(),
-            ))?;
-        }
-        root.draw(&Circle::new(center, radius as i32, rim))?;
+        root.draw(&Circle::new(
+            pixel(c),
+            radius as i32 + t.px(4.0) as i32,
+            color.mix(0.15).filled(),
+        ))?;
+    }
+    for &c in &centers {
+        root.draw(&Circle::new(pixel(c), radius as i32, rim))?;
+    }
+    for &(cx, cy) in &centers {
         for h in 0..12 {
             let a = TAU * f64::from(h) / 12.0;
             root.draw(&PathElement::new(
@@ -205,6 +211,10 @@ pub fn draw<DB: DrawingBackend>(
                 tick,
             ))?;
         }
+    }
+    for (k, (clock, &(cx, cy))) in spec.clocks.iter().zip(&centers).enumerate() {
+        let center = pixel((cx, cy));
+        let color = super::lines::series_color(k);
         // The swept sector from 12 o'clock to the hand, as a faint wedge.
         let turn = clock.angle.rem_euclid(TAU);
         let steps = ((turn / TAU) * 64.0).ceil().max(1.0) as usize;
@@ -217,23 +227,29 @@ pub fn draw<DB: DrawingBackend>(
         let end = tip(cx, cy, radius * 0.9, dial(turn));
         root.draw(&PathElement::new(vec![center, end], hand))?;
         root.draw(&Circle::new(end, t.px(3.0) as i32, color.filled()))?;
-        root.draw(&Circle::new(center, t.px(2.5) as i32, t.text.filled()))?;
-
-        let label_y = (cy + radius + f64::from(t.px(6.0))) as i32;
-        let top = Pos::new(HPos::Center, VPos::Top);
-        root.draw(&Text::new(
-            clock.label.clone(),
-            (center.0, label_y),
-            font(12.0).pos(top),
-        ))?;
-        root.draw(&Text::new(
-            clock.sublabel.clone(),
-            (center.0, label_y + t.px(15.0) as i32),
-            font(11.0).pos(top),
-        ))?;
+    }
+    for &c in &centers {
+        root.draw(&Circle::new(pixel(c), t.px(2.5) as i32, t.text.filled()))?;
+    }
+    let top = Pos::new(HPos::Center, VPos::Top);
+    let below = t.px(15.0) as i32;
+    for (size, line) in [(12.0, 0), (11.0, 1)] {
+        for (clock, &(cx, cy)) in spec.clocks.iter().zip(&centers) {
+            let text = if line == 0 {
+                &clock.label
+            } else {
+                &clock.sublabel
+            };
+            let y = (cy + radius + f64::from(t.px(6.0))) as i32 + line * below;
+            root.draw(&Text::new(
+                text.clone(),
+                (cx.round() as i32, y),
+                font(size).pos(top),
+            ))?;
+        }
     }
     Ok(ClockLayout {
-        centers,
+        centers: centers.into_iter().map(pixel).collect(),
         radius: radius as i32,
     })
 }
