@@ -315,35 +315,16 @@ impl SinusoidalParams {
     }
 
     /// `max |M_k·PE(p) − PE(p+k)|` over every position `p < positions` and every column: how
-    /// exactly the shift law holds across the whole table (round-off only, ~1e-15).
+    /// exactly the shift law holds across the whole table (round-off only, ~1e-15). All at once;
+    /// [`ShiftCheck`] does the same a slice of positions at a time.
     pub fn max_shift_error(&self, k: usize) -> f64 {
-        // Rows p and p + k of the (positions + k)-row table, made by two runs of the table's own
-        // recurrence (the same numbers as `table()`) instead of the whole table: that was a
-        // block of (positions + k)·dim values (100 KB and more) allocated and dropped per input.
-        let d = self.dim;
-        let (blocks, columns) = (self.shift_matrix(k as f64), self.pair_columns());
-        let (mut at, mut ahead) = (self.phases(), self.phases());
-        for _ in 0..k {
-            ahead.advance();
+        let mut check = ShiftCheck::new(*self, k);
+        loop {
+            if let Some(worst) = check.advance(usize::MAX) {
+                return worst;
+            }
         }
-        let (mut row, mut target) = (vec![0.0; d], vec![0.0; d]);
-        let mut worst = 0.0;
-        for p in 0..self.positions {
-            self.write_row(&at, &mut row);
-            self.write_row(&ahead, &mut target);
-            let moved = self.apply_blocks(&blocks, &columns, &row, p);
-            let err = moved
-                .iter()
-                .zip(&target)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
-            worst = f64::max(worst, err);
-            at.advance();
-            ahead.advance();
-        }
-        worst
     }
-
     /// One row, `PE(pos, ·)`, from the formula.
     pub fn row(&self, pos: usize) -> Vec<f64> {
         (0..self.dim).map(|col| self.value(pos, col)).collect()
@@ -354,6 +335,68 @@ impl SinusoidalParams {
         let mut out = Vec::new();
         self.table_into(&mut out);
         out
+    }
+}
+
+/// [`SinusoidalParams::max_shift_error`] a slice of positions at a time, so a large table's
+/// check can be spread over several browser tasks. Rows p and p + k of the (positions + k)-row
+/// table come from two runs of the table's own recurrence (the same numbers as `table()`), not
+/// from the whole table: that was a block of (positions + k)·dim values (100 KB and more)
+/// allocated and dropped per input.
+pub struct ShiftCheck {
+    params: SinusoidalParams,
+    blocks: Vec<[[f64; 2]; 2]>,
+    columns: Vec<(Option<usize>, Option<usize>)>,
+    /// The recurrence at position p, and at p + k.
+    at: Phases,
+    ahead: Phases,
+    row: Vec<f64>,
+    target: Vec<f64>,
+    /// The next position to check.
+    next: usize,
+    worst: f64,
+}
+
+impl ShiftCheck {
+    /// The check of `params` for offset `k`, at position 0.
+    pub fn new(params: SinusoidalParams, k: usize) -> ShiftCheck {
+        let (at, mut ahead) = (params.phases(), params.phases());
+        for _ in 0..k {
+            ahead.advance();
+        }
+        ShiftCheck {
+            blocks: params.shift_matrix(k as f64),
+            columns: params.pair_columns(),
+            at,
+            ahead,
+            row: vec![0.0; params.dim],
+            target: vec![0.0; params.dim],
+            next: 0,
+            worst: 0.0,
+            params,
+        }
+    }
+
+    /// Checks up to `rows` more positions: the largest error over the whole table once every
+    /// position is checked, `None` while some remain.
+    pub fn advance(&mut self, rows: usize) -> Option<f64> {
+        let p = &self.params;
+        let end = self.next.saturating_add(rows).min(p.positions);
+        for pos in self.next..end {
+            p.write_row(&self.at, &mut self.row);
+            p.write_row(&self.ahead, &mut self.target);
+            let moved = p.apply_blocks(&self.blocks, &self.columns, &self.row, pos);
+            let err = moved
+                .iter()
+                .zip(&self.target)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            self.worst = f64::max(self.worst, err);
+            self.at.advance();
+            self.ahead.advance();
+        }
+        self.next = end;
+        (end == p.positions).then_some(self.worst)
     }
 }
 
@@ -474,6 +517,14 @@ mod tests {
                         want.to_bits(),
                         "{p:?} k {k}: {got} vs {want}"
                     );
+                    // In slices of 7 positions: the same maximum, to the bit.
+                    let mut check = ShiftCheck::new(p, k);
+                    let sliced = loop {
+                        if let Some(worst) = check.advance(7) {
+                            break worst;
+                        }
+                    };
+                    assert_eq!(sliced.to_bits(), want.to_bits(), "{p:?} k {k} in slices");
                 }
             }
         }

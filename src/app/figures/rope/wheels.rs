@@ -38,6 +38,16 @@ fn paint_wheels(
     Some(layout)
 }
 
+/// Everything the wheels' canvas shows: position, hovered wheel, theme, width and frequencies.
+#[derive(PartialEq)]
+struct WheelsPainted {
+    m: usize,
+    selected: Option<usize>,
+    theme: Theme,
+    width: f64,
+    inv_freq: Vec<f64>,
+}
+
 /// The figure.
 #[component]
 pub fn FrequencyWheels() -> impl IntoView {
@@ -58,12 +68,25 @@ pub fn FrequencyWheels() -> impl IntoView {
     let mut painter = MatrixPainter::default();
     let mut version = 0u64;
     let mut entries: Vec<scene::RotationRow> = Vec::new();
+    // What the wheels were last painted from: the layout (interleaved or half-split) moves R_m's
+    // blocks but not a wheel, so switching it repaints the matrix alone.
+    let mut painted: Option<WheelsPainted> = None;
     // Drawn while either canvas is in view (the lower one can be on screen alone).
     let stats = DrawStats::new();
     draw_panels_effect(&[wheels_ref, matrix_ref], stats, move |surface| {
         let (m, t, layout_kind) = (pos.get(), theme.get(), s.layout.get());
-        let drawn = inv_freq.with(|f| paint_wheels(surface, m, f, selected.get(), t));
-        layout.set_value(drawn);
+        let now = WheelsPainted {
+            m,
+            selected: selected.get(),
+            theme: t,
+            width: surface.css_width,
+            inv_freq: inv_freq.get(),
+        };
+        if painted.as_ref() != Some(&now) {
+            let drawn = paint_wheels(surface, m, &now.inv_freq, now.selected, t);
+            painted = drawn.is_some().then_some(now);
+            layout.set_value(drawn);
+        }
         let Some(el) = matrix_ref.get() else {
             return;
         };

@@ -11,13 +11,37 @@ use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::lines::LinePlotLayout;
-use crate::math::sinusoidal::{Column, SinusoidalParams};
+use crate::math::sinusoidal::{Column, ShiftCheck, SinusoidalParams};
 use crate::params::MAX_SHIFT;
 use crate::scene::sinusoids as scene;
 
 /// The largest table (positions × d) whose shift check runs in the input's own frame: 2¹⁶ entries,
-/// about 0.4 ms natively.
+/// about 0.4 ms natively. A larger table is checked this many entries per browser task.
 const CHECK_AT_ONCE: usize = 1 << 16;
+
+/// Runs `check` one slice of `rows` positions per browser task, as long as `ticket` is the newest
+/// check asked for, then hands the table's largest error to `done`. At the largest sizes the
+/// whole check is one 6–15 ms task, which a reader's next input would have to wait for.
+fn check_in_slices(
+    mut check: ShiftCheck,
+    rows: usize,
+    ticket: u64,
+    newest: StoredValue<u64>,
+    done: impl FnOnce(f64) + 'static,
+) {
+    set_timeout(
+        move || {
+            if newest.try_get_value() != Some(ticket) {
+                return;
+            }
+            match check.advance(rows) {
+                Some(worst) => done(worst),
+                None => check_in_slices(check, rows, ticket, newest, done),
+            }
+        },
+        std::time::Duration::ZERO,
+    );
+}
 
 /// `a` formatted with a fixed sign column, for the matrix entries.
 fn entry(a: f64) -> String {
@@ -90,10 +114,10 @@ pub fn RelativeShift() -> impl IntoView {
     // at the defaults (100 × 128) and 6 ms at the largest sizes (1024 × 1024). It runs only while
     // the figure is near the screen (an input elsewhere in the book never waits for it; coming
     // into view starts it). A small table is checked at once, so the sentence changes in the
-    // input's own frame; a larger one just after the plot has been painted (a timeout), so the
-    // input → repaint path never waits for it, and the sentence says it is checking meanwhile.
-    // Only the newest pending check runs. The parameters and offset of the last check and its
-    // error, `None` before the first.
+    // input's own frame; a larger one in slices of CHECK_AT_ONCE entries, one per task after the
+    // plot has been painted, so neither the input → repaint path nor the reader's next input waits
+    // for it, and the sentence says it is checking meanwhile. Only the newest pending check
+    // runs. The parameters and offset of the last check and its error, `None` before the first.
     let error = RwSignal::new(None::<(SinusoidalParams, usize, f64)>);
     let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
@@ -110,13 +134,15 @@ pub fn RelativeShift() -> impl IntoView {
             error.set(Some((p, kk, p.max_shift_error(kk))));
             return;
         }
-        set_timeout(
-            move || {
-                if generation.get_value() == ticket {
-                    error.set(Some((p, kk, p.max_shift_error(kk))));
-                }
+        let rows = (CHECK_AT_ONCE / p.dim.max(1)).max(1);
+        check_in_slices(
+            ShiftCheck::new(p, kk),
+            rows,
+            ticket,
+            generation,
+            move |worst| {
+                let _ = error.try_set(Some((p, kk, worst)));
             },
-            std::time::Duration::ZERO,
         );
     });
     // The last check, when it is of the parameters and offset shown.
