@@ -430,6 +430,16 @@ mod tests {
     }
 
     #[test]
+    fn every_chapter_table_is_sound() {
+        decl::check_table(&sinusoids::TABLE, "");
+        decl::check_table(&sinusoids::ORDER_TABLE, "");
+        decl::check_table(&sinusoids::NAIVE_TABLE, "");
+        decl::check_table(&rope::TABLE, rope::PREFIX);
+        decl::check_table(&context::TABLE, context::PREFIX);
+        decl::check_table(&tables::TABLE, tables::PREFIX);
+    }
+
+    #[test]
     fn chapter_keys_never_collide() {
         let mut all: Vec<&str> = state_keys().collect();
         let count = all.len();

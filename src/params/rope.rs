@@ -346,11 +346,6 @@ mod tests {
     }
 
     #[test]
-    fn every_row_is_sound() {
-        decl::check_table(&TABLE, PREFIX);
-    }
-
-    #[test]
     fn every_written_key_is_a_declared_key() {
         let view = RopeView {
             dim: 64,

@@ -229,11 +229,6 @@ mod tests {
     }
 
     #[test]
-    fn every_row_is_sound() {
-        decl::check_table(&TABLE, PREFIX);
-    }
-
-    #[test]
     fn every_written_key_is_a_declared_key_and_reads_back() {
         let view = TablesView {
             max_len: 1024,
