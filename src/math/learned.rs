@@ -93,8 +93,7 @@ pub fn cosine_similarity_into(
     let rows: Vec<&[f64]> = unit.chunks_exact(dim.max(1)).collect();
     for (a, ra) in rows.iter().enumerate() {
         for (b, rb) in rows.iter().enumerate().skip(a + 1) {
-            let s = ra.iter().zip(*rb).map(|(x, y)| x * y).sum::<f64>();
-            let s = s.clamp(-1.0, 1.0);
+            let s = super::similarity::dot(ra, rb).clamp(-1.0, 1.0);
             out[a * n + b] = s;
             out[b * n + a] = s;
         }
