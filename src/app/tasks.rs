@@ -11,6 +11,25 @@ use leptos::prelude::window;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
+/// Runs `step` once per browser task (`setTimeout(…, 0)`) until it returns true, or until `newest`
+/// no longer holds `ticket` (a newer run was asked for, so this one stops): long work done after
+/// an input without a long task that the reader's next input would wait for.
+pub fn run_in_slices(
+    ticket: u64,
+    newest: leptos::prelude::StoredValue<u64>,
+    mut step: impl FnMut() -> bool + 'static,
+) {
+    use leptos::prelude::GetValue;
+    leptos::prelude::set_timeout(
+        move || {
+            if newest.try_get_value() == Some(ticket) && !step() {
+                run_in_slices(ticket, newest, step);
+            }
+        },
+        std::time::Duration::ZERO,
+    );
+}
+
 /// When a queue runs its next piece.
 #[derive(Clone, Copy)]
 pub enum When {

@@ -38,25 +38,87 @@ pub fn uniform_weight(query: usize) -> f64 {
 /// O(len·dim). `out` is cleared and gets `len` values, all finite and non-negative; `dim = 0`
 /// gives zeros.
 pub fn output_variance_into(seed: u64, len: usize, dim: usize, out: &mut Vec<f64>) {
-    out.clear();
-    if dim == 0 {
-        out.resize(len, 0.0);
-        return;
+    let mut run = VarianceRun::new(seed, len, dim);
+    run.out = std::mem::take(out);
+    run.out.clear();
+    run.advance(usize::MAX);
+    *out = run.out;
+}
+
+/// [`output_variance_into`] a slice of positions at a time, so a long sequence (2048 × 1024
+/// normal draws, ~20 ms in the browser) can be spread over several browser tasks.
+pub struct VarianceRun {
+    seed: u64,
+    len: usize,
+    dim: usize,
+    /// `Σ_{j<next} v_j`, and the value row being added.
+    sum: Vec<f64>,
+    value: Vec<f64>,
+    out: Vec<f64>,
+}
+
+impl VarianceRun {
+    /// The run for `len` positions of width `dim`, none done yet.
+    pub fn new(seed: u64, len: usize, dim: usize) -> VarianceRun {
+        VarianceRun {
+            seed,
+            len,
+            dim,
+            sum: vec![0.0; dim],
+            value: Vec::with_capacity(dim),
+            out: Vec::with_capacity(len),
+        }
     }
-    let mut sum = vec![0.0; dim];
-    let mut value = Vec::with_capacity(dim);
-    out.extend((0..len).map(|i| {
-        learned::row_into(seed, 1.0, i, dim, &mut value);
-        sum.iter_mut().zip(&value).for_each(|(s, v)| *s += v);
-        let mean_square: f64 = sum.iter().map(|s| s * s).sum::<f64>() / dim as f64;
-        // o_i = sum/(i + 1), so (1/dim)·Σ o_i² = mean_square/(i + 1)².
-        mean_square * uniform_weight(i) * uniform_weight(i)
-    }));
+
+    /// Adds up to `rows` more positions; true once all `len` are done.
+    pub fn advance(&mut self, rows: usize) -> bool {
+        let end = self.out.len().saturating_add(rows).min(self.len);
+        for i in self.out.len()..end {
+            if self.dim == 0 {
+                self.out.push(0.0);
+                continue;
+            }
+            learned::row_into(self.seed, 1.0, i, self.dim, &mut self.value);
+            self.sum
+                .iter_mut()
+                .zip(&self.value)
+                .for_each(|(s, v)| *s += v);
+            let mean_square: f64 = self.sum.iter().map(|s| s * s).sum::<f64>() / self.dim as f64;
+            // o_i = sum/(i + 1), so (1/dim)·Σ o_i² = mean_square/(i + 1)².
+            self.out
+                .push(mean_square * uniform_weight(i) * uniform_weight(i));
+        }
+        self.out.len() == self.len
+    }
+
+    /// The values of every position done so far (all of them once [`VarianceRun::advance`] has
+    /// said so).
+    pub fn into_values(self) -> Vec<f64> {
+        self.out
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_in_slices_gives_the_same_values_to_the_bit() {
+        for (len, dim) in [(0, 3), (5, 0), (9, 1), (40, 7)] {
+            let mut whole = vec![9.0; 3];
+            output_variance_into(5, len, dim, &mut whole);
+            let mut run = VarianceRun::new(5, len, dim);
+            while !run.advance(3) {}
+            let sliced = run.into_values();
+            assert_eq!(sliced.len(), len);
+            assert!(
+                whole
+                    .iter()
+                    .zip(&sliced)
+                    .all(|(a, b)| a.to_bits() == b.to_bits())
+            );
+        }
+    }
 
     #[test]
     fn uniform_weights_are_one_over_the_keys_seen() {

@@ -9,6 +9,7 @@ use crate::app::figure::draw_effect;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
+use crate::app::tasks::run_in_slices;
 use crate::app::theme::PageTheme;
 use crate::chart::lines::LinePlotLayout;
 use crate::math::sinusoidal::{Column, ShiftCheck, SinusoidalParams};
@@ -18,30 +19,6 @@ use crate::scene::sinusoids as scene;
 /// The largest table (positions × d) whose shift check runs in the input's own frame: 2¹⁶ entries,
 /// about 0.4 ms natively. A larger table is checked this many entries per browser task.
 const CHECK_AT_ONCE: usize = 1 << 16;
-
-/// Runs `check` one slice of `rows` positions per browser task, as long as `ticket` is the newest
-/// check asked for, then hands the table's largest error to `done`. At the largest sizes the
-/// whole check is one 6–15 ms task, which a reader's next input would have to wait for.
-fn check_in_slices(
-    mut check: ShiftCheck,
-    rows: usize,
-    ticket: u64,
-    newest: StoredValue<u64>,
-    done: impl FnOnce(f64) + 'static,
-) {
-    set_timeout(
-        move || {
-            if newest.try_get_value() != Some(ticket) {
-                return;
-            }
-            match check.advance(rows) {
-                Some(worst) => done(worst),
-                None => check_in_slices(check, rows, ticket, newest, done),
-            }
-        },
-        std::time::Duration::ZERO,
-    );
-}
 
 /// `a` formatted with a fixed sign column, for the matrix entries.
 fn entry(a: f64) -> String {
@@ -134,16 +111,17 @@ pub fn RelativeShift() -> impl IntoView {
             error.set(Some((p, kk, p.max_shift_error(kk))));
             return;
         }
+        // At the largest sizes the whole check is one 6–15 ms task, which a reader's next input
+        // would have to wait for.
         let rows = (CHECK_AT_ONCE / p.dim.max(1)).max(1);
-        check_in_slices(
-            ShiftCheck::new(p, kk),
-            rows,
-            ticket,
-            generation,
-            move |worst| {
+        let mut check = ShiftCheck::new(p, kk);
+        run_in_slices(ticket, generation, move || match check.advance(rows) {
+            Some(worst) => {
                 let _ = error.try_set(Some((p, kk, worst)));
-            },
-        );
+                true
+            }
+            None => false,
+        });
     });
     // The last check, when it is of the parameters and offset shown.
     let current_error = move || {

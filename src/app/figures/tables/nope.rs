@@ -9,11 +9,12 @@ use leptos::prelude::*;
 
 use super::SeedField;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::figure::{DrawStats, InteractiveCanvas, draw_effect_into};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines_with;
 use crate::app::state::tables::TablesState;
+use crate::app::tasks::run_in_slices;
 use crate::app::theme::PageTheme;
 use crate::explain::tables::NopeFinding;
 use crate::math::nope;
@@ -21,23 +22,69 @@ use crate::params::format_significant;
 use crate::params::tables::{NOPE_DIM, NOPE_LEN};
 use crate::scene::tables as scene;
 
+/// The largest simulation (positions × width) run in one go while the figure is off screen:
+/// 2¹⁶ normal draws. A larger one runs that many per browser task, so a shared control (the seed)
+/// moved at another figure never waits for it; in view it runs at once, to draw in the input's
+/// frame.
+const AT_ONCE: usize = 1 << 16;
+
+/// What the figure's sentences say while the simulation of the setting shown is still running.
+const SIMULATING: &str = "Simulating the output variance for this setting…";
+
+/// The seed, sequence length and width a simulation is of.
+type Setting = (u64, usize, usize);
+
 /// The figure.
 #[component]
 pub fn NoPosition() -> impl IntoView {
     let s = expect_context::<TablesState>();
     let theme = expect_context::<PageTheme>().chart();
-    let variance = Memo::new(move |_| {
-        let mut out = Vec::new();
-        nope::output_variance_into(s.seed.get(), s.nope_len.get(), s.nope_dim.get(), &mut out);
-        out
+    let stats = DrawStats::new();
+    // The last finished simulation and its setting, read through `variance` only when it is of
+    // the setting shown (`None` while a newer one runs).
+    let done = RwSignal::new(None::<(Setting, Vec<f64>)>);
+    let newest = StoredValue::new(0u64);
+    let setting = move || (s.seed.get(), s.nope_len.get(), s.nope_dim.get());
+    Effect::new(move |_| {
+        let (now, near) = (setting(), stats.near.get());
+        if done.with_untracked(|d| matches!(d, Some((at, _)) if *at == now)) {
+            return;
+        }
+        let ticket = newest.get_value().wrapping_add(1);
+        newest.set_value(ticket);
+        let (seed, len, dim) = now;
+        let mut run = nope::VarianceRun::new(seed, len, dim);
+        if near || len.saturating_mul(dim) <= AT_ONCE {
+            run.advance(usize::MAX);
+            done.set(Some((now, run.into_values())));
+            return;
+        }
+        let rows = (AT_ONCE / dim.max(1)).max(1);
+        let mut run = Some(run);
+        run_in_slices(ticket, newest, move || {
+            let finished = run.as_mut().is_none_or(|r| r.advance(rows));
+            if finished && let Some(r) = run.take() {
+                let _ = done.try_set(Some((now, r.into_values())));
+            }
+            finished
+        });
     });
     let cursor = XCursor::new();
     let count = move || s.nope_len.get_untracked();
     let canvas_ref = NodeRef::<Canvas>::new();
-    let stats = draw_effect(canvas_ref, move |surface| {
+    draw_effect_into(canvas_ref, stats, move |surface| {
         let (n, d, t) = (s.nope_len.get(), s.nope_dim.get(), theme.get());
         let at = cursor.get(n);
-        let (spec, extras) = variance.with(|v| scene::nope_spec(v, d, at, t));
+        let now = setting();
+        let drawn = done.with(|v| match v {
+            Some((of, v)) if *of == now => Some(scene::nope_spec(v, d, at, t)),
+            _ => None,
+        });
+        let Some((spec, extras)) = drawn else {
+            // Sized all the same (off screen, that is all a draw does).
+            let _ = crate::app::canvas::fit(surface, scene::nope_height);
+            return;
+        };
         cursor.layout.set_value(paint_lines_with(
             surface,
             scene::nope_height,
@@ -48,8 +95,8 @@ pub fn NoPosition() -> impl IntoView {
     let readout = move || {
         let n = s.nope_len.get();
         match cursor.get(n) {
-            Some(i) => variance.with(|v| {
-                format!(
+            Some(i) => done.with(|d| match d {
+                Some((of, v)) if *of == setting() => format!(
                     "Query {i} sees {} tokens: each gets weight {}; its output's mean square \
                      over the {} coordinates (an estimate of its variance) is {} (expected \
                      1/(i + 1) = {}).",
@@ -58,7 +105,8 @@ pub fn NoPosition() -> impl IntoView {
                     s.nope_dim.get(),
                     format_significant(v.get(i).copied().unwrap_or(0.0), 4),
                     format_significant(nope::uniform_weight(i), 4)
-                )
+                ),
+                _ => SIMULATING.to_string(),
             }),
             None => {
                 "Hover the plot (or focus it and use the arrow keys) to read one query.".to_string()
@@ -67,14 +115,15 @@ pub fn NoPosition() -> impl IntoView {
     };
     let finding = move || {
         let (n, d) = (s.nope_len.get(), s.nope_dim.get());
-        variance.with(|v| {
-            NopeFinding {
+        done.with(|done| match done {
+            Some((of, v)) if *of == setting() => NopeFinding {
                 n,
                 d,
                 first: v.first().copied().unwrap_or(0.0),
                 last: v.last().copied().unwrap_or(0.0),
             }
-            .to_string()
+            .to_string(),
+            _ => SIMULATING.to_string(),
         })
     };
     let describe = move || {
