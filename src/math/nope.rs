@@ -91,10 +91,10 @@ impl VarianceRun {
         self.out.len() == self.len
     }
 
-    /// The values of every position done so far (all of them once [`VarianceRun::advance`] has
-    /// said so).
-    pub fn into_values(self) -> Vec<f64> {
-        self.out
+    /// Takes the values of every position done so far (all of them once
+    /// [`VarianceRun::advance`] has said so), leaving none.
+    pub fn take_values(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.out)
     }
 }
 
@@ -109,7 +109,7 @@ mod tests {
             output_variance_into(5, len, dim, &mut whole);
             let mut run = VarianceRun::new(5, len, dim);
             while !run.advance(3) {}
-            let sliced = run.into_values();
+            let sliced = run.take_values();
             assert_eq!(sliced.len(), len);
             assert!(
                 whole

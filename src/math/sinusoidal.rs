@@ -318,13 +318,9 @@ impl SinusoidalParams {
     /// exactly the shift law holds across the whole table (round-off only, ~1e-15). All at once;
     /// [`ShiftCheck`] does the same a slice of positions at a time.
     pub fn max_shift_error(&self, k: usize) -> f64 {
-        let mut check = ShiftCheck::new(*self, k);
-        loop {
-            if let Some(worst) = check.advance(usize::MAX) {
-                return worst;
-            }
-        }
+        ShiftCheck::new(*self, k).finish()
     }
+
     /// One row, `PE(pos, ·)`, from the formula.
     pub fn row(&self, pos: usize) -> Vec<f64> {
         (0..self.dim).map(|col| self.value(pos, col)).collect()
@@ -397,6 +393,12 @@ impl ShiftCheck {
         }
         self.next = end;
         (end == p.positions).then_some(self.worst)
+    }
+
+    /// Checks every position left: the largest error over the whole table.
+    pub fn finish(mut self) -> f64 {
+        self.advance(usize::MAX);
+        self.worst
     }
 }
 

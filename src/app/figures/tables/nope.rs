@@ -34,13 +34,25 @@ const SIMULATING: &str = "Simulating the output variance for this setting…";
 /// The seed, sequence length and width a simulation is of.
 type Setting = (u64, usize, usize);
 
+/// `f` of the last finished simulation, if it is of setting `now`.
+fn of_setting<T>(
+    done: RwSignal<Option<(Setting, Vec<f64>)>>,
+    now: Setting,
+    f: impl FnOnce(&[f64]) -> T,
+) -> Option<T> {
+    done.with(|d| match d {
+        Some((of, v)) if *of == now => Some(f(v)),
+        _ => None,
+    })
+}
+
 /// The figure.
 #[component]
 pub fn NoPosition() -> impl IntoView {
     let s = expect_context::<TablesState>();
     let theme = expect_context::<PageTheme>().chart();
     let stats = DrawStats::new();
-    // The last finished simulation and its setting, read through `variance` only when it is of
+    // The last finished simulation and its setting, read through `of_setting` only when it is of
     // the setting shown (`None` while a newer one runs).
     let done = RwSignal::new(None::<(Setting, Vec<f64>)>);
     let newest = StoredValue::new(0u64);
@@ -56,15 +68,14 @@ pub fn NoPosition() -> impl IntoView {
         let mut run = nope::VarianceRun::new(seed, len, dim);
         if near || len.saturating_mul(dim) <= AT_ONCE {
             run.advance(usize::MAX);
-            done.set(Some((now, run.into_values())));
+            done.set(Some((now, run.take_values())));
             return;
         }
         let rows = (AT_ONCE / dim.max(1)).max(1);
-        let mut run = Some(run);
         run_in_slices(ticket, newest, move || {
-            let finished = run.as_mut().is_none_or(|r| r.advance(rows));
-            if finished && let Some(r) = run.take() {
-                let _ = done.try_set(Some((now, r.into_values())));
+            let finished = run.advance(rows);
+            if finished {
+                let _ = done.try_set(Some((now, run.take_values())));
             }
             finished
         });
@@ -75,11 +86,7 @@ pub fn NoPosition() -> impl IntoView {
     draw_effect_into(canvas_ref, stats, move |surface| {
         let (n, d, t) = (s.nope_len.get(), s.nope_dim.get(), theme.get());
         let at = cursor.get(n);
-        let now = setting();
-        let drawn = done.with(|v| match v {
-            Some((of, v)) if *of == now => Some(scene::nope_spec(v, d, at, t)),
-            _ => None,
-        });
+        let drawn = of_setting(done, setting(), |v| scene::nope_spec(v, d, at, t));
         let Some((spec, extras)) = drawn else {
             // Sized all the same (off screen, that is all a draw does).
             let _ = crate::app::canvas::fit(surface, scene::nope_height);
@@ -95,8 +102,8 @@ pub fn NoPosition() -> impl IntoView {
     let readout = move || {
         let n = s.nope_len.get();
         match cursor.get(n) {
-            Some(i) => done.with(|d| match d {
-                Some((of, v)) if *of == setting() => format!(
+            Some(i) => of_setting(done, setting(), |v| {
+                format!(
                     "Query {i} sees {} tokens: each gets weight {}; its output's mean square \
                      over the {} coordinates (an estimate of its variance) is {} (expected \
                      1/(i + 1) = {}).",
@@ -105,9 +112,9 @@ pub fn NoPosition() -> impl IntoView {
                     s.nope_dim.get(),
                     format_significant(v.get(i).copied().unwrap_or(0.0), 4),
                     format_significant(nope::uniform_weight(i), 4)
-                ),
-                _ => SIMULATING.to_string(),
-            }),
+                )
+            })
+            .unwrap_or_else(|| SIMULATING.to_string()),
             None => {
                 "Hover the plot (or focus it and use the arrow keys) to read one query.".to_string()
             }
@@ -115,16 +122,16 @@ pub fn NoPosition() -> impl IntoView {
     };
     let finding = move || {
         let (n, d) = (s.nope_len.get(), s.nope_dim.get());
-        done.with(|done| match done {
-            Some((of, v)) if *of == setting() => NopeFinding {
+        of_setting(done, setting(), |v| {
+            NopeFinding {
                 n,
                 d,
                 first: v.first().copied().unwrap_or(0.0),
                 last: v.last().copied().unwrap_or(0.0),
             }
-            .to_string(),
-            _ => SIMULATING.to_string(),
+            .to_string()
         })
+        .unwrap_or_else(|| SIMULATING.to_string())
     };
     let describe = move || {
         format!(
