@@ -43,10 +43,10 @@ fn fnv1a(text: &str) -> u64 {
 }
 
 /// SplitMix64: a tiny, well-mixed deterministic stream (enough for fixed toy weights).
-struct SplitMix64(u64);
+pub(crate) struct SplitMix64(pub(crate) u64);
 
 impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -55,7 +55,7 @@ impl SplitMix64 {
     }
 
     /// Uniform in [−1, 1).
-    fn next_signed(&mut self) -> f64 {
+    pub(crate) fn next_signed(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
     }
 }

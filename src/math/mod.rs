@@ -26,3 +26,4 @@ pub mod rope_terms;
 pub mod rope_values;
 pub mod similarity;
 pub mod sinusoidal;
+pub mod txl;

@@ -9,7 +9,7 @@ use pe_explorer::math::learned::{self, LearnedTable};
 use pe_explorer::math::rope_config::parse_config;
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-use pe_explorer::math::{alibi, attention, limits, naive, nope, relative, rope, similarity};
+use pe_explorer::math::{alibi, attention, limits, naive, nope, relative, rope, similarity, txl};
 use serde_json::Value;
 
 mod config;
@@ -529,4 +529,49 @@ fn shift_attention_and_sine_collision_match_the_library() {
         "50",
     ]);
     assert!(v["collision"].is_null());
+}
+
+#[test]
+fn txl_terms_prints_the_four_terms_and_their_sum_below_the_diagonal() {
+    let v = json(&["txl-terms", "--sentence", "Dog bites man.", "--seed", "9"]);
+    let tokens = attention::tokenize("Dog bites man.");
+    assert_eq!(v["tokens"], serde_json::json!(["dog", "bites", "man"]));
+    let t = txl::terms(&tokens, 9);
+    let n = tokens.len();
+    let cells = |key: &str| -> Vec<Option<f64>> {
+        let rows = v[key].as_array().unwrap();
+        assert_eq!(rows.len(), n, "{key}: one row per query");
+        rows.iter()
+            .flat_map(|r| r.as_array().unwrap().iter().map(Value::as_f64))
+            .collect()
+    };
+    assert_eq!(cells("a"), t.content);
+    assert_eq!(cells("b"), t.content_position);
+    assert_eq!(cells("c"), t.global_content);
+    assert_eq!(cells("d"), t.global_position);
+    let score = cells("score");
+    for i in 0..n {
+        for j in 0..n {
+            let k = i * n + j;
+            if j > i {
+                assert_eq!(score[k], None, "({i}, {j}) is hidden by the causal mask");
+                continue;
+            }
+            let sum: f64 = ["a", "b", "c", "d"]
+                .iter()
+                .map(|m| cells(m)[k].unwrap())
+                .sum();
+            assert!((score[k].unwrap() - sum).abs() < 1e-12, "({i}, {j})");
+        }
+    }
+    // The default sentence is the attention figure's; the seed changes only b, c and d's draws.
+    let other = json(&["txl-terms", "--seed", "10"]);
+    let default = json(&["txl-terms"]);
+    assert_eq!(other["a"], default["a"]);
+    assert_ne!(other["d"], default["d"]);
+    assert_one_line_error(
+        &pe(&["txl-terms", "--sentence", "?!"]),
+        "sentence",
+        &["0 words"],
+    );
 }

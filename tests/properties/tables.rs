@@ -159,6 +159,41 @@ proptest! {
         }
     }
 
+    /// Transformer-XL's four terms over any sentence and seed: finite where the key is visible,
+    /// hidden above the diagonal, and the authors' route (AC + rel_shift(BD)) gives their sum;
+    /// a prefix of words moves every pair and changes no term.
+    #[test]
+    fn txl_terms_sum_to_the_authors_scores_and_ignore_a_prefix(
+        words in prop::collection::vec("[A-Za-z]{1,6}", 1..=limits::TOKENS.1 / 2),
+        prefix in prop::collection::vec("[a-z]{1,4}", 0..=limits::TOKENS.1 / 2),
+        seed: u64,
+    ) {
+        let tokens = attention::tokenize(&words.join(" "));
+        let n = tokens.len();
+        let t = txl::terms(&tokens, seed);
+        let score = t.score();
+        let (_, authors) = txl::authors_scores(&tokens, seed);
+        for i in 0..n {
+            for j in 0..n {
+                let k = i * n + j;
+                prop_assert_eq!(score[k].is_some(), j <= i);
+                if let Some(s) = score[k] {
+                    prop_assert!(s.is_finite());
+                    prop_assert!((s - authors[k]).abs() < 1e-9, "({}, {}): {} vs {}", i, j, s, authors[k]);
+                }
+            }
+        }
+        let longer: Vec<String> = prefix.iter().cloned().chain(tokens.iter().cloned()).collect();
+        let (off, m) = (prefix.len(), longer.len());
+        let big = txl::terms(&longer, seed).score();
+        for i in 0..n {
+            for j in 0..=i {
+                let (a, b) = (score[i * n + j].unwrap(), big[(i + off) * m + j + off].unwrap());
+                prop_assert!((a - b).abs() < 1e-9, "({}, {}) moved by {}: {} vs {}", i, j, off, a, b);
+            }
+        }
+    }
+
     #[test]
     fn learned_rows_exist_exactly_below_max_len(max_len in 1usize..64, dim in 2usize..64, seed: u64, probe in 0usize..128, sigma in limits::SIGMA.0..=limits::SIGMA.1) {
         let t = learned::LearnedTable::new(max_len, dim, sigma, seed);

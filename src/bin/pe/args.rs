@@ -441,6 +441,16 @@ pub enum Command {
         ))]
         sentence: String,
     },
+    /// Transformer-XL's relative score on the toy model (Dai et al. 2019, §3.3), its four terms per query i and visible key j ≤ i → {"tokens": [...], "a": [[...]], "b": [[...]], "c": [[...]], "d": [[...]], "score": [[...]]}; rows = queries, columns = keys, each term divided by √d, score = a + b + c + d, null above the diagonal (the causal mask). a: content, b: content-dependent position, c: global content bias (u), d: global position bias (v); W_{k,R}, u and v are drawn from the seed.
+    TxlTerms {
+        #[arg(long, default_value = pe_explorer::math::attention::EXAMPLE, help = format!(
+            "The sentence: words split at whitespace, lower-cased, edge punctuation dropped; {} words",
+            int(limits::TOKENS)
+        ))]
+        sentence: String,
+        #[arg(long, default_value_t = 0, help = format!("Seed of W_{{k,R}}, u and v, {}", int(limits::SEED)))]
+        seed: u64,
+    },
     /// Draw a figure of the explainer (any but the comparison table, which is text) as the page draws it, natively, panels stacked top to bottom: SVG (the same chart code on plotters' SVG backend), PNG (its bitmap backend at --scale) or CSV (the numbers it shows) → {"figure": id, "format": ..., "out": OUT, "bytes": n, "width": w, "height": h (device pixels), "panels": [titles]}; {"figures": [...]} with --all or --list. The state comes from the page's own link query.
     Render(RenderArgs),
     /// The nearest later integer position whose sine is within ε of sin(pos) → {"collision": q or null, ...}.

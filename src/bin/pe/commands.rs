@@ -9,7 +9,7 @@ use super::args::{Command, MethodArg};
 use super::check::{self, Checked};
 use pe_explorer::math::learned::LearnedTable;
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-use pe_explorer::math::{alibi, attention, limits, naive, nope, relative, rope, similarity};
+use pe_explorer::math::{alibi, attention, limits, naive, nope, relative, rope, similarity, txl};
 
 /// A row-major `width`-column matrix as a list of rows (non-finite entries print as null).
 fn rows(data: &[f64], width: usize) -> Value {
@@ -220,16 +220,9 @@ pub fn execute(command: Command, stdin: &mut dyn Read) -> Checked<Value> {
             let k = check::real("k", k, limits::SHIFT)?;
             Ok(shift(&p, k))
         }
-        Command::Attention { sentence } => {
-            let tokens = attention::tokenize(&sentence);
-            let (lo, hi) = limits::TOKENS;
-            if !(lo..=hi).contains(&tokens.len()) {
-                return Err(format!(
-                    "--sentence has {} words; it takes {lo}..={hi}",
-                    tokens.len()
-                ));
-            }
-            Ok(attention_json(&tokens))
+        Command::Attention { sentence } => Ok(attention_json(&sentence_tokens(&sentence)?)),
+        Command::TxlTerms { sentence, seed } => {
+            Ok(txl_terms_json(&sentence_tokens(&sentence)?, seed))
         }
         Command::SineCollision { pos, eps, limit } => {
             let pos = check::int("pos", pos, limits::COLLISION_SEARCH)?;
@@ -463,6 +456,40 @@ fn shift(p: &SinusoidalParams, k: f64) -> Value {
         "k": k,
         "omega": omega,
         "blocks": blocks,
+    })
+}
+
+/// `--sentence`'s tokens (as the attention figure reads them), between `limits::TOKENS` of them.
+fn sentence_tokens(sentence: &str) -> Checked<Vec<String>> {
+    let tokens = attention::tokenize(sentence);
+    let (lo, hi) = limits::TOKENS;
+    if (lo..=hi).contains(&tokens.len()) {
+        Ok(tokens)
+    } else {
+        Err(format!(
+            "--sentence has {} words; it takes {lo}..={hi}",
+            tokens.len()
+        ))
+    }
+}
+
+/// A row-major `n × n` matrix with hidden entries as lists of rows (`None` prints as null).
+fn masked_rows(m: &[Option<f64>], n: usize) -> Vec<Vec<Option<f64>>> {
+    m.chunks(n.max(1)).map(<[_]>::to_vec).collect()
+}
+
+fn txl_terms_json(tokens: &[String], seed: u64) -> Value {
+    let n = tokens.len();
+    let t = txl::terms(tokens, seed);
+    json!({
+        "tokens": tokens,
+        "dim": attention::TOY_DIM,
+        "seed": seed,
+        "a": masked_rows(&t.content, n),
+        "b": masked_rows(&t.content_position, n),
+        "c": masked_rows(&t.global_content, n),
+        "d": masked_rows(&t.global_position, n),
+        "score": masked_rows(&t.score(), n),
     })
 }
 
