@@ -103,6 +103,7 @@ pub const CHAPTERS: [Chapter; 4] = [
             pic("fig-tab-learned", "A learned table ends"),
             pic("fig-tab-learned-sim", "No structure before training"),
             pic("fig-tab-shaw", "Clipped relative distances"),
+            pic("fig-tab-txl", "Transformer-XL's four terms"),
             pic("fig-tab-t5", "T5's buckets"),
             pic("fig-tab-slopes", "ALiBi: one slope per head"),
             pic("fig-tab-alibi", "ALiBi's bias"),

@@ -6,10 +6,10 @@
 //! `A^rel_{i,j}`):
 //!
 //! ```text
-//! A^rel_{i,j} = E_{x_i}ᵀ W_qᵀ W_{k,E} E_{x_j}    (a) content
-//!             + E_{x_i}ᵀ W_qᵀ W_{k,R} R_{i−j}    (b) content-dependent position
+//! A^rel_{i,j} = E_{x_i}ᵀ W_qᵀ W_{k,E} E_{x_j}    (a) content-based addressing
+//!             + E_{x_i}ᵀ W_qᵀ W_{k,R} R_{i−j}    (b) content-dependent positional bias
 //!             + uᵀ W_{k,E} E_{x_j}              (c) global content bias
-//!             + vᵀ W_{k,R} R_{i−j}              (d) global position bias
+//!             + vᵀ W_{k,R} R_{i−j}              (d) global positional bias
 //! ```
 //!
 //! The key's absolute position becomes `R_{i−j}`, a sinusoid of the distance with no learned
@@ -96,13 +96,15 @@ pub fn rel_shift(x: &[f64], rows: usize, cols: usize) -> Vec<f64> {
 pub struct Terms {
     /// The number of tokens, `n`.
     pub n: usize,
-    /// (a) `q_i·k_j/√d`: the words alone.
+    /// (a) `q_i·k_j/√d`: the words alone (content-based addressing).
     pub content: Vec<Option<f64>>,
-    /// (b) `q_i·(W_{k,R} R_{i−j})/√d`: the query word and the distance.
+    /// (b) `q_i·(W_{k,R} R_{i−j})/√d`: the query word and the distance (content-dependent
+    /// positional bias).
     pub content_position: Vec<Option<f64>>,
-    /// (c) `u·k_j/√d`: how much any query wants the key word.
+    /// (c) `u·k_j/√d`: how much any query wants the key word (global content bias).
     pub global_content: Vec<Option<f64>>,
-    /// (d) `v·(W_{k,R} R_{i−j})/√d`: how much any query wants that distance.
+    /// (d) `v·(W_{k,R} R_{i−j})/√d`: how much any query wants that distance (global positional
+    /// bias).
     pub global_position: Vec<Option<f64>>,
 }
 

@@ -3,7 +3,7 @@
 //! Learned tables, Shaw's clipped distances, T5's buckets, ALiBi and NoPE each have their own
 //! keys; the learned table and NoPE's random values share one seed.
 
-use super::decl::{self, Table, flag, float_row, int, int_within, seed};
+use super::decl::{self, Table, choice, flag, float_row, int, int_within, seed, sentence};
 use crate::math::alibi;
 
 /// The chapter's key prefix.
@@ -51,6 +51,52 @@ pub const NOPE_DIM: (usize, usize) = (1, 1024);
 /// The position every method is compared at (past any max_len the page allows).
 pub const POSITION: (usize, usize) = (0, 4095);
 
+/// Which of Transformer-XL's terms its matrix shows: their sum, or one of (a)–(d).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TxlTerm {
+    /// `(a) + (b) + (c) + (d)`: the score.
+    #[default]
+    Score,
+    /// (a) content.
+    Content,
+    /// (b) content-dependent position.
+    ContentPosition,
+    /// (c) global content bias.
+    GlobalContent,
+    /// (d) global position bias.
+    GlobalPosition,
+}
+
+impl TxlTerm {
+    /// Every choice, in the order the figure lists them.
+    pub const ALL: [TxlTerm; 5] = [
+        TxlTerm::Score,
+        TxlTerm::Content,
+        TxlTerm::ContentPosition,
+        TxlTerm::GlobalContent,
+        TxlTerm::GlobalPosition,
+    ];
+
+    /// The name in the URL (`t.xterm`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TxlTerm::Score => "score",
+            TxlTerm::Content => "a",
+            TxlTerm::ContentPosition => "b",
+            TxlTerm::GlobalContent => "c",
+            TxlTerm::GlobalPosition => "d",
+        }
+    }
+
+    /// The choice named `name` in the URL (the score for any other name).
+    pub fn from_name(name: &str) -> TxlTerm {
+        TxlTerm::ALL
+            .into_iter()
+            .find(|t| t.as_str() == name)
+            .unwrap_or_default()
+    }
+}
+
 /// The chapter's controls.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TablesView {
@@ -90,6 +136,12 @@ pub struct TablesView {
     pub nope_dim: usize,
     /// The position every method is compared at.
     pub pos: usize,
+    /// Transformer-XL's sentence (1 to 16 tokens after [`crate::math::attention::tokenize`]).
+    pub txl_sentence: String,
+    /// Seed of Transformer-XL's `W_{k,R}`, `u` and `v`.
+    pub txl_seed: u64,
+    /// Which of Transformer-XL's terms the matrix shows.
+    pub txl_term: TxlTerm,
 }
 
 impl Default for TablesView {
@@ -113,6 +165,9 @@ impl Default for TablesView {
             nope_len: 256,
             nope_dim: 64,
             pos: 37,
+            txl_sentence: crate::math::attention::EXAMPLE.to_string(),
+            txl_seed: 0,
+            txl_term: TxlTerm::Score,
         }
     }
 }
@@ -202,6 +257,14 @@ pub const TABLE: Table<TablesView> = Table {
         int!("t.nd", "t.nd (width)", NOPE_DIM, nope_dim),
         int!("t.p", "t.p (position)", POSITION, pos),
         seed!("t.seed", seed),
+        sentence!("t.xs", txl_sentence),
+        seed!("t.xseed", txl_seed),
+        choice(
+            "t.xterm",
+            &["score", "a", "b", "c", "d"],
+            |v| v.txl_term.as_str(),
+            |v, name| v.txl_term = TxlTerm::from_name(name),
+        ),
         flag!("t.bi", bidirectional),
         flag!("t.causal", causal),
         // Without an override the head keeps its default slope; a bad one reads as 0.5.
@@ -249,6 +312,9 @@ mod tests {
             nope_len: 2048,
             nope_dim: 1,
             pos: 4095,
+            txl_sentence: "Dog bites man.".into(),
+            txl_seed: u64::MAX,
+            txl_term: TxlTerm::GlobalPosition,
         };
         decl::check_round_trip(&TABLE, &view);
     }

@@ -109,6 +109,8 @@ export async function changeControl(page, token) {
         "ctl-r-w2": ["ate", "cheese"],
         "ctl-t-seed": ["7", "1"],
         "ctl-t-nseed": ["7", "1"],
+        "ctl-t-xs": ["dog bites man", "the dog saw the dog"],
+        "ctl-t-xseed": ["7", "1"],
       }[token];
       assert.ok(choices, `no test value for text box ${sel}`);
       const next = info.value === choices[0] ? choices[1] : choices[0];

@@ -30,7 +30,7 @@ const env = shareBrowser({ cache: true });
  *  key first: `int("r.d", …)`, `own::<View>("rows", …)`, or `key: "r.rot"`), and `theme`. */
 async function chapterKeys() {
   const keys = ["theme"];
-  const row = /(?:\b(?:int|even|float|seed|flag|int_within)(?:_row)?!?\(\s*|\b(?:choice|own|list!)(?:::<\w+>)?\(\s*|\bkey: )"([^"]+)"/g;
+  const row = /(?:\b(?:int|even|float|seed|flag|int_within|sentence)(?:_row)?!?\(\s*|\b(?:choice|own|list!)(?:::<\w+>)?\(\s*|\bkey: )"([^"]+)"/g;
   for (const file of await readdir(PARAMS, { recursive: true })) {
     if (!file.endsWith(".rs") || file === "decl.rs") continue;
     const text = await readFile(`${PARAMS}/${file}`, "utf8");
@@ -38,7 +38,7 @@ async function chapterKeys() {
   }
   // Every chapter's keys were found (chapter 1's are unprefixed): a renamed constructor would
   // silently shrink the fuzzed keys otherwise.
-  for (const probe of ["n", "pe", "eps", "r.rot", "r.pitch", "c.model", "c.cmp", "t.m", "t.p"]) {
+  for (const probe of ["n", "s", "pe", "eps", "r.rot", "r.pitch", "c.model", "c.cmp", "t.m", "t.p", "t.xs"]) {
     assert.ok(keys.includes(probe), `the fuzz found no declaration of ${probe}`);
   }
   return keys;

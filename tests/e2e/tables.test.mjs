@@ -5,6 +5,7 @@
 // transformers' formula (computed here in float32), and the chapter fits a 390 px phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bookMounted, onPage, openPage, shareBrowser, showFigure } from "./harness.mjs";
@@ -16,6 +17,7 @@ const FIGURES = [
   "fig-tab-learned",
   "fig-tab-learned-sim",
   "fig-tab-shaw",
+  "fig-tab-txl",
   "fig-tab-t5",
   "fig-tab-slopes",
   "fig-tab-alibi",
@@ -74,7 +76,7 @@ test("every chapter-4 figure draws, with no console error, and the comparison li
       for (const s of stats) assert.ok(s.colours > 20 && s.width > 50, `#${id}: ${JSON.stringify(s)}`);
     }
     const links = await page.$$eval("#fig-tab-compare tbody th a", (a) => a.map((x) => x.getAttribute("href")));
-    assert.equal(links.length, 8);
+    assert.equal(links.length, 9);
     for (const href of links) {
       assert.ok(await page.$(href), `the comparison links to ${href}, which is not on the page`);
     }
@@ -234,6 +236,47 @@ test("T5 buckets in the readout match transformers' formula in float32", async (
       await context.close();
     }
   }
+});
+
+test("Transformer-XL: the readout's four terms and score are pe txl-terms' numbers; keys after the query are masked", async () => {
+  const sentence = "The dog saw the dog";
+  const seed = 3;
+  // The CLI (built by make figures before the browser tests) computes the same terms natively.
+  const pe = fileURLToPath(new URL("../../target/debug/pe", import.meta.url));
+  const cli = JSON.parse(execFileSync(pe, ["txl-terms", "--sentence", sentence, "--seed", String(seed)], { encoding: "utf8" }));
+  const query = `t.xs=${encodeURIComponent(sentence)}&t.xseed=${seed}`;
+  await onPage(env.browser, `${env.server.url}?${query}#fig-tab-txl`, async (page) => {
+    await showFigure(page, "fig-tab-txl");
+    await installHelpers(page);
+    const canvas = "#fig-tab-txl canvas:not(.layer) >> nth=0";
+    for (const [i, j] of [[0, 0], [4, 1], [3, 0], [4, 4], [1, 3]]) {
+      await page.focus(canvas);
+      await page.keyboard.press("Home");
+      await page.keyboard.press("PageUp");
+      for (let k = 0; k < i; k++) await page.keyboard.press("ArrowDown");
+      for (let k = 0; k < j; k++) await page.keyboard.press("ArrowRight");
+      const text = await page.textContent("#fig-tab-txl-readout");
+      assert.ok(text.startsWith(`Query ${cli.tokens[i]} ·${i}, key ${cli.tokens[j]} ·${j}`), `(${i}, ${j}): ${text}`);
+      if (j > i) {
+        assert.match(text, /the causal mask hides it/, text);
+        assert.equal(cli.score[i][j], null);
+        continue;
+      }
+      assert.ok(text.includes(`distance i − j = ${i - j}`), text);
+      // Four decimals each, with a real minus sign.
+      const read = (label) =>
+        Number(new RegExp(`${label.replace(/[()]/g, "\\$&")},? (−?\\d+\\.\\d{4})`).exec(text)?.[1].replace("−", "-"));
+      for (const [label, key] of [["(a)", "a"], ["(b)", "b"], ["(c)", "c"], ["(d)", "d"], ["the score", "score"]]) {
+        const want = cli[key][i][j];
+        assert.ok(Math.abs(read(label) - want) <= 5e-5, `(${i}, ${j}) ${label}: ${text} vs ${want}`);
+      }
+    }
+    // The matrix shows the chosen term: switching to (d) repaints it.
+    const before = await drawnAt(page, "fig-tab-txl");
+    await page.check('input[name="t-xterm"] >> nth=4');
+    await waitRedraw(page, "fig-tab-txl", before);
+    await page.waitForFunction(() => /(^|[?&])t\.xterm=d(&|$)/.test(location.search), null, { timeout: 3000 });
+  });
 });
 
 test("T5: the last bucket is said to start at its first distance and to run on without end", async () => {

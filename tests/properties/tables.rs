@@ -194,6 +194,34 @@ proptest! {
         }
     }
 
+    /// The Transformer-XL figure's finding names two pairs its term gives the same value: they
+    /// do, for any sentence, seed and term.
+    #[test]
+    fn txl_twin_pairs_get_equal_values(
+        words in prop::collection::vec("(the|dog|a|cat|[a-z]{1,3})", 1..=limits::TOKENS.1),
+        seed: u64,
+        pick in 0usize..5,
+    ) {
+        use pe_explorer::explain::tables::twin_pairs;
+        use pe_explorer::params::tables::TxlTerm;
+        let tokens = attention::tokenize(&words.join(" "));
+        let t = txl::terms(&tokens, seed);
+        let term = TxlTerm::ALL[pick];
+        let m = match term {
+            TxlTerm::Score => t.score(),
+            TxlTerm::Content => t.content.clone(),
+            TxlTerm::ContentPosition => t.content_position.clone(),
+            TxlTerm::GlobalContent => t.global_content.clone(),
+            TxlTerm::GlobalPosition => t.global_position.clone(),
+        };
+        if let Some(((i, j), (p, q))) = twin_pairs(term, &tokens) {
+            let n = tokens.len();
+            prop_assert!(j <= i && q <= p && (i, j) != (p, q));
+            let (a, b) = (m[i * n + j].unwrap(), m[p * n + q].unwrap());
+            prop_assert!((a - b).abs() < 1e-9, "{:?} ({}, {}) {} vs ({}, {}) {}", term, i, j, a, p, q, b);
+        }
+    }
+
     #[test]
     fn learned_rows_exist_exactly_below_max_len(max_len in 1usize..64, dim in 2usize..64, seed: u64, probe in 0usize..128, sigma in limits::SIGMA.0..=limits::SIGMA.1) {
         let t = learned::LearnedTable::new(max_len, dim, sigma, seed);

@@ -37,7 +37,7 @@ const TIMELINE: [Moment; 15] = [
         year: "2019",
         what: "Relative sinusoidal positions with learned content and position biases",
         who: "Transformer-XL (Dai et al.)",
-        link: "#fig-shift",
+        link: "#fig-tab-txl",
     },
     Moment {
         year: "2019",
@@ -144,7 +144,10 @@ struct Question {
     shows: &'static str,
 }
 
-const QUIZ: [Question; 7] = [
+/// How many questions the quiz asks (the chapter's text says so).
+pub const QUESTIONS: usize = QUIZ.len();
+
+const QUIZ: [Question; 8] = [
     Question {
         ask: "Can sinusoidal positional encoding handle sequences longer than those seen during \
               training?",
@@ -215,6 +218,22 @@ const QUIZ: [Question; 7] = [
         why: "Its slope is 1/256, and the weight halves every ln 2 / m ≈ 177 positions.",
         link: "?t.head=8#fig-tab-alibi-attention",
         shows: "its weight halves every 177.4 positions",
+    },
+    Question {
+        ask: "In Transformer-XL, which of the four terms of a score is the same for every query \
+              that looks at a given key word, at any distance?",
+        options: [
+            "(b), the content-dependent positional bias.",
+            "(c), the global content bias.",
+            "(d), the global positional bias.",
+        ],
+        right: 1,
+        why: "Term (c) puts a learned vector u in place of the query and has no distance in it: \
+              u·W_{k,E}E_j depends on the key word only, so its matrix is one colour down each \
+              column. (b) depends instead on the query word and the distance, (d) on the distance \
+              alone.",
+        link: "?t.xterm=c#fig-tab-txl",
+        shows: "Term (c) depends on the key word only",
     },
     Question {
         ask: "T5 with 32 buckets and max_distance 128: can one layer's position bias tell a key \

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
 
-use crate::app::chapters::closing::{Quiz, Timeline};
+use crate::app::chapters::closing::{QUESTIONS, Quiz, Timeline};
 use crate::app::figures::tables::alibi::AlibiBias;
 use crate::app::figures::tables::alibi_attention::AlibiAttention;
 use crate::app::figures::tables::compare::Comparison;
@@ -18,6 +18,7 @@ use crate::app::figures::tables::same::SamePosition;
 use crate::app::figures::tables::shaw::ShawClipped;
 use crate::app::figures::tables::slopes::AlibiSlopes;
 use crate::app::figures::tables::t5::T5Buckets;
+use crate::app::figures::tables::txl::TransformerXl;
 use crate::app::state::tables::TablesState;
 use crate::explain::tables::slope_ladder;
 
@@ -62,13 +63,17 @@ pub fn Tables() -> impl IntoView {
                 "If what matters is how far apart two tokens are, the model can learn something "
                 "per distance instead of per position, inside attention. Shaw et al. (2018) learn "
                 "a vector per distance up to a clip; T5 learns one number per head for each of a "
-                "few buckets of distances. (Transformer-XL, Dai et al. 2019, has a third relative "
-                "scheme, not drawn here: sinusoids of the distance, projected, plus two learned "
-                "biases.)"
+                "few buckets of distances. Published between them, Transformer-XL (Dai et al. "
+                "2019) learns nothing per distance: it keeps a sinusoid, of the distance instead "
+                "of the position, projected inside attention, with two learned vectors u and v "
+                "in place of the query's position."
             </p>
             <div class="figure-stack">
                 <Deferred>
                     <ShawClipped />
+                </Deferred>
+                <Deferred>
+                    <TransformerXl />
                 </Deferred>
                 <Deferred>
                     <T5Buckets />
@@ -136,8 +141,9 @@ pub fn Tables() -> impl IntoView {
             </Deferred>
             <h3 id="quiz">"Check yourself"</h3>
             <p>
-                "Seven questions; each answer links to a figure set up to show it (in a new tab, "
-                "so your answers here stay). Your answers are not saved or put in the link."
+                {QUESTIONS} " questions; each answer links to a figure set up to show it (in a "
+                "new tab, so your answers here stay). Your answers are not saved or put in the "
+                "link."
             </p>
             <Deferred>
                 <Quiz />
@@ -157,6 +163,7 @@ pub fn figure(id: &str) -> Option<(AnyView, bool)> {
             false,
         ),
         "fig-tab-shaw" => (view! { <shaw::ShawClipped /> }.into_any(), false),
+        "fig-tab-txl" => (view! { <txl::TransformerXl /> }.into_any(), false),
         "fig-tab-t5" => (view! { <t5::T5Buckets /> }.into_any(), false),
         "fig-tab-slopes" => (view! { <slopes::AlibiSlopes /> }.into_any(), false),
         "fig-tab-alibi" => (view! { <alibi::AlibiBias /> }.into_any(), false),

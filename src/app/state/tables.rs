@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::math::alibi;
-use crate::params::tables::{TablesView, distance_in_range, head_in_range, with_slope};
+use crate::math::{alibi, attention, txl};
+use crate::params::tables::{TablesView, TxlTerm, distance_in_range, head_in_range, with_slope};
 
 /// The chapter's controls.
 #[derive(Clone, Copy)]
@@ -45,6 +45,12 @@ pub struct TablesState {
     pub nope_dim: RwSignal<usize>,
     /// The position every method is compared at.
     pub pos: RwSignal<usize>,
+    /// Transformer-XL's sentence.
+    pub txl_sentence: RwSignal<String>,
+    /// Seed of Transformer-XL's `W_{k,R}`, `u` and `v`.
+    pub txl_seed: RwSignal<u64>,
+    /// Which of Transformer-XL's terms the matrix shows.
+    pub txl_term: RwSignal<TxlTerm>,
     derived: Derived,
 }
 
@@ -55,6 +61,8 @@ struct Derived {
     slopes: Memo<Vec<f64>>,
     head: Memo<usize>,
     max_distance: Memo<usize>,
+    txl_tokens: Memo<Vec<String>>,
+    txl: Memo<txl::Terms>,
 }
 
 impl TablesState {
@@ -78,6 +86,11 @@ impl TablesState {
         let nope_len = RwSignal::new(v.nope_len);
         let nope_dim = RwSignal::new(v.nope_dim);
         let pos = RwSignal::new(v.pos);
+        let txl_sentence = RwSignal::new(v.txl_sentence);
+        let txl_seed = RwSignal::new(v.txl_seed);
+        let txl_term = RwSignal::new(v.txl_term);
+        let txl_tokens = Memo::new(move |_| txl_sentence.with(|s| attention::tokenize(s)));
+        let txl = Memo::new(move |_| txl_tokens.with(|t| txl::terms(t, txl_seed.get())));
         let chosen_head = Memo::new(move |_| head_in_range(head.get(), heads.get()));
         let t5_distance = Memo::new(move |_| {
             distance_in_range(max_distance.get(), buckets.get(), bidirectional.get())
@@ -104,6 +117,9 @@ impl TablesState {
             nope_len: nope_len.get(),
             nope_dim: nope_dim.get(),
             pos: pos.get(),
+            txl_sentence: txl_sentence.get(),
+            txl_seed: txl_seed.get(),
+            txl_term: txl_term.get(),
         });
         TablesState {
             max_len,
@@ -124,12 +140,17 @@ impl TablesState {
             nope_len,
             nope_dim,
             pos,
+            txl_sentence,
+            txl_seed,
+            txl_term,
             derived: Derived {
                 view,
                 default_slopes,
                 slopes,
                 head: chosen_head,
                 max_distance: t5_distance,
+                txl_tokens,
+                txl,
             },
         }
     }
@@ -157,5 +178,15 @@ impl TablesState {
     /// T5's `max_distance`, raised above the exact buckets when `num_buckets` grows past it.
     pub fn max_distance(self) -> Memo<usize> {
         self.derived.max_distance
+    }
+
+    /// Transformer-XL's tokens (the sentence as the toy attention reads it).
+    pub fn txl_tokens(self) -> Memo<Vec<String>> {
+        self.derived.txl_tokens
+    }
+
+    /// Transformer-XL's four terms over the sentence, under the seed.
+    pub fn txl(self) -> Memo<txl::Terms> {
+        self.derived.txl
     }
 }

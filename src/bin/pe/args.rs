@@ -441,7 +441,7 @@ pub enum Command {
         ))]
         sentence: String,
     },
-    /// Transformer-XL's relative score on the toy model (Dai et al. 2019, §3.3), its four terms per query i and visible key j ≤ i → {"tokens": [...], "a": [[...]], "b": [[...]], "c": [[...]], "d": [[...]], "score": [[...]]}; rows = queries, columns = keys, each term divided by √d, score = a + b + c + d, null above the diagonal (the causal mask). a: content, b: content-dependent position, c: global content bias (u), d: global position bias (v); W_{k,R}, u and v are drawn from the seed.
+    /// Transformer-XL's relative score on the toy model (Dai et al. 2019, §3.3), its four terms per query i and visible key j ≤ i → {"tokens": [...], "a": [[...]], "b": [[...]], "c": [[...]], "d": [[...]], "score": [[...]]}; rows = queries, columns = keys, each term divided by √d, score = a + b + c + d, null above the diagonal (the causal mask). a: content-based addressing, b: content-dependent positional bias, c: global content bias (u), d: global positional bias (v); W_{k,R}, u and v are drawn from the seed.
     TxlTerms {
         #[arg(long, default_value = pe_explorer::math::attention::EXAMPLE, help = format!(
             "The sentence: words split at whitespace, lower-cased, edge punctuation dropped; {} words",

@@ -9,7 +9,7 @@
 //! claim by brute force.
 //!
 //! One submodule per family: [`t5`] (buckets), [`alibi`] (slopes, local and global heads),
-//! [`learned`] (the cliff, the rows' similarity), [`shaw`] (clipped distances), [`nope`] (the
+//! [`learned`] (the cliff, the rows' similarity), [`shaw`] (clipped distances), [`txl`] (Transformer-XL's four terms), [`nope`] (the
 //! mask's signal), [`compare`] (one position, and past the training length). Everything is
 //! re-exported here, so `explain::tables::X` names any of them.
 
@@ -19,6 +19,7 @@ mod learned;
 mod nope;
 mod shaw;
 mod t5;
+mod txl;
 
 pub use alibi::*;
 pub use compare::*;
@@ -26,6 +27,7 @@ pub use learned::*;
 pub use nope::*;
 pub use shaw::*;
 pub use t5::*;
+pub use txl::*;
 
 use crate::params::{format_number, round_significant};
 

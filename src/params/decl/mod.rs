@@ -479,7 +479,24 @@ macro_rules! list {
     };
 }
 
-pub(crate) use {even, field_row, flag, float, int, int_within, list, seed};
+/// `sentence!(key, field)`: a sentence for the toy attention (1 to 16 words, checked by
+/// [`check_sentence`](crate::params::check_sentence); a refused one keeps the previous, with its
+/// notice), the view's `field`, a `String`.
+macro_rules! sentence {
+    ($key:literal, $($field:tt)+) => {
+        $crate::params::decl::own(
+            $key,
+            |v, text| {
+                $crate::params::check_sentence(text)
+                    .map(|_| v.$($field)+ = text.to_string())
+                    .err()
+            },
+            |v| v.$($field)+.clone(),
+        )
+    };
+}
+
+pub(crate) use {even, field_row, flag, float, int, int_within, list, seed, sentence};
 
 impl<V> Param<V> {
     /// The same row, left out of a link when `omit` holds (instead of when it writes as the

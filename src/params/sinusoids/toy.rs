@@ -3,7 +3,7 @@
 
 use crate::math::limits;
 use crate::params::Notice;
-use crate::params::decl::{self, Table, choice, float, int, own};
+use crate::params::decl::{self, Table, choice, float, int, sentence};
 
 /// The order-blindness figure's view: the sentence and whether positions are added.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,15 +48,7 @@ impl decl::Declared for OrderView {
 /// The order-blindness figure's parameters.
 pub const ORDER_TABLE: Table<OrderView> = Table {
     params: &[
-        own(
-            "s",
-            |v, text| {
-                check_sentence(text)
-                    .map(|_| v.sentence = text.to_string())
-                    .err()
-            },
-            |v| v.sentence.clone(),
-        ),
+        sentence!("s", sentence),
         choice(
             "pe",
             &["on", "off"],

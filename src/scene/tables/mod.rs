@@ -7,7 +7,7 @@
 //! Interactive state takes its resting value: no hover, no selected tile.
 //!
 //! By subject: `learned` (the learned table and its similarity), `relative` (Shaw's clipped
-//! distances, T5's buckets), `alibi` (the slopes, the bias, local and global heads), `position`
+//! distances, T5's buckets), `txl` (Transformer-XL's four terms), `alibi` (the slopes, the bias, local and global heads), `position`
 //! (NoPE, one position in every method, past the training length). The comparison table
 //! (fig-tab-compare) is HTML text with no picture, so it has no builder.
 
@@ -15,11 +15,13 @@ mod alibi;
 mod learned;
 mod position;
 mod relative;
+mod txl;
 
 pub use alibi::*;
 pub use learned::*;
 pub use position::*;
 pub use relative::*;
+pub use txl::*;
 
 use super::{Height, Panel, indexed};
 use crate::chart::lines::{Extras, LinePlotSpec};
@@ -39,6 +41,7 @@ pub const PICTURES: &[(&str, crate::scene::Build)] = &[
     ("fig-tab-learned", learned),
     ("fig-tab-learned-sim", learned_sim),
     ("fig-tab-shaw", shaw),
+    ("fig-tab-txl", txl),
     ("fig-tab-t5", t5),
     ("fig-tab-slopes", slopes),
     ("fig-tab-alibi", alibi),

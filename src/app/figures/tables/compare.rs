@@ -1,6 +1,5 @@
 //! The comparison that closes the book: every family of positional encoding this book draws in one
-//! table (Transformer-XL's relative scheme is named in the caption and the timeline only) —
-//! who uses it, its idea, whether it reaches past its training length, what it learns, and where
+//! table — who uses it, its idea, whether it reaches past its training length, what it learns, and where
 //! it acts — each row linked to the figure that shows it.
 
 use leptos::prelude::*;
@@ -20,7 +19,7 @@ struct Row {
     acts: &'static str,
 }
 
-const ROWS: [Row; 8] = [
+const ROWS: [Row; 9] = [
     Row {
         method: "Sinusoidal",
         figure: "fig-heatmap",
@@ -49,6 +48,21 @@ const ROWS: [Row; 8] = [
         parameters: "2 × (2k + 1) vectors per layer and head (shared across heads in their big \
                      model)",
         acts: "keys and values in attention",
+    },
+    Row {
+        method: "Transformer-XL (Dai et al. 2019)",
+        figure: "fig-tab-txl",
+        used_by: "Transformer-XL, XLNet",
+        idea: "a sinusoid of the distance i − j, projected by a key matrix of its own, and \
+               learned vectors u and v in place of the query's position: four terms in each \
+               score",
+        extrapolates: "defined at any distance (the sinusoid is a formula); with its cache of \
+                       earlier segments the paper attends farther at evaluation than in \
+                       training (§3.2)",
+        parameters: "a projection W_k,R per layer; u and v per head, shared by all layers in \
+                     the authors' PyTorch code (their TensorFlow scripts for WikiText-103 give \
+                     each layer its own)",
+        acts: "the attention scores only",
     },
     Row {
         method: "T5 buckets",
@@ -148,13 +162,12 @@ pub fn Comparison() -> impl IntoView {
             </div>
             <figcaption id="fig-tab-compare-caption">
                 "Every family this book draws, side by side; each method's name links to the "
-                "figure that shows it. (One more, not drawn here: Transformer-XL, Dai et al. "
-                "2019, projects a sinusoidal encoding of the distance i − j with its own weight "
-                "matrix and adds learned global content and position biases u and v, four terms "
-                "in each score.) Where an encoding acts decides what it can do: added to x, it "
-                "mixes with the content in every product; in Shaw's keys and values, a learned "
-                "vector per distance meets the query's content in the score and is added to "
-                "the output; rotating q and k, it reaches only the scores and makes them depend "
+                "figure that shows it. Where an encoding acts decides what it can do: added to "
+                "x, it mixes with the content in every product; in Shaw's keys and values, a "
+                "learned vector per distance meets the query's content in the score and is "
+                "added to the output; in Transformer-XL's scores, a fixed sinusoid of the "
+                "distance, projected, meets the query's content and a learned bias; rotating q "
+                "and k, it reaches only the scores and makes them depend "
                 "on the distance; as a bias, it is a content-independent preference for near or "
                 "far keys; and with NoPE it is nowhere, leaving the causal mask alone to carry "
                 "position."

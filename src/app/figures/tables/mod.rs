@@ -11,6 +11,7 @@ pub mod same;
 pub mod shaw;
 pub mod slopes;
 pub mod t5;
+pub mod txl;
 
 use leptos::prelude::*;
 

@@ -1,0 +1,168 @@
+//! Transformer-XL (Dai et al. 2019, §3.3): the score of every visible pair of the toy sentence,
+//! or one of its four terms, as a matrix over (query i, key j); keys after the query are hidden
+//! by the causal mask.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use super::SeedField;
+use crate::app::controls::{Choice, TextField};
+use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::frame::{FigureLink, frame};
+use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
+use crate::app::state::tables::TablesState;
+use crate::app::theme::PageTheme;
+use crate::chart::heatmap::HeatmapLayout;
+use crate::explain::tables::TxlFinding;
+use crate::params::check_sentence;
+use crate::params::tables::TxlTerm;
+use crate::scene::tables as scene;
+
+/// A term's value as the readout writes it: four decimals (all parts alike, so that they add up
+/// to the score to within the rounding), with a real minus sign.
+fn value(x: Option<f64>) -> String {
+    x.map_or_else(String::new, |v| format!("{v:.4}").replace('-', "−"))
+}
+
+/// The figure.
+#[component]
+pub fn TransformerXl() -> impl IntoView {
+    let s = expect_context::<TablesState>();
+    let theme = expect_context::<PageTheme>().chart();
+    let (tokens, terms) = (s.txl_tokens(), s.txl());
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let layout = StoredValue::new(None::<HeatmapLayout>);
+    let cursor = RwSignal::new(None::<(usize, usize)>);
+    let mut painter = MatrixPainter::default();
+    let stats = draw_effect(canvas_ref, move |surface| {
+        let (term, t) = (s.txl_term.get(), theme.get());
+        terms.with(|terms| {
+            tokens.with(|tokens| {
+                let values = scene::txl_values(terms, term);
+                let spec = scene::txl_spec(tokens, term, scene::txl_range(terms), t);
+                let cells = Matrix {
+                    values: &values,
+                    stride: terms.n,
+                    version: None,
+                    toeplitz: false,
+                };
+                layout.set_value(painter.paint(surface, scene::txl_height, &spec, cells, &[]));
+            })
+        });
+    });
+    let n = move || tokens.with(Vec::len);
+    let on_key = key_cursor(
+        cursor,
+        move || {
+            let n = tokens.with_untracked(Vec::len);
+            (n, n)
+        },
+        (0, 0),
+    );
+    let readout = move || {
+        let n = n();
+        match cursor.get() {
+            Some((i, j)) if i < n && j < n => tokens.with(|w| {
+                if j > i {
+                    return format!(
+                        "Query {} ·{i}, key {} ·{j}: the key comes after the query; the causal \
+                         mask hides it.",
+                        w[i], w[j]
+                    );
+                }
+                terms.with(|t| {
+                    let k = i * n + j;
+                    format!(
+                        "Query {} ·{i}, key {} ·{j}, distance i − j = {}: (a) {}, (b) {}, (c) {}, \
+                         (d) {}; their sum, the score, {} (each rounded).",
+                        w[i],
+                        w[j],
+                        i - j,
+                        value(t.content[k]),
+                        value(t.content_position[k]),
+                        value(t.global_content[k]),
+                        value(t.global_position[k]),
+                        value(t.score()[k])
+                    )
+                })
+            }),
+            _ => "Hover the matrix (or focus it and use the arrow keys) to read a pair's four \
+                  terms."
+                .to_string(),
+        }
+    };
+    let finding = move || {
+        tokens.with(|tokens| {
+            terms.with(|terms| {
+                TxlFinding {
+                    tokens,
+                    terms,
+                    term: s.txl_term.get(),
+                }
+                .to_string()
+            })
+        })
+    };
+    let describe = move || {
+        let n = n();
+        format!(
+            "A {n} by {n} matrix of Transformer-XL's {} for the sentence's tokens, queries in \
+             rows and keys in columns; the entries above the diagonal, keys after their query, \
+             are masked.",
+            scene::txl_term_name(s.txl_term.get())
+        )
+    };
+    let terms_choice = vec![
+        (TxlTerm::Score, "score"),
+        (TxlTerm::Content, "(a)"),
+        (TxlTerm::ContentPosition, "(b)"),
+        (TxlTerm::GlobalContent, "(c)"),
+        (TxlTerm::GlobalPosition, "(d)"),
+    ];
+    view! {
+        <figure {..frame("fig-tab-txl", "ctl-t-xs ctl-t-xseed t-xterm", stats)}>
+            <FigureLink id="fig-tab-txl" />
+            <div class="figure-tools">
+                <TextField
+                    label="sentence"
+                    id="ctl-t-xs"
+                    hint="up to 16 words"
+                    current=move || s.txl_sentence.get()
+                    check=|text: &str| check_sentence(text).map(|_| text.to_string())
+                    set=move |text| s.txl_sentence.set(text)
+                />
+                <SeedField id="ctl-t-xseed" seed=s.txl_seed />
+                <Choice legend="show" name="t-xterm" options=terms_choice value=s.txl_term />
+            </div>
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout_id="fig-tab-txl-readout"
+                readout=readout
+                label=describe
+                pointer=cell_pointer(canvas_ref, layout, cursor, on_key)
+            />
+            <p class="finding">{finding}</p>
+            <figcaption>
+                "Transformer-XL (Dai et al. 2019) reads a long text in segments and lets each "
+                "segment attend to the cached states of the one before (§3.2). With absolute "
+                "positions both segments would number their tokens the same way, and the model "
+                "could not tell a cached token's position from that of the token at the same "
+                "place in this segment (§3.3), so the score is rewritten to use only the "
+                "distance i − j. The four products of "
+                "adding positions to the input become: (a) content-based addressing, the words "
+                "alone; (b) a content-dependent positional bias, the query word against "
+                "R" <sub>"i−j"</sub> ", a sinusoid of the distance with no learned parameter, "
+                "projected by a key matrix of its own, W" <sub>"k,R"</sub> "; (c) a global "
+                "content bias, a learned vector u in place of the query, the same at every "
+                "position; (d) a global positional bias, a learned v against the distance. Here "
+                "the words are chapter 1's toy model (W" <sub>"q"</sub> " and W" <sub>"k,E"</sub>
+                " as in its attention figure), and W" <sub>"k,R"</sub> ", u and v are drawn "
+                "from the seed, each term divided by √d as the authors' code scales the sum. "
+                "Their code builds (b) + (d) as one row per query over the distances klen − 1, …, "
+                "1, 0 (klen: the keys, cached ones included) and shifts each row into place ("
+                <code>"_rel_shift"</code> "); the causal mask hides what the shift leaves above "
+                "the diagonal (with cached keys, above the diagonal moved right by their number)."
+            </figcaption>
+        </figure>
+    }
+}

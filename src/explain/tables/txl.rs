@@ -1,0 +1,191 @@
+//! Transformer-XL's four terms (fig-tab-txl): what each depends on, shown on two pairs of the
+//! sentence that the term cannot tell apart.
+
+use std::fmt;
+
+use super::short;
+use crate::math::txl::Terms;
+use crate::params::tables::TxlTerm;
+
+/// A visible (query, key) pair, `key ≤ query`.
+pub type Pair = (usize, usize);
+
+/// What a term depends on: two visible pairs count as "the same" to it when these agree.
+fn same_for(term: TxlTerm, tokens: &[String], (i, j): Pair, (p, q): Pair) -> bool {
+    let words = tokens[i] == tokens[p] && tokens[j] == tokens[q];
+    let distance = i - j == p - q;
+    match term {
+        TxlTerm::Score => words && distance,
+        TxlTerm::Content => words,
+        TxlTerm::ContentPosition => tokens[i] == tokens[p] && distance,
+        TxlTerm::GlobalContent => tokens[j] == tokens[q],
+        TxlTerm::GlobalPosition => distance,
+    }
+}
+
+/// Two visible pairs that `term` depends on equally but that differ in something the term
+/// ignores (for the score: only their places in the sentence), the farthest apart first, then in
+/// reading order; none when the sentence has no such two.
+pub fn twin_pairs(term: TxlTerm, tokens: &[String]) -> Option<(Pair, Pair)> {
+    let n = tokens.len();
+    // Farthest pairs first: a twin two positions apart shows more than one on the diagonal.
+    let mut visible: Vec<Pair> = (0..n).flat_map(|i| (0..=i).map(move |j| (i, j))).collect();
+    visible.sort_by_key(|&(i, j)| std::cmp::Reverse(i - j));
+    // What each term ignores must differ, so the two pairs show the term ignoring it.
+    let differs = |a: Pair, b: Pair| match term {
+        TxlTerm::Score => a != b,
+        TxlTerm::Content => a.0 - a.1 != b.0 - b.1,
+        TxlTerm::ContentPosition => tokens[a.1] != tokens[b.1],
+        TxlTerm::GlobalContent => tokens[a.0] != tokens[b.0] || a.0 - a.1 != b.0 - b.1,
+        TxlTerm::GlobalPosition => tokens[a.0] != tokens[b.0] || tokens[a.1] != tokens[b.1],
+    };
+    visible.iter().enumerate().find_map(|(k, &a)| {
+        visible[k + 1..]
+            .iter()
+            .find(|&&b| same_for(term, tokens, a, b) && differs(a, b))
+            .map(|&b| (a, b))
+    })
+}
+
+/// The figure's finding: what the shown term depends on, and two pairs that prove it (their
+/// values, equal), or why this sentence has no such two.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TxlFinding<'a> {
+    /// The sentence's tokens.
+    pub tokens: &'a [String],
+    /// The four terms.
+    pub terms: &'a Terms,
+    /// The term shown.
+    pub term: TxlTerm,
+}
+
+impl TxlFinding<'_> {
+    /// Entry `(i, j)` of the shown term (a visible pair).
+    fn value(&self, (i, j): Pair) -> f64 {
+        let t = self.terms;
+        let k = i * t.n + j;
+        let cell = match self.term {
+            TxlTerm::Score => t.score()[k],
+            TxlTerm::Content => t.content[k],
+            TxlTerm::ContentPosition => t.content_position[k],
+            TxlTerm::GlobalContent => t.global_content[k],
+            TxlTerm::GlobalPosition => t.global_position[k],
+        };
+        cell.unwrap_or(f64::NAN)
+    }
+
+    /// "dog ·2 → the ·0" for a pair.
+    fn name(&self, (i, j): Pair) -> String {
+        format!("{} ·{i} → {} ·{j}", self.tokens[i], self.tokens[j])
+    }
+}
+
+impl fmt::Display for TxlFinding<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // What the term reads, what it ignores, and a sentence that has two pairs to show it.
+        let (rule, twins, example) = match self.term {
+            TxlTerm::Score => (
+                "The score depends on the two words and the distance i − j, never on where the \
+                 pair sits",
+                "the same words at the same distance",
+                "repeat a word, as in “the dog saw the dog”",
+            ),
+            TxlTerm::Content => (
+                "Term (a) depends on the two words only",
+                "the same two words at different distances",
+                "repeat a word, as in “the dog saw the dog”",
+            ),
+            TxlTerm::ContentPosition => (
+                "Term (b) depends on the query word and the distance i − j only",
+                "the same query word at the same distance but different key words",
+                "try “the brown dog chased the black dog”",
+            ),
+            TxlTerm::GlobalContent => (
+                "Term (c) depends on the key word only",
+                "the same key word",
+                "a second word gives some",
+            ),
+            TxlTerm::GlobalPosition => (
+                "Term (d) depends on the distance i − j only",
+                "the same distance but different words",
+                "a sentence of different words gives some",
+            ),
+        };
+        match twin_pairs(self.term, self.tokens) {
+            Some((a, b)) => write!(
+                f,
+                "{rule}: {} and {} (distances {} and {}) get the same value, {}.",
+                self.name(a),
+                self.name(b),
+                a.0 - a.1,
+                b.0 - b.1,
+                short(self.value(a), 4)
+            ),
+            None => write!(
+                f,
+                "{rule}. No two visible pairs of this sentence show it, which takes two with \
+                 {twins} ({example})."
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::attention::{EXAMPLE, tokenize};
+    use crate::math::txl;
+
+    #[test]
+    fn every_term_finds_its_twins_in_the_example_and_they_are_equal() {
+        let tokens = tokenize(EXAMPLE);
+        let terms = txl::terms(&tokens, 0);
+        for term in TxlTerm::ALL {
+            let (a, b) = twin_pairs(term, &tokens).expect("the example repeats words");
+            let finding = TxlFinding {
+                tokens: &tokens,
+                terms: &terms,
+                term,
+            };
+            assert!(
+                (finding.value(a) - finding.value(b)).abs() < 1e-12,
+                "{term:?}"
+            );
+            assert!(a.1 <= a.0 && b.1 <= b.0);
+            assert!(finding.to_string().contains("get the same value"));
+        }
+    }
+
+    #[test]
+    fn each_hint_names_a_sentence_that_shows_its_term() {
+        for (term, sentence) in [
+            (TxlTerm::Score, "the dog saw the dog"),
+            (TxlTerm::Content, "the dog saw the dog"),
+            (
+                TxlTerm::ContentPosition,
+                "the brown dog chased the black dog",
+            ),
+            (TxlTerm::GlobalContent, "dog bites"),
+            (TxlTerm::GlobalPosition, "dog bites"),
+        ] {
+            assert!(twin_pairs(term, &tokenize(sentence)).is_some(), "{term:?}");
+        }
+        // And the sentences that lack them: one word, or the same word throughout.
+        assert!(twin_pairs(TxlTerm::GlobalContent, &tokenize("dog")).is_none());
+        assert!(twin_pairs(TxlTerm::GlobalPosition, &tokenize("dog dog")).is_none());
+        assert!(twin_pairs(TxlTerm::ContentPosition, &tokenize("the dog saw the dog")).is_none());
+    }
+
+    #[test]
+    fn a_sentence_without_repeats_says_so() {
+        let tokens = tokenize("dog bites man");
+        let terms = txl::terms(&tokens, 0);
+        let text = TxlFinding {
+            tokens: &tokens,
+            terms: &terms,
+            term: TxlTerm::Score,
+        }
+        .to_string();
+        assert!(text.contains("No two visible pairs"), "{text}");
+    }
+}
