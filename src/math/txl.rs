@@ -106,9 +106,59 @@ pub struct Terms {
     /// (d) `v·(W_{k,R} R_{i−j})/√d`: how much any query wants that distance (global positional
     /// bias).
     pub global_position: Vec<Option<f64>>,
+    /// (b) + (d) as the authors' code computes them before the shift, `(q_i + v)·(W_{k,R}
+    /// R_{n−1−c})/√d`: row `i` per query, column `c` per distance `n − 1 − c` (descending), every
+    /// distance for every query, row-major `n × n`.
+    pub position_rows: Vec<f64>,
+}
+
+/// Where `_rel_shift` puts an entry of the code's rows ([`Terms::position_rows`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Landing {
+    /// Under key `j` of the same query: the pair's (b) + (d).
+    Key(usize),
+    /// Above the diagonal of the row before, at `(row, col)`: a distance longer than the query's
+    /// position, which no key of the sentence has (a cached key would); the mask hides it.
+    Above { row: usize, col: usize },
+    /// Out: the first row of the reshaped view is dropped (query 0's distances past 0).
+    Dropped,
+}
+
+/// Where entry `(i, c)` of an `n × n` matrix lands under [`rel_shift`] (column `c` holding
+/// distance `n − 1 − c`).
+pub fn landing(i: usize, c: usize, n: usize) -> Landing {
+    let distance = n - 1 - c;
+    if distance <= i {
+        Landing::Key(i - distance)
+    } else if i == 0 {
+        Landing::Dropped
+    } else {
+        Landing::Above {
+            row: i - 1,
+            col: c + i + 1,
+        }
+    }
+}
+
+/// Where entry `(i, j)` of the shifted `n × n` matrix came from: `Some((row, column))` of the
+/// input, or `None` for the zero padded in front of row `i + 1` (just above the diagonal).
+pub fn origin(i: usize, j: usize, n: usize) -> Option<(usize, usize)> {
+    if j <= i {
+        Some((i, n - 1 - (i - j)))
+    } else if j == i + 1 {
+        None
+    } else {
+        Some((i + 1, j - i - 2))
+    }
 }
 
 impl Terms {
+    /// [`Terms::position_rows`] after [`rel_shift`]: on and below the diagonal, (b) + (d) of
+    /// each pair; above it, what the causal mask hides.
+    pub fn shifted_rows(&self) -> Vec<f64> {
+        rel_shift(&self.position_rows, self.n, self.n)
+    }
+
     /// The score `(a) + (b) + (c) + (d)` of each visible pair, row-major; `None` above the diagonal.
     pub fn score(&self) -> Vec<Option<f64>> {
         (0..self.n * self.n)
@@ -156,12 +206,20 @@ pub fn terms<S: AsRef<str>>(tokens: &[S], seed: u64) -> Terms {
             })
             .collect()
     };
+    let position_rows = (0..n * n)
+        .map(|cell| {
+            let (i, c) = (cell / n, cell % n);
+            let rr: Vec<f64> = q[i].iter().zip(&p.v).map(|(a, b)| a + b).collect();
+            dot(&rr, &r[n - 1 - c]) * scale
+        })
+        .collect();
     Terms {
         n,
         content: cell(&|i, j| dot(&q[i], &k[j])),
         content_position: cell(&|i, j| dot(&q[i], &r[i - j])),
         global_content: cell(&|_, j| dot(&p.u, &k[j])),
         global_position: cell(&|i, j| dot(&p.v, &r[i - j])),
+        position_rows,
     }
 }
 
@@ -249,6 +307,60 @@ mod tests {
                 padded.extend_from_slice(row);
             }
             assert_eq!(y, padded[rows..].to_vec(), "{rows}×{cols}");
+        }
+    }
+
+    #[test]
+    fn origin_and_landing_say_where_rel_shift_moves_each_entry() {
+        for n in 1..=9 {
+            let x: Vec<f64> = (0..n * n).map(|k| k as f64 + 1.0).collect();
+            let y = rel_shift(&x, n, n);
+            let mut landed = vec![0usize; n * n];
+            for i in 0..n {
+                for j in 0..n {
+                    match origin(i, j, n) {
+                        Some((r, c)) => {
+                            assert_eq!(y[i * n + j], x[r * n + c], "{n}: ({i}, {j})");
+                            landed[r * n + c] += 1;
+                            let back = landing(r, c, n);
+                            if j <= i {
+                                assert_eq!(back, Landing::Key(j));
+                            } else {
+                                assert_eq!(back, Landing::Above { row: i, col: j });
+                            }
+                        }
+                        None => assert_eq!(y[i * n + j], 0.0, "{n}: the pad at ({i}, {j})"),
+                    }
+                }
+            }
+            // Every entry lands once, but query 0's distances past 0, which are dropped.
+            for c in 0..n {
+                for i in 0..n {
+                    let dropped = landing(i, c, n) == Landing::Dropped;
+                    assert_eq!(dropped, i == 0 && c + 1 < n);
+                    assert_eq!(landed[i * n + c], usize::from(!dropped), "{n}: ({i}, {c})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_shifted_rows_are_b_plus_d_below_the_diagonal() {
+        let tokens = tokenize(EXAMPLE);
+        let t = terms(&tokens, 11);
+        let n = t.n;
+        let shifted = t.shifted_rows();
+        for i in 0..n {
+            for j in 0..=i {
+                let k = i * n + j;
+                let bd = t.content_position[k].unwrap() + t.global_position[k].unwrap();
+                assert!((shifted[k] - bd).abs() < 1e-12, "({i}, {j})");
+            }
+        }
+        let (raw, _) = authors_scores(&tokens, 11);
+        let scale = 1.0 / (TOY_DIM as f64).sqrt();
+        for (a, b) in t.position_rows.iter().zip(&raw) {
+            assert!((a - b * scale).abs() < 1e-12);
         }
     }
 

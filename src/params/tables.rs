@@ -65,16 +65,22 @@ pub enum TxlTerm {
     GlobalContent,
     /// (d) global position bias.
     GlobalPosition,
+    /// (b) + (d) as the authors' code computes them, one column per distance, before the shift.
+    Rows,
+    /// Those rows after `_rel_shift`, above the diagonal included.
+    Shifted,
 }
 
 impl TxlTerm {
-    /// Every choice, in the order the figure lists them.
-    pub const ALL: [TxlTerm; 5] = [
+    /// Every choice, in the order the figure lists them: the score and the four terms first.
+    pub const ALL: [TxlTerm; 7] = [
         TxlTerm::Score,
         TxlTerm::Content,
         TxlTerm::ContentPosition,
         TxlTerm::GlobalContent,
         TxlTerm::GlobalPosition,
+        TxlTerm::Rows,
+        TxlTerm::Shifted,
     ];
 
     /// The name in the URL (`t.xterm`).
@@ -85,6 +91,8 @@ impl TxlTerm {
             TxlTerm::ContentPosition => "b",
             TxlTerm::GlobalContent => "c",
             TxlTerm::GlobalPosition => "d",
+            TxlTerm::Rows => "rows",
+            TxlTerm::Shifted => "shift",
         }
     }
 
@@ -261,7 +269,7 @@ pub const TABLE: Table<TablesView> = Table {
         seed!("t.xseed", txl_seed),
         choice(
             "t.xterm",
-            &["score", "a", "b", "c", "d"],
+            &["score", "a", "b", "c", "d", "rows", "shift"],
             |v| v.txl_term.as_str(),
             |v, name| v.txl_term = TxlTerm::from_name(name),
         ),

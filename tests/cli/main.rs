@@ -564,6 +564,16 @@ fn txl_terms_prints_the_four_terms_and_their_sum_below_the_diagonal() {
             assert!((score[k].unwrap() - sum).abs() < 1e-12, "({i}, {j})");
         }
     }
+    // The authors' rows and their shift: on and below the diagonal, b + d.
+    let shifted = flat(&v["bd_shifted"]);
+    assert_eq!(flat(&v["bd_rows"]), t.position_rows);
+    for i in 0..n {
+        for j in 0..=i {
+            let k = i * n + j;
+            let bd = cells("b")[k].unwrap() + cells("d")[k].unwrap();
+            assert!((shifted[k] - bd).abs() < 1e-12, "({i}, {j})");
+        }
+    }
     // The default sentence is the attention figure's; the seed changes only b, c and d's draws.
     let other = json(&["txl-terms", "--seed", "10"]);
     let default = json(&["txl-terms"]);

@@ -271,6 +271,20 @@ test("Transformer-XL: the readout's four terms and score are pe txl-terms' numbe
         assert.ok(Math.abs(read(label) - want) <= 5e-5, `(${i}, ${j}) ${label}: ${text} vs ${want}`);
       }
     }
+    // After the shift: above the diagonal, the next row's leftovers and the padded zeros.
+    await page.check('input[name="t-xterm"] >> nth=6');
+    for (const [i, j] of [[1, 3], [1, 2], [3, 1]]) {
+      await page.focus(canvas);
+      await page.keyboard.press("Home");
+      await page.keyboard.press("PageUp");
+      for (let k = 0; k < i; k++) await page.keyboard.press("ArrowDown");
+      for (let k = 0; k < j; k++) await page.keyboard.press("ArrowRight");
+      const text = await page.textContent("#fig-tab-txl-readout");
+      const shown = Number(/(?:: |= )(−?\d+\.\d{4})/.exec(text)?.[1].replace("−", "-"));
+      if (j === i + 1) assert.match(text, /: 0, the zero padded in front of row/, text);
+      else assert.ok(Math.abs(shown - cli.bd_shifted[i][j]) <= 5e-5, `shifted (${i}, ${j}): ${text} vs ${cli.bd_shifted[i][j]}`);
+      if (j > i) assert.match(text, /the causal mask hides it/, text);
+    }
     // The matrix shows the chosen term: switching to (d) repaints it.
     const before = await drawnAt(page, "fig-tab-txl");
     await page.check('input[name="t-xterm"] >> nth=4');

@@ -213,6 +213,7 @@ proptest! {
             TxlTerm::ContentPosition => t.content_position.clone(),
             TxlTerm::GlobalContent => t.global_content.clone(),
             TxlTerm::GlobalPosition => t.global_position.clone(),
+            TxlTerm::Rows | TxlTerm::Shifted => unreachable!("picked among the first five"),
         };
         if let Some(((i, j), (p, q))) = twin_pairs(term, &tokens) {
             let n = tokens.len();

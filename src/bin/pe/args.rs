@@ -441,7 +441,7 @@ pub enum Command {
         ))]
         sentence: String,
     },
-    /// Transformer-XL's relative score on the toy model (Dai et al. 2019, §3.3), its four terms per query i and visible key j ≤ i → {"tokens": [...], "a": [[...]], "b": [[...]], "c": [[...]], "d": [[...]], "score": [[...]]}; rows = queries, columns = keys, each term divided by √d, score = a + b + c + d, null above the diagonal (the causal mask). a: content-based addressing, b: content-dependent positional bias, c: global content bias (u), d: global positional bias (v); W_{k,R}, u and v are drawn from the seed.
+    /// Transformer-XL's relative score on the toy model (Dai et al. 2019, §3.3), its four terms per query i and visible key j ≤ i → {"tokens": [...], "a": [[...]], "b": [[...]], "c": [[...]], "d": [[...]], "score": [[...]]}; rows = queries, columns = keys, each term divided by √d, score = a + b + c + d, null above the diagonal (the causal mask). a: content-based addressing, b: content-dependent positional bias, c: global content bias (u), d: global positional bias (v); W_{k,R}, u and v are drawn from the seed. Also "bd_rows", (b) + (d) as the authors' code computes them before _rel_shift (row = query, column c = distance n − 1 − c), and "bd_shifted", after it (above the diagonal: what the causal mask hides).
     TxlTerms {
         #[arg(long, default_value = pe_explorer::math::attention::EXAMPLE, help = format!(
             "The sentence: words split at whitespace, lower-cased, edge punctuation dropped; {} words",

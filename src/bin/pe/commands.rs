@@ -490,6 +490,8 @@ fn txl_terms_json(tokens: &[String], seed: u64) -> Value {
         "c": masked_rows(&t.global_content, n),
         "d": masked_rows(&t.global_position, n),
         "score": masked_rows(&t.score(), n),
+        "bd_rows": rows(&t.position_rows, n),
+        "bd_shifted": rows(&t.shifted_rows(), n),
     })
 }
 

@@ -10,14 +10,17 @@ use crate::params::tables::TxlTerm;
 /// A visible (query, key) pair, `key ≤ query`.
 pub type Pair = (usize, usize);
 
-/// What a term depends on: two visible pairs count as "the same" to it when these agree.
+/// What a term depends on: two visible pairs count as "the same" to it when these agree (the
+/// code's rows and their shift are views of (b) + (d): the query word and the distance).
 fn same_for(term: TxlTerm, tokens: &[String], (i, j): Pair, (p, q): Pair) -> bool {
     let words = tokens[i] == tokens[p] && tokens[j] == tokens[q];
     let distance = i - j == p - q;
     match term {
         TxlTerm::Score => words && distance,
         TxlTerm::Content => words,
-        TxlTerm::ContentPosition => tokens[i] == tokens[p] && distance,
+        TxlTerm::ContentPosition | TxlTerm::Rows | TxlTerm::Shifted => {
+            tokens[i] == tokens[p] && distance
+        }
         TxlTerm::GlobalContent => tokens[j] == tokens[q],
         TxlTerm::GlobalPosition => distance,
     }
@@ -35,7 +38,7 @@ pub fn twin_pairs(term: TxlTerm, tokens: &[String]) -> Option<(Pair, Pair)> {
     let differs = |a: Pair, b: Pair| match term {
         TxlTerm::Score => a != b,
         TxlTerm::Content => a.0 - a.1 != b.0 - b.1,
-        TxlTerm::ContentPosition => tokens[a.1] != tokens[b.1],
+        TxlTerm::ContentPosition | TxlTerm::Rows | TxlTerm::Shifted => tokens[a.1] != tokens[b.1],
         TxlTerm::GlobalContent => tokens[a.0] != tokens[b.0] || a.0 - a.1 != b.0 - b.1,
         TxlTerm::GlobalPosition => tokens[a.0] != tokens[b.0] || tokens[a.1] != tokens[b.1],
     };
@@ -70,6 +73,7 @@ impl TxlFinding<'_> {
             TxlTerm::ContentPosition => t.content_position[k],
             TxlTerm::GlobalContent => t.global_content[k],
             TxlTerm::GlobalPosition => t.global_position[k],
+            TxlTerm::Rows | TxlTerm::Shifted => Some(t.shifted_rows()[k]),
         };
         cell.unwrap_or(f64::NAN)
     }
@@ -80,8 +84,52 @@ impl TxlFinding<'_> {
     }
 }
 
+/// The distances of `n` tokens as the code lists them: "3, 2, 1, 0", "1, 0", "0".
+fn descending(n: usize) -> String {
+    match n {
+        0 | 1 => "0".to_string(),
+        2 => "1, 0".to_string(),
+        3 => "2, 1, 0".to_string(),
+        _ => format!("{}, …, 1, 0", n - 1),
+    }
+}
+
+/// The finding of the code's rows and of their shift, for `n` tokens.
+fn code_view(term: TxlTerm, n: usize) -> String {
+    match (term, n) {
+        (_, 0 | 1) => "With one token the code computes (b) + (d) of one query at one distance, \
+                       0, and the shift leaves it in place."
+            .to_string(),
+        (TxlTerm::Rows, _) => format!(
+            "The code computes (b) + (d) for every query and every distance {}, one column \
+             each, longest first; _rel_shift then puts query i's distances 0 … i under keys \
+             i … 0. Longer distances, which only cached keys would have, {}.",
+            descending(n),
+            if n >= 3 {
+                "land above the diagonal of the row before, or, for query 0, are dropped with \
+                 the first row of the reshaped view"
+            } else {
+                "(query 0's distance 1) are dropped with the first row of the reshaped view"
+            }
+        ),
+        _ => format!(
+            "After _rel_shift every entry on or below the diagonal is (b) + (d) of its \
+             distance i − j, as the paper's equation gives it; just above the diagonal sit the \
+             zeros padded in front of each row{}: no pair's score, which the causal mask hides.",
+            if n >= 3 {
+                ", and farther up the next row's longer distances"
+            } else {
+                ""
+            }
+        ),
+    }
+}
+
 impl fmt::Display for TxlFinding<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if matches!(self.term, TxlTerm::Rows | TxlTerm::Shifted) {
+            return write!(f, "{}", code_view(self.term, self.terms.n));
+        }
         // What the term reads, what it ignores, and a sentence that has two pairs to show it.
         let (rule, twins, example) = match self.term {
             TxlTerm::Score => (
@@ -110,6 +158,7 @@ impl fmt::Display for TxlFinding<'_> {
                 "the same distance but different words",
                 "a sentence of different words gives some",
             ),
+            TxlTerm::Rows | TxlTerm::Shifted => unreachable!("handled above"),
         };
         match twin_pairs(self.term, self.tokens) {
             Some((a, b)) => write!(
@@ -140,7 +189,8 @@ mod tests {
     fn every_term_finds_its_twins_in_the_example_and_they_are_equal() {
         let tokens = tokenize(EXAMPLE);
         let terms = txl::terms(&tokens, 0);
-        for term in TxlTerm::ALL {
+        for term in &TxlTerm::ALL[..5] {
+            let term = *term;
             let (a, b) = twin_pairs(term, &tokens).expect("the example repeats words");
             let finding = TxlFinding {
                 tokens: &tokens,
@@ -174,6 +224,34 @@ mod tests {
         assert!(twin_pairs(TxlTerm::GlobalContent, &tokenize("dog")).is_none());
         assert!(twin_pairs(TxlTerm::GlobalPosition, &tokenize("dog dog")).is_none());
         assert!(twin_pairs(TxlTerm::ContentPosition, &tokenize("the dog saw the dog")).is_none());
+    }
+
+    #[test]
+    fn the_code_views_say_what_the_shift_does_at_every_length() {
+        use crate::math::txl::{Landing, landing, origin};
+        for n in 1..=16 {
+            let rows = code_view(TxlTerm::Rows, n);
+            let shifted = code_view(TxlTerm::Shifted, n);
+            // What the sentences claim, against where rel_shift really moves entries.
+            let spills =
+                (0..n).any(|i| (0..n).any(|c| matches!(landing(i, c, n), Landing::Above { .. })));
+            let dropped = (0..n).any(|c| landing(0, c, n) == Landing::Dropped);
+            let pads = (0..n).any(|i| (0..n).any(|j| j > i && origin(i, j, n).is_none()));
+            let leftovers = (0..n).any(|i| (0..n).any(|j| j > i + 1 && origin(i, j, n).is_some()));
+            assert_eq!(spills, n >= 3, "{n}");
+            assert_eq!(
+                rows.contains("land above the diagonal"),
+                spills,
+                "{n}: {rows}"
+            );
+            assert_eq!(rows.contains("dropped"), dropped, "{n}: {rows}");
+            assert_eq!(shifted.contains("zeros padded"), pads, "{n}: {shifted}");
+            assert_eq!(
+                shifted.contains("longer distances"),
+                leftovers,
+                "{n}: {shifted}"
+            );
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! fig-tab-txl: Transformer-XL's score of every visible pair of the toy sentence, or one of its
-//! four terms ([`crate::math::txl`]), on one colour scale for all five.
+//! fig-tab-txl: Transformer-XL's score of every visible pair of the toy sentence, one of its four
+//! terms, or (b) + (d) as the authors' code computes them before and after `_rel_shift`
+//! ([`crate::math::txl`]), on one colour scale for all seven views.
 
 use super::super::{Height, MatrixPanel, Panel};
 use crate::chart::colorbar::ColorBar;
@@ -17,8 +18,9 @@ pub fn txl_height(width: f64) -> f64 {
     (width * 0.62).clamp(300.0, 480.0)
 }
 
-/// The matrix `term` picks out of `t`, row-major `n × n`; NaN above the diagonal, where the
-/// causal mask hides the key.
+/// The matrix `term` picks out of `t`, row-major `n × n`: for the score and the four terms, NaN
+/// above the diagonal, where the causal mask hides the key; the code's rows (one column per
+/// distance) and their shift in full, to show what the mask hides.
 pub fn txl_values(t: &Terms, term: TxlTerm) -> Vec<f64> {
     let cells = match term {
         TxlTerm::Score => t.score(),
@@ -26,6 +28,8 @@ pub fn txl_values(t: &Terms, term: TxlTerm) -> Vec<f64> {
         TxlTerm::ContentPosition => t.content_position.clone(),
         TxlTerm::GlobalContent => t.global_content.clone(),
         TxlTerm::GlobalPosition => t.global_position.clone(),
+        TxlTerm::Rows => return t.position_rows.clone(),
+        TxlTerm::Shifted => return t.shifted_rows(),
     };
     cells.into_iter().map(|c| c.unwrap_or(f64::NAN)).collect()
 }
@@ -38,12 +42,22 @@ pub fn txl_term_name(term: TxlTerm) -> &'static str {
         TxlTerm::ContentPosition => "(b) content-dependent positional bias",
         TxlTerm::GlobalContent => "(c) global content bias",
         TxlTerm::GlobalPosition => "(d) global positional bias",
+        TxlTerm::Rows => "(b) + (d), the code's rows",
+        TxlTerm::Shifted => "(b) + (d) after _rel_shift",
     }
 }
 
+/// `text` with its first letter upper-case (a title).
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
 /// The half-width of the colour scale: the largest magnitude of any visible entry of the four
-/// terms and the score, rounded up to a tenth (at least 0.1), so that switching the term keeps
-/// the colours comparable.
+/// terms and the score, and of the code's rows, rounded up to a tenth (at least 0.1), so that
+/// switching the view keeps the colours comparable.
 pub fn txl_range(t: &Terms) -> f64 {
     let score = t.score();
     let max = [
@@ -55,6 +69,7 @@ pub fn txl_range(t: &Terms) -> f64 {
     ]
     .iter()
     .flat_map(|m| m.iter().flatten())
+    .chain(&t.position_rows)
     .fold(0.0f64, |a, v| a.max(v.abs()));
     ((max * 10.0).ceil() / 10.0).max(0.1)
 }
@@ -63,9 +78,19 @@ pub fn txl_range(t: &Terms) -> f64 {
 pub fn txl_spec(tokens: &[String], term: TxlTerm, range: f64, theme: Theme) -> HeatmapSpec {
     let n = tokens.len();
     let names = token_labels(tokens);
+    // The code's rows have a column per distance, longest first, not per key.
+    let (x_desc, col_names) = if term == TxlTerm::Rows {
+        (
+            "distance (the code's column order)",
+            (0..n).rev().map(|d| d.to_string()).collect(),
+        )
+    } else {
+        ("key j", names.clone())
+    };
     HeatmapSpec {
-        title: format!("Transformer-XL: {}", txl_term_name(term)),
-        x_desc: "key j",
+        // Short enough for a phone's canvas; the figure says whose terms they are.
+        title: capitalised(txl_term_name(term)),
+        x_desc,
         y_desc: "query i",
         cols: 0..n,
         rows: 0..n,
@@ -75,7 +100,7 @@ pub fn txl_spec(tokens: &[String], term: TxlTerm, range: f64, theme: Theme) -> H
             label: "score term (÷√d)",
             scale: Scale::Diverging,
         },
-        col_names: Some(names.clone()),
+        col_names: Some(col_names),
         row_names: Some(names),
         theme,
     }

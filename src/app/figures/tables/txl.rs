@@ -14,6 +14,7 @@ use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::explain::tables::TxlFinding;
+use crate::math::txl::{Landing, Terms, landing, origin};
 use crate::params::check_sentence;
 use crate::params::tables::TxlTerm;
 use crate::scene::tables as scene;
@@ -22,6 +23,55 @@ use crate::scene::tables as scene;
 /// to the score to within the rounding), with a real minus sign.
 fn value(x: Option<f64>) -> String {
     x.map_or_else(String::new, |v| format!("{v:.4}").replace('-', "−"))
+}
+
+/// The readout of entry `(i, c)` of the code's rows: its distance, its value, where the shift
+/// puts it.
+fn rows_readout(w: &[String], t: &Terms, i: usize, c: usize) -> String {
+    let n = t.n;
+    let d = n - 1 - c;
+    let place = match landing(i, c, n) {
+        Landing::Key(j) => format!(
+            "the shift puts it under key {} ·{j}: (b) + (d) of that pair",
+            w[j]
+        ),
+        Landing::Above { row, col } => format!(
+            "no key of this sentence is {d} before the query (a cached one would be); the shift \
+             puts it above the diagonal at ({row}, {col}), where the mask hides it"
+        ),
+        Landing::Dropped => "no key is that far before query 0; the shift drops it with the \
+                             first row of the reshaped view"
+            .to_string(),
+    };
+    format!(
+        "Query {} ·{i}, column {c} = distance {d}: (q + v)·W_k,R R_{d}/√d = {}; {place}.",
+        w[i],
+        value(Some(t.position_rows[i * n + c]))
+    )
+}
+
+/// The readout of entry `(i, j)` of the shifted rows: the pair's (b) + (d), a padded zero, or
+/// the next row's leftover.
+fn shifted_readout(w: &[String], t: &Terms, i: usize, j: usize) -> String {
+    let n = t.n;
+    let head = format!("Query {} ·{i}, key {} ·{j}", w[i], w[j]);
+    match origin(i, j, n) {
+        Some((_, c)) if j <= i => format!(
+            "{head}: from column {c} of its row, distance {} = i − j: (b) + (d) = {}.",
+            i - j,
+            value(Some(t.shifted_rows()[i * n + j]))
+        ),
+        None => format!(
+            "{head}: 0, the zero padded in front of row {}; the causal mask hides it.",
+            i + 1
+        ),
+        Some((r, c)) => format!(
+            "{head}: {}, query {r}'s number for distance {}, left over from the shift; the \
+             causal mask hides it.",
+            value(Some(t.position_rows[r * n + c])),
+            n - 1 - c
+        ),
+    }
 }
 
 /// The figure.
@@ -62,6 +112,12 @@ pub fn TransformerXl() -> impl IntoView {
     let readout = move || {
         let n = n();
         match cursor.get() {
+            Some((i, c)) if i < n && c < n && s.txl_term.get() == TxlTerm::Rows => {
+                tokens.with(|w| terms.with(|t| rows_readout(w, t, i, c)))
+            }
+            Some((i, j)) if i < n && j < n && s.txl_term.get() == TxlTerm::Shifted => {
+                tokens.with(|w| terms.with(|t| shifted_readout(w, t, i, j)))
+            }
             Some((i, j)) if i < n && j < n => tokens.with(|w| {
                 if j > i {
                     return format!(
@@ -105,12 +161,25 @@ pub fn TransformerXl() -> impl IntoView {
     };
     let describe = move || {
         let n = n();
-        format!(
-            "A {n} by {n} matrix of Transformer-XL's {} for the sentence's tokens, queries in \
-             rows and keys in columns; the entries above the diagonal, keys after their query, \
-             are masked.",
-            scene::txl_term_name(s.txl_term.get())
-        )
+        let term = s.txl_term.get();
+        let name = scene::txl_term_name(term);
+        match term {
+            TxlTerm::Rows => format!(
+                "A {n} by {n} matrix of Transformer-XL's {name}: queries in rows, distances \
+                 from {} down to 0 in columns.",
+                n - 1
+            ),
+            TxlTerm::Shifted => format!(
+                "A {n} by {n} matrix of Transformer-XL's {name}: queries in rows, keys in \
+                 columns; on and below the diagonal each pair's (b) + (d), above it the \
+                 leftovers the causal mask hides."
+            ),
+            _ => format!(
+                "A {n} by {n} matrix of Transformer-XL's {name} for the sentence's tokens, \
+                 queries in rows and keys in columns; the entries above the diagonal, keys after \
+                 their query, are masked."
+            ),
+        }
     };
     let terms_choice = vec![
         (TxlTerm::Score, "score"),
@@ -118,6 +187,8 @@ pub fn TransformerXl() -> impl IntoView {
         (TxlTerm::ContentPosition, "(b)"),
         (TxlTerm::GlobalContent, "(c)"),
         (TxlTerm::GlobalPosition, "(d)"),
+        (TxlTerm::Rows, "code's rows"),
+        (TxlTerm::Shifted, "after shift"),
     ];
     view! {
         <figure {..frame("fig-tab-txl", "ctl-t-xs ctl-t-xseed t-xterm", stats)}>
