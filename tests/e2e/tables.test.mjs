@@ -249,13 +249,17 @@ test("Transformer-XL: the readout's four terms and score are pe txl-terms' numbe
     await showFigure(page, "fig-tab-txl");
     await installHelpers(page);
     const canvas = "#fig-tab-txl canvas:not(.layer) >> nth=0";
-    for (const [i, j] of [[0, 0], [4, 1], [3, 0], [4, 4], [1, 3]]) {
+    // The readout of cell (i, j), reached with the keys from the top-left cell.
+    const readCell = async (i, j) => {
       await page.focus(canvas);
       await page.keyboard.press("Home");
       await page.keyboard.press("PageUp");
       for (let k = 0; k < i; k++) await page.keyboard.press("ArrowDown");
       for (let k = 0; k < j; k++) await page.keyboard.press("ArrowRight");
-      const text = await page.textContent("#fig-tab-txl-readout");
+      return page.textContent("#fig-tab-txl-readout");
+    };
+    for (const [i, j] of [[0, 0], [4, 1], [3, 0], [4, 4], [1, 3]]) {
+      const text = await readCell(i, j);
       assert.ok(text.startsWith(`Query ${cli.tokens[i]} ·${i}, key ${cli.tokens[j]} ·${j}`), `(${i}, ${j}): ${text}`);
       if (j > i) {
         assert.match(text, /the causal mask hides it/, text);
@@ -274,12 +278,7 @@ test("Transformer-XL: the readout's four terms and score are pe txl-terms' numbe
     // After the shift: above the diagonal, the next row's leftovers and the padded zeros.
     await page.check('input[name="t-xterm"] >> nth=6');
     for (const [i, j] of [[1, 3], [1, 2], [3, 1]]) {
-      await page.focus(canvas);
-      await page.keyboard.press("Home");
-      await page.keyboard.press("PageUp");
-      for (let k = 0; k < i; k++) await page.keyboard.press("ArrowDown");
-      for (let k = 0; k < j; k++) await page.keyboard.press("ArrowRight");
-      const text = await page.textContent("#fig-tab-txl-readout");
+      const text = await readCell(i, j);
       const shown = Number(/(?:: |= )(−?\d+\.\d{4})/.exec(text)?.[1].replace("−", "-"));
       if (j === i + 1) assert.match(text, /: 0, the zero padded in front of row/, text);
       else assert.ok(Math.abs(shown - cli.bd_shifted[i][j]) <= 5e-5, `shifted (${i}, ${j}): ${text} vs ${cli.bd_shifted[i][j]}`);
