@@ -84,13 +84,17 @@ impl TxlFinding<'_> {
     }
 }
 
-/// The distances of `n` tokens as the code lists them: "3, 2, 1, 0", "1, 0", "0".
+/// The distances of `n` tokens as the code lists them: "0", "1, 0", "2, 1, 0", "3, 2, 1, 0",
+/// then "15, …, 1, 0".
 fn descending(n: usize) -> String {
-    match n {
-        0 | 1 => "0".to_string(),
-        2 => "1, 0".to_string(),
-        3 => "2, 1, 0".to_string(),
-        _ => format!("{}, …, 1, 0", n - 1),
+    if n <= 4 {
+        (0..n.max(1))
+            .rev()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        format!("{}, …, 1, 0", n - 1)
     }
 }
 
@@ -103,19 +107,22 @@ fn code_view(term: TxlTerm, n: usize) -> String {
         (TxlTerm::Rows, _) => format!(
             "The code computes (b) + (d) for every query and every distance {}, one column \
              each, longest first; _rel_shift then puts query i's distances 0 … i under keys \
-             i … 0. Longer distances, which only cached keys would have, {}.",
+             i … 0. {}",
             descending(n),
             if n >= 3 {
-                "land above the diagonal of the row before, or, for query 0, are dropped with \
-                 the first row of the reshaped view"
+                "Longer distances, which only cached keys would have, land above the diagonal \
+                 of the row before, or, for query 0, are dropped with the first row of the \
+                 reshaped view."
             } else {
-                "(query 0's distance 1) are dropped with the first row of the reshaped view"
+                "Query 0's distance 1, which only a cached key would have, is dropped with the \
+                 first row of the reshaped view."
             }
         ),
         _ => format!(
-            "After _rel_shift every entry on or below the diagonal is (b) + (d) of its \
-             distance i − j, as the paper's equation gives it; just above the diagonal sit the \
-             zeros padded in front of each row{}: no pair's score, which the causal mask hides.",
+            "After _rel_shift every entry on or below the diagonal is (b) + (d) of its pair, \
+             query word i at distance i − j, as the paper's equation gives it; just above the \
+             diagonal sit the zeros padded in front of the next query's row{}: no pair's score, \
+             which the causal mask hides.",
             if n >= 3 {
                 ", and farther up the next row's longer distances"
             } else {
@@ -252,6 +259,14 @@ mod tests {
                 "{n}: {shifted}"
             );
         }
+    }
+
+    #[test]
+    fn the_distances_are_written_out_up_to_four_tokens() {
+        assert_eq!(descending(1), "0");
+        assert_eq!(descending(2), "1, 0");
+        assert_eq!(descending(4), "3, 2, 1, 0");
+        assert_eq!(descending(5), "4, …, 1, 0");
     }
 
     #[test]

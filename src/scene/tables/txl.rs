@@ -106,7 +106,8 @@ pub fn txl_spec(tokens: &[String], term: TxlTerm, range: f64, theme: Theme) -> H
     }
 }
 
-/// fig-tab-txl: the chosen term's matrix (NaN above the diagonal).
+/// fig-tab-txl: the chosen view's matrix (for the score and the terms, NaN above the diagonal;
+/// the code's rows and their shift in full).
 pub fn txl(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let t = &v.tables;
     let tokens = tokenize(&t.txl_sentence);

@@ -62,7 +62,8 @@ fn shifted_readout(w: &[String], t: &Terms, i: usize, j: usize) -> String {
             value(Some(t.shifted_rows()[i * n + j]))
         ),
         None => format!(
-            "{head}: 0, the zero padded in front of row {}; the causal mask hides it.",
+            "{head}: 0, the zero padded in front of query {}'s row of the code's rows; the \
+             causal mask hides it.",
             i + 1
         ),
         Some((r, c)) => format!(
@@ -164,6 +165,10 @@ pub fn TransformerXl() -> impl IntoView {
         let term = s.txl_term.get();
         let name = scene::txl_term_name(term);
         match term {
+            TxlTerm::Rows | TxlTerm::Shifted if n == 1 => format!(
+                "A 1 by 1 matrix of Transformer-XL's {name}: the one query's (b) + (d) at \
+                 distance 0."
+            ),
             TxlTerm::Rows => format!(
                 "A {n} by {n} matrix of Transformer-XL's {name}: queries in rows, distances \
                  from {} down to 0 in columns.",
@@ -171,8 +176,13 @@ pub fn TransformerXl() -> impl IntoView {
             ),
             TxlTerm::Shifted => format!(
                 "A {n} by {n} matrix of Transformer-XL's {name}: queries in rows, keys in \
-                 columns; on and below the diagonal each pair's (b) + (d), above it the \
-                 leftovers the causal mask hides."
+                 columns; on and below the diagonal each pair's (b) + (d), above it {}, which \
+                 the causal mask hides.",
+                if n >= 3 {
+                    "the padded zeros and the next rows' leftovers"
+                } else {
+                    "a padded zero"
+                }
             ),
             _ => format!(
                 "A {n} by {n} matrix of Transformer-XL's {name} for the sentence's tokens, \
