@@ -26,6 +26,12 @@ pub const FACTOR: (f64, f64) = (1.0, 64.0);
 /// A model's trained context length `L₀`, and a current sequence length.
 pub const CONTEXT: (usize, usize) = (1, 1 << 24);
 
+/// DroPE's toy: the trained length `L₀` and the target `T` (`T > L₀`), in positions.
+pub const DROPE_CONTEXT: (usize, usize) = (2, 1 << 20);
+
+/// DroPE's toy: the distractor keys, at distances `1 … N` (`N < T`).
+pub const DISTRACTORS: (usize, usize) = (1, 1024);
+
 /// YaRN's beta_fast / beta_slow and Llama 3's frequency factors (each strictly positive).
 pub const RAMP: (f64, f64) = (1e-3, 1e3);
 

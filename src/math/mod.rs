@@ -8,6 +8,7 @@
 pub mod alibi;
 pub mod attention;
 pub mod cloud;
+pub mod drope;
 pub mod learned;
 pub mod limits;
 pub mod naive;

@@ -9,7 +9,9 @@ use pe_explorer::math::learned::{self, LearnedTable};
 use pe_explorer::math::rope_config::parse_config;
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-use pe_explorer::math::{alibi, attention, limits, naive, nope, relative, rope, similarity, txl};
+use pe_explorer::math::{
+    alibi, attention, drope, limits, naive, nope, relative, rope, similarity, txl,
+};
 use serde_json::Value;
 
 mod config;
@@ -583,5 +585,50 @@ fn txl_terms_prints_the_four_terms_and_their_sum_below_the_diagonal() {
         &pe(&["txl-terms", "--sentence", "?!"]),
         "sentence",
         &["0 words"],
+    );
+}
+
+#[test]
+fn drope_prints_the_three_curves_of_the_library() {
+    let v = json(&[
+        "drope",
+        "--dim",
+        "16",
+        "--trained",
+        "64",
+        "--target",
+        "512",
+        "--seed",
+        "4",
+    ]);
+    let c = drope::curves(16, 10_000.0, 64, 512, 16, 4);
+    assert_eq!(flat(&v["rope"]), c.rope);
+    assert_eq!(flat(&v["yarn"]), c.yarn);
+    assert_eq!(flat(&v["none"]), c.none);
+    let distance: Vec<usize> = v["distance"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_u64().unwrap() as usize)
+        .collect();
+    assert_eq!(distance, c.distance);
+    assert_eq!((distance[0], *distance.last().unwrap()), (17, 512));
+    assert_one_line_error(
+        &pe(&["drope", "--trained", "512", "--target", "512"]),
+        "target at L₀",
+        &["--target (512) must be above --trained (512)"],
+    );
+    assert_one_line_error(
+        &pe(&[
+            "drope",
+            "--trained",
+            "8",
+            "--target",
+            "16",
+            "--distractors",
+            "16",
+        ]),
+        "distractors",
+        &["--distractors (16) must be below --target (16)"],
     );
 }

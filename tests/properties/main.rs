@@ -7,7 +7,7 @@ use pe_explorer::math::rope_config::{self, parse_config};
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 use pe_explorer::math::{
-    alibi, attention, learned, limits, naive, nope, pca, relative, rope, similarity, txl,
+    alibi, attention, drope, learned, limits, naive, nope, pca, relative, rope, similarity, txl,
 };
 use pe_explorer::params::{self, NaiveView, OrderView, SinusoidalView};
 use proptest::prelude::*;

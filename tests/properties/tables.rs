@@ -223,6 +223,27 @@ proptest! {
         }
     }
 
+    /// DroPE's toy over its whole accepted space: every weight is a probability, and without
+    /// rotation it is one number at every distance.
+    #[test]
+    fn drope_weights_are_probabilities(
+        half in 1usize..=32,
+        b in base(),
+        (trained, target) in (limits::DROPE_CONTEXT.0..=4096usize)
+            .prop_flat_map(|l| (Just(l), (l + 1)..=(l * 64).min(limits::DROPE_CONTEXT.1))),
+        n in 1usize..=64,
+        seed: u64,
+    ) {
+        let n = n.min(target - 1);
+        let c = drope::curves(2 * half, b, trained, target, n, seed);
+        prop_assert!(!c.distance.is_empty() && c.distance.len() <= drope::POINTS);
+        prop_assert_eq!(*c.distance.last().unwrap(), target);
+        for w in c.rope.iter().chain(&c.yarn).chain(&c.none) {
+            prop_assert!(w.is_finite() && *w >= 0.0 && *w <= 1.0, "{}", w);
+        }
+        prop_assert!(c.none.windows(2).all(|w| w[0] == w[1]));
+    }
+
     #[test]
     fn learned_rows_exist_exactly_below_max_len(max_len in 1usize..64, dim in 2usize..64, seed: u64, probe in 0usize..128, sigma in limits::SIGMA.0..=limits::SIGMA.1) {
         let t = learned::LearnedTable::new(max_len, dim, sigma, seed);

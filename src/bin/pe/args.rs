@@ -441,6 +441,21 @@ pub enum Command {
         ))]
         sentence: String,
     },
+    /// DroPE's toy (Gelberg et al. 2025, arXiv 2512.12167): a query, a key equal to it placed t positions back, and N standard-normal distractor keys at distances 1 … N; the matching key's softmax weight at each sampled distance t (N + 1 … T, at most 2048 of them) under plain RoPE (rotate_half), YaRN-scaled RoPE (factor T/L₀, its attention factor) and no rotation (DroPE after the drop) → {"distance": [...], "rope": [...], "yarn": [...], "none": [...]}.
+    Drope {
+        #[arg(long, default_value_t = 128, help = even_dim_help())]
+        dim: usize,
+        #[arg(long, default_value_t = 10_000.0, help = base_help())]
+        base: f64,
+        #[arg(long, help = format!("Trained length L₀, {}", int(limits::DROPE_CONTEXT)))]
+        trained: usize,
+        #[arg(long, help = format!("Target T, above L₀, {}", int(limits::DROPE_CONTEXT)))]
+        target: usize,
+        #[arg(long, default_value_t = 16, help = format!("Distractor keys N, below T, {}", int(limits::DISTRACTORS)))]
+        distractors: usize,
+        #[arg(long, default_value_t = 0, help = format!("Seed of q and the distractors, {}", int(limits::SEED)))]
+        seed: u64,
+    },
     /// Transformer-XL's relative score on the toy model (Dai et al. 2019, §3.3), its four terms per query i and visible key j ≤ i → {"tokens": [...], "a": [[...]], "b": [[...]], "c": [[...]], "d": [[...]], "score": [[...]]}; rows = queries, columns = keys, each term divided by √d, score = a + b + c + d, null above the diagonal (the causal mask). a: content-based addressing, b: content-dependent positional bias, c: global content bias (u), d: global positional bias (v); W_{k,R}, u and v are drawn from the seed. Also "bd_rows", (b) + (d) as the authors' code computes them before _rel_shift (row = query, column c = distance n − 1 − c), and "bd_shifted", after it (above the diagonal: what the causal mask hides).
     TxlTerms {
         #[arg(long, default_value = pe_explorer::math::attention::EXAMPLE, help = format!(

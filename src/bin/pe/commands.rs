@@ -9,7 +9,9 @@ use super::args::{Command, MethodArg};
 use super::check::{self, Checked};
 use pe_explorer::math::learned::LearnedTable;
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
-use pe_explorer::math::{alibi, attention, limits, naive, nope, relative, rope, similarity, txl};
+use pe_explorer::math::{
+    alibi, attention, drope, limits, naive, nope, relative, rope, similarity, txl,
+};
 
 /// A row-major `width`-column matrix as a list of rows (non-finite entries print as null).
 fn rows(data: &[f64], width: usize) -> Value {
@@ -221,6 +223,43 @@ pub fn execute(command: Command, stdin: &mut dyn Read) -> Checked<Value> {
             Ok(shift(&p, k))
         }
         Command::Attention { sentence } => Ok(attention_json(&sentence_tokens(&sentence)?)),
+        Command::Drope {
+            dim,
+            base,
+            trained,
+            target,
+            distractors,
+            seed,
+        } => {
+            let dim = check::even_dim(dim)?;
+            let base = check::real("base", base, limits::BASE)?;
+            let trained = check::int("trained", trained, limits::DROPE_CONTEXT)?;
+            let target = check::int("target", target, limits::DROPE_CONTEXT)?;
+            let n = check::int("distractors", distractors, limits::DISTRACTORS)?;
+            if target <= trained {
+                return Err(format!(
+                    "--target ({target}) must be above --trained ({trained})"
+                ));
+            }
+            if n >= target {
+                return Err(format!(
+                    "--distractors ({n}) must be below --target ({target})"
+                ));
+            }
+            let c = drope::curves(dim, base, trained, target, n, seed);
+            Ok(json!({
+                "dim": dim,
+                "base": base,
+                "trained": trained,
+                "target": target,
+                "distractors": n,
+                "seed": seed,
+                "distance": c.distance,
+                "rope": c.rope,
+                "yarn": c.yarn,
+                "none": c.none,
+            }))
+        }
         Command::TxlTerms { sentence, seed } => {
             Ok(txl_terms_json(&sentence_tokens(&sentence)?, seed))
         }
