@@ -187,6 +187,30 @@ fn queries_and_keys<S: AsRef<str>>(tokens: &[S]) -> (Vec<Vec<f64>>, Vec<Vec<f64>
     )
 }
 
+/// `a + b`, entry by entry.
+fn plus(a: &[f64], b: &[f64]) -> Vec<f64> {
+    a.iter().zip(b).map(|(x, y)| x + y).collect()
+}
+
+/// `W_{k,R} R_t` for every distance `t` of `n` tokens, `0 … n − 1`.
+fn projected_distances(p: &Params, n: usize) -> Vec<Vec<f64>> {
+    (0..n)
+        .map(|t| mat_vec(&p.w_kr, &relative_embedding(t)))
+        .collect()
+}
+
+/// The authors' `BD` before the shift, unscaled: `(q_i + v)·(W_{k,R} R_{n−1−c})` for every query
+/// `i` (row) and column `c` (distance `n − 1 − c`), row-major; `r[t]` is `W_{k,R} R_t`.
+fn bd_rows(q: &[Vec<f64>], v: &[f64], r: &[Vec<f64>]) -> Vec<f64> {
+    let n = q.len();
+    q.iter()
+        .flat_map(|qi| {
+            let rr = plus(qi, v);
+            (0..n).map(move |c| dot(&rr, &r[n - 1 - c]))
+        })
+        .collect()
+}
+
 /// The four terms of a sentence's tokens (as from [`super::attention::tokenize`]) under the
 /// seed's `W_{k,R}`, `u`, `v`, straight from the paper's equation. Precondition: at most
 /// [`super::limits::TOKENS`] tokens.
@@ -194,9 +218,7 @@ pub fn terms<S: AsRef<str>>(tokens: &[S], seed: u64) -> Terms {
     let n = tokens.len();
     let p = params(seed);
     let (q, k) = queries_and_keys(tokens);
-    let r: Vec<Vec<f64>> = (0..n)
-        .map(|t| mat_vec(&p.w_kr, &relative_embedding(t)))
-        .collect();
+    let r = projected_distances(&p, n);
     let scale = 1.0 / (TOY_DIM as f64).sqrt();
     let cell = |f: &dyn Fn(usize, usize) -> f64| -> Vec<Option<f64>> {
         (0..n * n)
@@ -206,12 +228,9 @@ pub fn terms<S: AsRef<str>>(tokens: &[S], seed: u64) -> Terms {
             })
             .collect()
     };
-    let position_rows = (0..n * n)
-        .map(|cell| {
-            let (i, c) = (cell / n, cell % n);
-            let rr: Vec<f64> = q[i].iter().zip(&p.v).map(|(a, b)| a + b).collect();
-            dot(&rr, &r[n - 1 - c]) * scale
-        })
+    let position_rows = bd_rows(&q, &p.v, &r)
+        .into_iter()
+        .map(|x| x * scale)
         .collect();
     Terms {
         n,
@@ -231,17 +250,14 @@ pub fn authors_scores<S: AsRef<str>>(tokens: &[S], seed: u64) -> (Vec<f64>, Vec<
     let n = tokens.len();
     let p = params(seed);
     let (q, k) = queries_and_keys(tokens);
-    let add = |a: &[f64], b: &[f64]| -> Vec<f64> { a.iter().zip(b).map(|(x, y)| x + y).collect() };
-    let r_rows: Vec<Vec<f64>> = (0..n)
-        .map(|c| mat_vec(&p.w_kr, &relative_embedding(n - 1 - c)))
+    let ac: Vec<f64> = q
+        .iter()
+        .flat_map(|qi| {
+            let rw = plus(qi, &p.u);
+            k.iter().map(move |kj| dot(&rw, kj))
+        })
         .collect();
-    let mut ac = Vec::with_capacity(n * n);
-    let mut bd = Vec::with_capacity(n * n);
-    for qi in &q {
-        let (rw, rr) = (add(qi, &p.u), add(qi, &p.v));
-        ac.extend(k.iter().map(|kj| dot(&rw, kj)));
-        bd.extend(r_rows.iter().map(|r| dot(&rr, r)));
-    }
+    let bd = bd_rows(&q, &p.v, &projected_distances(&p, n));
     let shifted = rel_shift(&bd, n, n);
     let scale = 1.0 / (TOY_DIM as f64).sqrt();
     let scores = ac
