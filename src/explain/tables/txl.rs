@@ -6,6 +6,7 @@ use std::fmt;
 use super::short;
 use crate::math::txl::Terms;
 use crate::params::tables::TxlTerm;
+use crate::scene::tables::txl_values;
 
 /// A visible (query, key) pair, `key ≤ query`.
 pub type Pair = (usize, usize);
@@ -63,19 +64,9 @@ pub struct TxlFinding<'a> {
 }
 
 impl TxlFinding<'_> {
-    /// Entry `(i, j)` of the shown term (a visible pair).
+    /// Entry `(i, j)` of the shown term (a visible pair), as the figure draws it.
     fn value(&self, (i, j): Pair) -> f64 {
-        let t = self.terms;
-        let k = i * t.n + j;
-        let cell = match self.term {
-            TxlTerm::Score => t.score()[k],
-            TxlTerm::Content => t.content[k],
-            TxlTerm::ContentPosition => t.content_position[k],
-            TxlTerm::GlobalContent => t.global_content[k],
-            TxlTerm::GlobalPosition => t.global_position[k],
-            TxlTerm::Rows | TxlTerm::Shifted => Some(t.shifted_rows()[k]),
-        };
-        cell.unwrap_or(f64::NAN)
+        txl_values(self.terms, self.term)[i * self.terms.n + j]
     }
 
     /// "dog ·2 → the ·0" for a pair.
