@@ -173,6 +173,18 @@ fn tick_label(v: &f64) -> String {
     }
 }
 
+/// The width of the y axis's label area: room for the axis description and the longest tick
+/// label (ticks at the ends and the middle stand in for them all).
+fn y_label_area(range: &Range<f64>, log: bool) -> f64 {
+    let format = if log { power_label } else { tick_label };
+    let longest = [range.start, (range.start + range.end) / 2.0, range.end]
+        .iter()
+        .map(|v| format(v).chars().count())
+        .max()
+        .unwrap_or(0);
+    52.0 + 7.0 * longest.saturating_sub(4) as f64
+}
+
 /// Draws the plot: background, caption, axes with light grid, every series, the marker and the
 /// legend (top right, framed).
 pub fn draw<DB: DrawingBackend>(
@@ -196,8 +208,10 @@ pub fn draw_with<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(root)
         .caption(&spec.title, font(15.0))
         .margin(t.px(10.0))
+        // Room for half of a tick label at the axis's right end (a log axis often has one there).
+        .margin_right(t.px(22.0))
         .x_label_area_size(t.px(40.0))
-        .y_label_area_size(t.px(52.0))
+        .y_label_area_size(t.px(y_label_area(&y_range, extras.y_log)))
         .build_cartesian_2d(x_range.clone(), y_range.clone())?;
     let grid = t.axis.mix(0.18);
     chart
@@ -246,9 +260,17 @@ pub fn draw_with<DB: DrawingBackend>(
             style,
         );
         chart.draw_series(std::iter::once(dashes))?;
-        let nudge = (t.px(4.0) as i32, -(t.px(14.0) as i32));
+        // On the side away from the legend, so that the legend never hides a label.
+        let left_legend = matches!(extras.legend, Corner::TopLeft | Corner::BottomLeft);
+        let (at, nudge, pos) = if left_legend {
+            let nudge = (-(t.px(4.0) as i32), -(t.px(14.0) as i32));
+            (x1, nudge, Pos::new(HPos::Right, VPos::Top))
+        } else {
+            let nudge = (t.px(4.0) as i32, -(t.px(14.0) as i32));
+            (x0, nudge, Pos::new(HPos::Left, VPos::Top))
+        };
         chart.draw_series(std::iter::once(
-            EmptyElement::at((x0, *y)) + Text::new(label.clone(), nudge, font(11.0)),
+            EmptyElement::at((at, *y)) + Text::new(label.clone(), nudge, font(11.0).pos(pos)),
         ))?;
     }
 
