@@ -31,7 +31,7 @@ use rand_distr::{Distribution, StandardNormal};
 use super::rope::{Layout, dot, inv_freq, rotate};
 use super::rope_scaling::{RopeScaling, RopeType};
 
-/// The most distances a curve samples (evenly spaced from `N + 1` to `T`).
+/// The most distances a curve samples (geometrically spaced from `N + 1` to `T`).
 pub const POINTS: usize = 2048;
 
 /// The three curves: the matching key's weight at each sampled distance.
@@ -58,19 +58,32 @@ pub fn vectors(d: usize, n: usize, seed: u64) -> (Vec<f64>, Vec<Vec<f64>>) {
 }
 
 /// The sampled distances: every one from `first` to `last` when they are at most [`POINTS`],
-/// else [`POINTS`] of them evenly spaced, both ends included.
+/// else about even on a logarithmic axis: in each octave `[a, 2a)` (from `a = first`, a new
+/// octave wherever the last sample reaches twice the octave's start) one constant step
+/// `⌈a/m⌉`, `m` samples per octave, both ends included. The step is constant within an octave so
+/// that [`curves`] carries each pair's rotation from sample to sample with a handful of sines.
 pub fn distances(first: usize, last: usize) -> Vec<usize> {
-    if last < first {
+    if last < first || first == 0 {
         return Vec::new();
     }
-    let span = last - first;
-    if span < POINTS {
+    if last - first < POINTS {
         return (first..=last).collect();
     }
-    let mut out: Vec<usize> = (0..POINTS)
-        .map(|k| first + ((k as f64 / (POINTS - 1) as f64) * span as f64).round() as usize)
-        .collect();
-    out.dedup();
+    // At most `per_octave` samples in each octave (its step is rounded up), and a partial last
+    // octave of `f` octaves takes at most `f·per_octave`: `POINTS` in all.
+    let octaves = (last as f64 / first as f64).log2();
+    let per_octave = ((POINTS - 1) as f64 / octaves).floor().max(1.0);
+    let mut out = Vec::with_capacity(POINTS);
+    let (mut t, mut start) = (first, first);
+    out.push(t);
+    while t < last {
+        if t >= 2 * start {
+            start = t;
+        }
+        let step = ((start as f64 / per_octave).ceil() as usize).max(1);
+        t = (t + step).min(last);
+        out.push(t);
+    }
     out
 }
 
@@ -100,21 +113,59 @@ fn rotated(q: &[f64], keys: &[Vec<f64>], theta: &[f64], a: f64, ts: &[usize]) ->
         .map(|(i, k)| dot(&rotate(q, (i + 1) as f64, theta, Layout::Half), k) * scale)
         .collect();
     let lse = log_sum_exp(&distractors);
-    // |q_pair|² per pair (i, i + d/2).
-    let norms: Vec<f64> = (0..half)
-        .map(|i| q[i] * q[i] + q[i + half] * q[i + half])
-        .collect();
-    ts.iter()
-        .map(|&t| {
-            let s: f64 = norms
-                .iter()
-                .zip(theta)
-                .map(|(n, th)| n * (t as f64 * th).cos())
-                .sum::<f64>()
-                * scale;
-            weight(s, lse)
+    // Per pair (i, i + d/2): |q_pair|², and e^{i·t·θ_i} carried from one sampled distance to the
+    // next by the rotation of the step between them, recomputed only when the step changes
+    // (once an octave, see [`distances`]): a curve costs a few dozen cos/sin per pair instead of
+    // one per distance, and the drift over 2048 steps stays near 1e-13.
+    let mut pairs: Vec<Turn> = theta
+        .iter()
+        .enumerate()
+        .map(|(i, &theta)| Turn {
+            theta,
+            norm: q[i] * q[i] + q[i + half] * q[i + half],
+            ..Turn::default()
         })
-        .collect()
+        .collect();
+    let (mut step, mut prev) = (0usize, 0usize);
+    let mut out = Vec::with_capacity(ts.len());
+    for (k, &t) in ts.iter().enumerate() {
+        let mut sum = 0.0;
+        if k == 0 {
+            for p in &mut pairs {
+                (p.im, p.re) = (t as f64 * p.theta).sin_cos();
+                sum += p.norm * p.re;
+            }
+        } else {
+            let delta = t - prev;
+            if delta != step {
+                step = delta;
+                for p in &mut pairs {
+                    (p.step_im, p.step_re) = (delta as f64 * p.theta).sin_cos();
+                }
+            }
+            for p in &mut pairs {
+                let (r, m) = (p.re, p.im);
+                p.re = r * p.step_re - m * p.step_im;
+                p.im = r * p.step_im + m * p.step_re;
+                sum += p.norm * p.re;
+            }
+        }
+        prev = t;
+        out.push(weight(sum * scale, lse));
+    }
+    out
+}
+
+/// One coordinate pair of [`rotated`]'s query: its frequency, `|q_pair|²`, `e^{i·t·θ}` at the
+/// current distance and the rotation of the current step.
+#[derive(Clone, Copy, Default)]
+struct Turn {
+    theta: f64,
+    norm: f64,
+    re: f64,
+    im: f64,
+    step_re: f64,
+    step_im: f64,
 }
 
 /// The three curves for head dimension `d` (even, ≥ 2), RoPE `base`, trained length `trained`
@@ -184,6 +235,37 @@ mod tests {
     }
 
     #[test]
+    fn the_carried_rotation_does_not_drift_over_the_longest_curve() {
+        // 2048 distances up to 2^20, steps of every size: each sampled weight still equals the
+        // one from rotating every vector afresh (RoPE and YaRN alike).
+        let (d, base, n, seed, trained, target) = (64, 10_000.0, 16, 9, 65_536, 1 << 20);
+        let (q, keys) = vectors(d, n, seed);
+        let c = curves(d, base, trained, target, n, seed);
+        let m = c.distance.len();
+        assert!(m > POINTS / 2 && c.distance[m - 1] == target);
+        let theta = inv_freq(d, base);
+        let yarn = RopeScaling {
+            rope_type: RopeType::Yarn,
+            dim: d,
+            base,
+            factor: (target / trained) as f64,
+            original_max: trained,
+            seq_len: target,
+            ..RopeScaling::default()
+        };
+        let (yarn_theta, a) = yarn.compute();
+        for k in (0..m).step_by(97).chain([m - 1]) {
+            let t = c.distance[k];
+            for (got, want) in [
+                (c.rope[k], direct(&q, &keys, &theta, 1.0, t)),
+                (c.yarn[k], direct(&q, &keys, &yarn_theta, a, t)),
+            ] {
+                assert!((got - want).abs() < 1e-9, "t = {t}: {got} vs {want}");
+            }
+        }
+    }
+
+    #[test]
     fn without_rotation_the_weight_ignores_the_distance() {
         let c = curves(32, 10_000.0, 128, 1024, 8, 1);
         assert!(c.none.windows(2).all(|w| w[0] == w[1]));
@@ -203,12 +285,39 @@ mod tests {
     }
 
     #[test]
-    fn distances_are_sampled_evenly_with_both_ends() {
+    fn distances_are_spread_on_a_log_axis_with_few_distinct_steps() {
         assert_eq!(distances(3, 7), vec![3, 4, 5, 6, 7]);
-        let many = distances(17, 131_072);
-        assert_eq!(many.len(), POINTS);
-        assert_eq!((many[0], *many.last().unwrap()), (17, 131_072));
-        assert!(many.windows(2).all(|w| w[0] < w[1]));
         assert!(distances(9, 8).is_empty());
+        for (first, last) in [
+            (17, 131_072),
+            (2, 1 << 20),
+            (1025, 2048 + 1025),
+            (513, 1 << 20),
+        ] {
+            let many = distances(first, last);
+            assert!(
+                many.len() <= POINTS && many.len() > POINTS / 2,
+                "{first}…{last}: {}",
+                many.len()
+            );
+            assert_eq!((many[0], *many.last().unwrap()), (first, last));
+            assert!(many.windows(2).all(|w| w[0] < w[1]));
+            // Each step is at most 1/32 of the distance it leaves from (even on a log axis) …
+            assert!(
+                many.windows(2).all(|w| (w[1] - w[0]) * 32 <= w[0].max(32)),
+                "{first}…{last}"
+            );
+            // … and few steps differ: about one per octave.
+            let mut steps: Vec<usize> = many.windows(2).map(|w| w[1] - w[0]).collect();
+            steps.dedup();
+            assert!(
+                steps.len() <= 2 * 22,
+                "{first}…{last}: {} runs of steps",
+                steps.len()
+            );
+        }
+        // Every distance while the step is one.
+        let near = distances(17, 131_072);
+        assert_eq!(&near[..20], &(17..37).collect::<Vec<_>>()[..]);
     }
 }
