@@ -109,6 +109,7 @@ pub const CHAPTERS: [Chapter; 4] = [
             pic("fig-tab-alibi", "ALiBi's bias"),
             pic("fig-tab-alibi-attention", "Local and global heads"),
             pic("fig-tab-nope", "No position at all"),
+            pic("fig-tab-drope", "DroPE: drop the rotation"),
             fig("fig-tab-compare", "Every method side by side"),
             pic("fig-tab-same", "One position, every method"),
             pic("fig-tab-extrapolate", "Past the training length"),

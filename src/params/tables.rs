@@ -3,7 +3,9 @@
 //! Learned tables, Shaw's clipped distances, T5's buckets, ALiBi and NoPE each have their own
 //! keys; the learned table and NoPE's random values share one seed.
 
-use super::decl::{self, Table, choice, flag, float_row, int, int_within, seed, sentence};
+use super::decl::{
+    self, Table, choice, even, flag, float, float_row, int, int_within, seed, sentence,
+};
 use crate::math::alibi;
 
 /// The chapter's key prefix.
@@ -50,6 +52,19 @@ pub const NOPE_DIM: (usize, usize) = (1, 1024);
 
 /// The position every method is compared at (past any max_len the page allows).
 pub const POSITION: (usize, usize) = (0, 4095);
+
+/// DroPE's head_dim: even (RoPE turns pairs), 2 … 256 (Llama 2's 128 is the default).
+pub const DROPE_DIM: (usize, usize) = (2, 256);
+
+/// DroPE's trained length L₀: GPT-2's 1024 up to 64k (Llama 2: 4096, the default).
+pub const DROPE_TRAINED: (usize, usize) = (1024, 65_536);
+
+/// DroPE's target as a multiple of L₀, `T = s·L₀` (also YaRN's factor `s`); at most 2²⁰
+/// positions with the largest L₀.
+pub const DROPE_FACTOR: (usize, usize) = (2, 16);
+
+/// DroPE's distractor keys `N`, at distances `1 … N`: never more than the smallest L₀.
+pub const DROPE_DISTRACTORS: (usize, usize) = (1, 512);
 
 /// Which of Transformer-XL's terms its matrix shows: their sum, or one of (a)–(d).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -150,6 +165,18 @@ pub struct TablesView {
     pub txl_seed: u64,
     /// Which of Transformer-XL's terms the matrix shows.
     pub txl_term: TxlTerm,
+    /// DroPE's head_dim.
+    pub drope_dim: usize,
+    /// DroPE's RoPE base.
+    pub drope_base: f64,
+    /// DroPE's trained length L₀.
+    pub drope_trained: usize,
+    /// DroPE's target over L₀ (`T = s·L₀`, YaRN's factor).
+    pub drope_factor: usize,
+    /// DroPE's distractor keys.
+    pub drope_distractors: usize,
+    /// Seed of DroPE's query and distractors.
+    pub drope_seed: u64,
 }
 
 impl Default for TablesView {
@@ -176,6 +203,12 @@ impl Default for TablesView {
             txl_sentence: crate::math::attention::EXAMPLE.to_string(),
             txl_seed: 0,
             txl_term: TxlTerm::Score,
+            drope_dim: 128,
+            drope_base: 10_000.0,
+            drope_trained: 4096,
+            drope_factor: 8,
+            drope_distractors: 16,
+            drope_seed: 0,
         }
     }
 }
@@ -214,6 +247,11 @@ impl TablesView {
     /// The chosen ALiBi head, from 1, within the head count (as the page reads it).
     pub fn chosen_head(&self) -> usize {
         head_in_range(self.head, self.heads)
+    }
+
+    /// DroPE's target `T = s·L₀`.
+    pub fn drope_target(&self) -> usize {
+        self.drope_trained * self.drope_factor
     }
 
     /// T5's `max_distance` above the exact buckets (as the page reads it).
@@ -273,6 +311,22 @@ pub const TABLE: Table<TablesView> = Table {
             |v| v.txl_term.as_str(),
             |v, name| v.txl_term = TxlTerm::from_name(name),
         ),
+        even!("t.dd", "t.dd (head_dim)", DROPE_DIM, drope_dim),
+        float!("t.db", "t.db (base)", crate::math::limits::BASE, drope_base),
+        int!(
+            "t.dL",
+            "t.dL (trained length L₀)",
+            DROPE_TRAINED,
+            drope_trained
+        ),
+        int!("t.ds", "t.ds (T / L₀)", DROPE_FACTOR, drope_factor),
+        int!(
+            "t.dn",
+            "t.dn (distractors)",
+            DROPE_DISTRACTORS,
+            drope_distractors
+        ),
+        seed!("t.dseed", drope_seed),
         flag!("t.bi", bidirectional),
         flag!("t.causal", causal),
         // Without an override the head keeps its default slope; a bad one reads as 0.5.
@@ -323,6 +377,12 @@ mod tests {
             txl_sentence: "Dog bites man.".into(),
             txl_seed: u64::MAX,
             txl_term: TxlTerm::GlobalPosition,
+            drope_dim: 256,
+            drope_base: 500_000.0,
+            drope_trained: 65_536,
+            drope_factor: 16,
+            drope_distractors: 512,
+            drope_seed: u64::MAX,
         };
         decl::check_round_trip(&TABLE, &view);
     }

@@ -111,6 +111,7 @@ export async function changeControl(page, token) {
         "ctl-t-nseed": ["7", "1"],
         "ctl-t-xs": ["dog bites man", "the dog saw the dog"],
         "ctl-t-xseed": ["7", "1"],
+        "ctl-t-dseed": ["7", "1"],
       }[token];
       assert.ok(choices, `no test value for text box ${sel}`);
       const next = info.value === choices[0] ? choices[1] : choices[0];

@@ -23,6 +23,7 @@ const FIGURES = [
   "fig-tab-alibi",
   "fig-tab-alibi-attention",
   "fig-tab-nope",
+  "fig-tab-drope",
   "fig-tab-compare",
   "fig-tab-same",
   "fig-tab-extrapolate",
@@ -76,7 +77,9 @@ test("every chapter-4 figure draws, with no console error, and the comparison li
       for (const s of stats) assert.ok(s.colours > 20 && s.width > 50, `#${id}: ${JSON.stringify(s)}`);
     }
     const links = await page.$$eval("#fig-tab-compare tbody th a", (a) => a.map((x) => x.getAttribute("href")));
-    assert.equal(links.length, 9);
+    // Every row links to its figure.
+    assert.equal(links.length, await page.$$eval("#fig-tab-compare tbody tr", (r) => r.length));
+    assert.ok(links.length >= 10, `${links.length} rows`);
     for (const href of links) {
       assert.ok(await page.$(href), `the comparison links to ${href}, which is not on the page`);
     }
@@ -289,6 +292,37 @@ test("Transformer-XL: the readout's four terms and score are pe txl-terms' numbe
     await page.check('input[name="t-xterm"] >> nth=4');
     await waitRedraw(page, "fig-tab-txl", before);
     await page.waitForFunction(() => /(^|[?&])t\.xterm=d(&|$)/.test(location.search), null, { timeout: 3000 });
+  });
+});
+
+test("DroPE: the readout's three weights are pe drope's at the first, a middle and the last sampled distance", async () => {
+  const [dim, trained, factor, n, seed] = [16, 1024, 4, 8, 5];
+  const pe = fileURLToPath(new URL("../../target/debug/pe", import.meta.url));
+  const args = ["drope", "--dim", dim, "--trained", trained, "--target", trained * factor, "--distractors", n, "--seed", seed];
+  const cli = JSON.parse(execFileSync(pe, args.map(String), { encoding: "utf8" }));
+  const query = `t.dd=${dim}&t.dL=${trained}&t.ds=${factor}&t.dn=${n}&t.dseed=${seed}`;
+  await onPage(env.browser, `${env.server.url}?${query}#fig-tab-drope`, async (page) => {
+    await showFigure(page, "fig-tab-drope");
+    const canvas = "#fig-tab-drope canvas:not(.layer) >> nth=0";
+    await page.focus(canvas);
+    await page.keyboard.press("Home");
+    const steps = Math.floor(cli.distance.length / 10);
+    for (const [key, k] of [["Home", 0], ["PageDown", steps], ["End", cli.distance.length - 1]]) {
+      await page.keyboard.press(key);
+      const text = await page.textContent("#fig-tab-drope-readout");
+      const t = cli.distance[k];
+      assert.ok(text.startsWith(`Matching key at distance ${t} (${t > trained ? "past" : "within"} L₀ = ${trained})`), `${key}: ${text}`);
+      const numbers = /weight ([\d.e−-]+) under RoPE, ([\d.e−-]+) under YaRN, ([\d.e−-]+) with no rotation/.exec(text);
+      assert.ok(numbers, text);
+      const shown = numbers.slice(1).map((x) => Number(x.replace("−", "-")));
+      [cli.rope[k], cli.yarn[k], cli.none[k]].forEach((want, i) =>
+        assert.ok(close(shown[i], want, 5e-3), `${key}: ${text} vs ${want}`),
+      );
+    }
+    // The finding states the weight without rotation, the same at every distance.
+    const finding = await page.textContent("#fig-tab-drope .finding");
+    assert.match(finding, /Without rotation \(DroPE\) it takes [\d.]+ at every distance/, finding);
+    assert.ok(cli.none.every((w) => w === cli.none[0]));
   });
 });
 

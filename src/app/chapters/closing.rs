@@ -14,7 +14,7 @@ struct Moment {
     link: &'static str,
 }
 
-const TIMELINE: [Moment; 15] = [
+const TIMELINE: [Moment; 17] = [
     Moment {
         year: "2017",
         what: "Learned absolute positions",
@@ -105,6 +105,19 @@ const TIMELINE: [Moment; 15] = [
         who: "Meta",
         link: "?c.type=llama3#fig-ctx-wavelengths",
     },
+    Moment {
+        year: "2024",
+        what: "NoPE layers among RoPE layers in shipped models",
+        who: "Cohere's Command R7B (Cohere2: its global-attention layers); Llama 4 and SmolLM3 \
+              (2025: every fourth layer)",
+        link: "#fig-tab-nope",
+    },
+    Moment {
+        year: "2025",
+        what: "DroPE: drop RoPE after pretraining, recalibrate briefly at the original length",
+        who: "Gelberg, Eguchi, Akiba & Cetin (Sakana AI)",
+        link: "#fig-tab-drope",
+    },
 ];
 
 /// The timeline, 2017 to today.
@@ -147,7 +160,7 @@ struct Question {
 /// How many questions the quiz asks (the chapter's text says so).
 pub const QUESTIONS: usize = QUIZ.len();
 
-const QUIZ: [Question; 8] = [
+const QUIZ: [Question; 9] = [
     Question {
         ask: "Can sinusoidal positional encoding handle sequences longer than those seen during \
               training?",
@@ -261,6 +274,23 @@ const QUIZ: [Question; 8] = [
               first answer is true of an encoder, whose attention has no mask.)",
         link: "?t.nn=512#fig-tab-nope",
         shows: "without any positional encoding",
+    },
+    Question {
+        ask: "DroPE removes a RoPE model's rotation. In the toy of its figure, a key equal to \
+              the query moves farther back among random keys. What happens to its attention \
+              weight?",
+        options: [
+            "It stays the same at every distance.",
+            "It falls as under RoPE, only more slowly.",
+            "It grows: far keys are preferred.",
+        ],
+        right: 0,
+        why: "Without the rotation the score is q·k/√d, with no position in it, so the weight \
+              is the same at every distance; order must then come from the causal mask, as in \
+              NoPE, and the model needs recalibrating because its weights were trained with \
+              the rotation.",
+        link: "?t.ds=16#fig-tab-drope",
+        shows: "the score reads content alone, so where the key is changes nothing",
     },
 ];
 

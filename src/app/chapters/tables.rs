@@ -10,6 +10,7 @@ use crate::app::chapters::closing::{QUESTIONS, Quiz, Timeline};
 use crate::app::figures::tables::alibi::AlibiBias;
 use crate::app::figures::tables::alibi_attention::AlibiAttention;
 use crate::app::figures::tables::compare::Comparison;
+use crate::app::figures::tables::drope::DroppedRotation;
 use crate::app::figures::tables::extrapolate::ExtrapolationSideBySide;
 use crate::app::figures::tables::learned::LearnedCliff;
 use crate::app::figures::tables::learned_similarity::LearnedSimilarity;
@@ -21,6 +22,15 @@ use crate::app::figures::tables::t5::T5Buckets;
 use crate::app::figures::tables::txl::TransformerXl;
 use crate::app::state::tables::TablesState;
 use crate::explain::tables::slope_ladder;
+
+/// DroPE's Table 10 (arXiv 2512.12167v1): needle-in-a-haystack scores of SmolLM-360M at 2×, 4×
+/// and 8× its 2048-token context, as printed there.
+const DROPE_TABLE_10: [(&str, [&str; 3]); 4] = [
+    ("RoPE-NTK", ["29.84", "14.37", "7.19"]),
+    ("YaRN", ["48.25", "25.62", "12.18"]),
+    ("LongRoPE2", ["44.20", "26.20", "16.45"]),
+    ("DroPE", ["74.92", "55.00", "52.20"]),
+];
 
 /// The chapter.
 #[component]
@@ -128,6 +138,74 @@ pub fn Tables() -> impl IntoView {
                     <NoPosition />
                 </Deferred>
             </div>
+            <h3>"DroPE: drop the rotation after training"</h3>
+            <p>
+                "DroPE (Gelberg, Eguchi, Akiba and Cetin, Sakana AI, 2025) starts from a model "
+                "pretrained with RoPE, removes the rotation from every layer, and trains the "
+                "model a little more at its original context length, a recalibration: what is "
+                "left is a NoPE model. The rotation is not useless, in the authors' account: it "
+                "helps pretraining converge. Their hypothesis is that it is also what keeps a "
+                "model from using a longer context: scaling methods like YaRN must compress the "
+                "slow pairs' angles to keep them in the range training saw, and that shifts "
+                "attention that matches content at long distances (their §4, Observation 2). "
+                "Without the rotation a score reads content alone, wherever the key is, and "
+                "order must come from the causal mask, as in the figure above. The "
+                "recalibration is needed because the weights were trained for rotated queries "
+                "and keys: dropping the rotation changes the score of every pair at a distance "
+                "other than 0."
+            </p>
+            <div class="figure-stack">
+                <Deferred>
+                    <DroppedRotation />
+                </Deferred>
+            </div>
+            <p>
+                "What the paper reports (its claims, from its own tables, arXiv 2512.12167v1; "
+                "not recomputed here). On needle-in-a-haystack retrieval with SmolLM-360M, "
+                "pretrained at 2048 tokens on 600B tokens and recalibrated at 2048, zero-shot "
+                "at longer contexts:"
+            </p>
+            <table class="numbers">
+                <caption>
+                    "Needle-in-a-haystack score, SmolLM-360M (the paper's Table 10)"
+                </caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"method"</th>
+                        <th scope="col">"2× (4096)"</th>
+                        <th scope="col">"4× (8192)"</th>
+                        <th scope="col">"8× (16384)"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {DROPE_TABLE_10
+                        .iter()
+                        .map(|(method, scores)| {
+                            view! {
+                                <tr>
+                                    <th scope="row">{*method}</th>
+                                    {scores.iter().map(|v| view! { <td>{*v}</td> }).collect_view()}
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+            <p>
+                "Its other tables: a half-billion-parameter model trained from scratch with "
+                "RoPE, dropped for the last 2B of 16B tokens, retrieves more at 2× its context "
+                "on three RULER tasks than the same model with PI, RoPE-NTK or YaRN and than "
+                "ALiBi, NoPE and RNoPE-SWA models trained alike (Table 1: 28.0, 41.6 and 23.3 "
+                "against at most 21.1, 36.2 and 21.4); on four LongBench tasks plus the needle "
+                "test SmolLM-360M's average rises from 2.98 to 30.52 (YaRN: 19.94, Table 2); "
+                "recalibrated on 20B tokens, SmolLM-1.7B and Llama 2 7B average 21.49 and 26.08 "
+                "on three LongBench tasks, against 16.23 and 19.14 with YaRN and 18.53 and 21.88 "
+                "with RoPE-NTK (Table 3). The recalibration is not free: 30B to 120B tokens for "
+                "SmolLM-360M (5 to 20 % of its pretraining; it recovers over 95 % of its "
+                "short-context scores within 5B), 20B for the larger two (2 % and 0.5 %). Not "
+                "shown: a model dropped without recalibration, needle tests past 8×, models "
+                "beyond 7B parameters, or a replication by others."
+            </p>
             <h3>"Every method side by side"</h3>
             <div class="figure-stack">
                 <Deferred>
@@ -182,6 +260,7 @@ pub fn figure(id: &str) -> Option<(AnyView, bool)> {
             false,
         ),
         "fig-tab-nope" => (view! { <nope::NoPosition /> }.into_any(), false),
+        "fig-tab-drope" => (view! { <drope::DroppedRotation /> }.into_any(), false),
         "fig-tab-compare" => (view! { <compare::Comparison /> }.into_any(), false),
         "fig-tab-same" => (view! { <same::SamePosition /> }.into_any(), false),
         "fig-tab-extrapolate" => (

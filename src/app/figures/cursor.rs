@@ -4,8 +4,10 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::canvas::Surface;
 use crate::app::figure::Pointer;
-use crate::chart::lines::LinePlotLayout;
+use crate::app::plot::paint_lines_with;
+use crate::chart::lines::{Extras, LinePlotLayout, LinePlotSpec};
 
 /// A cursor over `count()` items along a line plot's x axis: `index(x)` maps a data x to an item.
 #[derive(Clone, Copy)]
@@ -90,6 +92,19 @@ impl XCursor {
         index: impl Fn(f64) -> f64 + Copy + 'static,
     ) -> Pointer {
         Pointer::new(self.on_move(canvas, count, index), self.on_key(count))
+    }
+
+    /// Paints the line plot `spec` with `extras` on `surface` (its height by `height`) and keeps
+    /// where it went, for the pointer.
+    pub fn paint(
+        self,
+        surface: &Surface,
+        height: impl Fn(f64) -> f64,
+        spec: &LinePlotSpec,
+        extras: &Extras,
+    ) {
+        self.layout
+            .set_value(paint_lines_with(surface, height, spec, extras));
     }
 
     /// The selected item, below `n` (the last one if the list shrank).

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::math::{alibi, attention, txl};
+use crate::math::{alibi, attention, drope, txl};
 use crate::params::tables::{TablesView, TxlTerm, distance_in_range, head_in_range, with_slope};
 
 /// The chapter's controls.
@@ -51,6 +51,18 @@ pub struct TablesState {
     pub txl_seed: RwSignal<u64>,
     /// Which of Transformer-XL's terms the matrix shows.
     pub txl_term: RwSignal<TxlTerm>,
+    /// DroPE's head_dim.
+    pub drope_dim: RwSignal<usize>,
+    /// DroPE's RoPE base.
+    pub drope_base: RwSignal<f64>,
+    /// DroPE's trained length L₀.
+    pub drope_trained: RwSignal<usize>,
+    /// DroPE's target over L₀.
+    pub drope_factor: RwSignal<usize>,
+    /// DroPE's distractor keys.
+    pub drope_distractors: RwSignal<usize>,
+    /// Seed of DroPE's query and distractors.
+    pub drope_seed: RwSignal<u64>,
     derived: Derived,
 }
 
@@ -63,6 +75,7 @@ struct Derived {
     max_distance: Memo<usize>,
     txl_tokens: Memo<Vec<String>>,
     txl: Memo<txl::Terms>,
+    drope: Memo<drope::Curves>,
 }
 
 impl TablesState {
@@ -89,6 +102,23 @@ impl TablesState {
         let txl_sentence = RwSignal::new(v.txl_sentence);
         let txl_seed = RwSignal::new(v.txl_seed);
         let txl_term = RwSignal::new(v.txl_term);
+        let drope_dim = RwSignal::new(v.drope_dim);
+        let drope_base = RwSignal::new(v.drope_base);
+        let drope_trained = RwSignal::new(v.drope_trained);
+        let drope_factor = RwSignal::new(v.drope_factor);
+        let drope_distractors = RwSignal::new(v.drope_distractors);
+        let drope_seed = RwSignal::new(v.drope_seed);
+        let drope = Memo::new(move |_| {
+            let trained = drope_trained.get();
+            drope::curves(
+                drope_dim.get(),
+                drope_base.get(),
+                trained,
+                trained * drope_factor.get(),
+                drope_distractors.get(),
+                drope_seed.get(),
+            )
+        });
         let txl_tokens = Memo::new(move |_| txl_sentence.with(|s| attention::tokenize(s)));
         let txl = Memo::new(move |_| txl_tokens.with(|t| txl::terms(t, txl_seed.get())));
         let chosen_head = Memo::new(move |_| head_in_range(head.get(), heads.get()));
@@ -120,6 +150,12 @@ impl TablesState {
             txl_sentence: txl_sentence.get(),
             txl_seed: txl_seed.get(),
             txl_term: txl_term.get(),
+            drope_dim: drope_dim.get(),
+            drope_base: drope_base.get(),
+            drope_trained: drope_trained.get(),
+            drope_factor: drope_factor.get(),
+            drope_distractors: drope_distractors.get(),
+            drope_seed: drope_seed.get(),
         });
         TablesState {
             max_len,
@@ -143,6 +179,12 @@ impl TablesState {
             txl_sentence,
             txl_seed,
             txl_term,
+            drope_dim,
+            drope_base,
+            drope_trained,
+            drope_factor,
+            drope_distractors,
+            drope_seed,
             derived: Derived {
                 view,
                 default_slopes,
@@ -151,6 +193,7 @@ impl TablesState {
                 max_distance: t5_distance,
                 txl_tokens,
                 txl,
+                drope,
             },
         }
     }
@@ -183,6 +226,11 @@ impl TablesState {
     /// Transformer-XL's tokens (the sentence as the toy attention reads it).
     pub fn txl_tokens(self) -> Memo<Vec<String>> {
         self.derived.txl_tokens
+    }
+
+    /// DroPE's three curves: the matching key's weight at each sampled distance.
+    pub fn drope(self) -> Memo<drope::Curves> {
+        self.derived.drope
     }
 
     /// Transformer-XL's four terms over the sentence, under the seed.

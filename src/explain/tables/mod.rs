@@ -10,11 +10,12 @@
 //!
 //! One submodule per family: [`t5`] (buckets), [`alibi`] (slopes, local and global heads),
 //! [`learned`] (the cliff, the rows' similarity), [`shaw`] (clipped distances), [`txl`] (Transformer-XL's four terms), [`nope`] (the
-//! mask's signal), [`compare`] (one position, and past the training length). Everything is
+//! mask's signal), [`drope`] (a matching key's weight with and without rotation), [`compare`] (one position, and past the training length). Everything is
 //! re-exported here, so `explain::tables::X` names any of them.
 
 mod alibi;
 mod compare;
+mod drope;
 mod learned;
 mod nope;
 mod shaw;
@@ -23,6 +24,7 @@ mod txl;
 
 pub use alibi::*;
 pub use compare::*;
+pub use drope::*;
 pub use learned::*;
 pub use nope::*;
 pub use shaw::*;

@@ -7,17 +7,19 @@
 //! Interactive state takes its resting value: no hover, no selected tile.
 //!
 //! By subject: `learned` (the learned table and its similarity), `relative` (Shaw's clipped
-//! distances, T5's buckets), `txl` (Transformer-XL's four terms), `alibi` (the slopes, the bias, local and global heads), `position`
+//! distances, T5's buckets), `txl` (Transformer-XL's four terms), `drope` (a matching key's weight with and without rotation), `alibi` (the slopes, the bias, local and global heads), `position`
 //! (NoPE, one position in every method, past the training length). The comparison table
 //! (fig-tab-compare) is HTML text with no picture, so it has no builder.
 
 mod alibi;
+mod drope;
 mod learned;
 mod position;
 mod relative;
 mod txl;
 
 pub use alibi::*;
+pub use drope::*;
 pub use learned::*;
 pub use position::*;
 pub use relative::*;
@@ -47,6 +49,7 @@ pub const PICTURES: &[(&str, crate::scene::Build)] = &[
     ("fig-tab-alibi", alibi),
     ("fig-tab-alibi-attention", alibi_attention),
     ("fig-tab-nope", nope),
+    ("fig-tab-drope", drope),
     ("fig-tab-same", same),
     ("fig-tab-extrapolate", extrapolate),
 ];

@@ -10,7 +10,6 @@ use crate::app::controls::IntSlider;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
-use crate::app::plot::paint_lines_with;
 use crate::app::state::context::ContextState;
 use crate::app::theme::PageTheme;
 use crate::explain::context as claims;
@@ -34,12 +33,7 @@ pub fn DynamicNtk() -> impl IntoView {
         let e = end();
         let at = cursor.get(POINTS).map_or(s.len.get(), |k| length_at(k, e));
         let (spec, extras) = s.view().with(|v| scene::dynamic_spec(v, at, t));
-        cursor.layout.set_value(paint_lines_with(
-            surface,
-            scene::dynamic_height,
-            &spec,
-            &extras,
-        ));
+        cursor.paint(surface, scene::dynamic_height, &spec, &extras);
     });
     let index = move |x: f64| {
         let (lo, hi) = ((LENGTH.0 as f64).log10(), (end() as f64).log10());

@@ -10,7 +10,6 @@ use super::{length_text, method_name};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
-use crate::app::plot::paint_lines_with;
 use crate::app::state::context::ContextState;
 use crate::app::theme::PageTheme;
 use crate::math::rope_extension::log_columns;
@@ -45,12 +44,7 @@ pub fn ScoresByDistance() -> impl IntoView {
         plain_curve.with(|plain| {
             scaled_curve.with(|(scaled, factor)| {
                 let (spec, extras) = scene::scores_spec(plain, scaled, *factor, method, l0, at, t);
-                cursor.layout.set_value(paint_lines_with(
-                    surface,
-                    scene::scores_height,
-                    &spec,
-                    &extras,
-                ));
+                cursor.paint(surface, scene::scores_height, &spec, &extras);
             })
         });
     });

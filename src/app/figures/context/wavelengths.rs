@@ -9,7 +9,6 @@ use super::method_name;
 use crate::app::figure::{DrawStats, InteractiveCanvas, draw_effect_into};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
-use crate::app::plot::paint_lines_with;
 use crate::app::state::context::ContextState;
 use crate::app::theme::PageTheme;
 use crate::explain::context as claims;
@@ -41,12 +40,7 @@ pub fn Wavelengths() -> impl IntoView {
         let at = cursor.get(count());
         let (spec, extras) = view
             .with(|v| plain.with(|p| curves.with(|cs| scene::wavelengths_spec(v, p, cs, at, t))));
-        cursor.layout.set_value(paint_lines_with(
-            surface,
-            scene::wavelengths_height,
-            &spec,
-            &extras,
-        ));
+        cursor.paint(surface, scene::wavelengths_height, &spec, &extras);
     });
     draw_effect_into(bottom_ref, stats, move |surface| {
         let t = theme.get();
@@ -54,12 +48,7 @@ pub fn Wavelengths() -> impl IntoView {
         let (factor, n) = (s.factor.get(), count());
         curves.with(|cs| {
             let (spec, extras) = scene::slowdown_spec(factor, n, cs, at, t);
-            scale_cursor.layout.set_value(paint_lines_with(
-                surface,
-                scene::slowdown_height,
-                &spec,
-                &extras,
-            ));
+            scale_cursor.paint(surface, scene::slowdown_height, &spec, &extras);
         });
     });
     let readout = move || {

@@ -19,7 +19,7 @@ struct Row {
     acts: &'static str,
 }
 
-const ROWS: [Row; 9] = [
+const ROWS: [Row; 10] = [
     Row {
         method: "Sinusoidal",
         figure: "fig-heatmap",
@@ -115,6 +115,20 @@ const ROWS: [Row; 9] = [
         extrapolates: NOPE_EXTRAPOLATES,
         parameters: "none",
         acts: "nowhere (only the causal mask)",
+    },
+    Row {
+        method: "DroPE",
+        figure: "fig-tab-drope",
+        used_by: "the authors' SmolLM-360M, SmolLM-1.7B and Llama 2 7B, recalibrated (Gelberg \
+                  et al. 2025)",
+        idea: "pretrain with RoPE, then remove the rotation from every layer and train briefly \
+               more at the original context length",
+        extrapolates: "after the drop a score reads content alone at any distance, as NoPE's \
+                       does; the paper reports zero-shot gains over PI, RoPE-NTK and YaRN (its \
+                       Table 10: needle in a haystack at 8× SmolLM-360M's context, 52.20 \
+                       against 12.18 with YaRN)",
+        parameters: "none added: the model's own, recalibrated",
+        acts: "rotates q and k in pretraining; after the drop, nowhere (only the causal mask)",
     },
 ];
 

@@ -3,6 +3,7 @@
 pub mod alibi;
 pub mod alibi_attention;
 pub mod compare;
+pub mod drope;
 pub mod extrapolate;
 pub mod learned;
 pub mod learned_similarity;

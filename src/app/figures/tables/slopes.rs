@@ -10,7 +10,6 @@ use crate::app::controls::{IntSlider, show_value};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
-use crate::app::plot::paint_lines_with;
 use crate::app::state::Notices;
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
@@ -48,12 +47,7 @@ pub fn AlibiSlopes() -> impl IntoView {
         let at = cursor.get(h_count).map(|k| k + 1).unwrap_or(chosen);
         let overridden = s.slope.get().is_some();
         let (spec, extras) = slopes.with(|m| scene::slopes_spec(m, chosen, overridden, at, t));
-        cursor.layout.set_value(paint_lines_with(
-            surface,
-            scene::slopes_height,
-            &spec,
-            &extras,
-        ));
+        cursor.paint(surface, scene::slopes_height, &spec, &extras);
     });
     let readout = move || {
         let heads = s.heads.get();
