@@ -20,7 +20,9 @@
 //! The authors' code (kimiyoung/transformer-xl, `pytorch/mem_transformer.py`) computes it so:
 //! - `PositionalEmbedding`: `inv_freq = 1/10000^(2k/d)`, `R_t = [sin(t·inv_freq) | cos(t·inv_freq)]`
 //!   (the sine block, then the cosine block);
-//! - `MemTransformerLM._forward`: the distances `pos_seq = klen − 1, …, 1, 0`, descending;
+//! - `MemTransformerLM._forward`: the distances `pos_seq = klen − 1, …, 1, 0`, descending, capped
+//!   at `clamp_len` when it is set (`pos_seq.clamp_(max=clamp_len)`; the released evaluation
+//!   scripts set it, e.g. 1000 on WikiText-103; the toy's sentences are far shorter);
 //! - `RelPartialLearnableMultiHeadAttn.forward`: `AC = (q_i + u)·k_j` (terms a + c), one row of
 //!   `BD = (q_i + v)·(W_{k,R} R_t)` per query with one column per distance (terms b + d),
 //!   `_rel_shift(BD)` to put the column of distance `i − j` under key `j`, and

@@ -144,3 +144,60 @@ fn regression_m5_wang_et_al_are_credited_with_their_own_explanation() {
     assert_says(t, &["distracted attention", "softmax temperature per head"]);
     assert_never_says(t, &["(Wang et al. 2024):"]);
 }
+
+/// The second chapter-4 read, M2: the NoPE plot's top was fixed at 10^0.15, so a first query's
+/// mean square above ≈ 1.41 (`?t.nd=8&t.seed=0`: 1.74; `?t.nd=1&t.seed=3`: 3.53) was drawn on
+/// the frame, at the wrong height. Every simulated value now lies inside the plot.
+#[test]
+fn regression_r2_m2_the_nope_plot_holds_every_simulated_value() {
+    use pe_explorer::chart::theme::Theme;
+    use pe_explorer::math::nope;
+    use pe_explorer::scene::tables::nope_spec;
+    let mut above = 0;
+    for (seed, d) in [(0, 8), (3, 1), (1, 64), (2, 1), (5, 2)] {
+        let mut variance = Vec::new();
+        nope::output_variance_into(seed, 256, d, &mut variance);
+        let (spec, _) = nope_spec(&variance, d, None, Theme::LIGHT);
+        let top = variance
+            .iter()
+            .filter(|v| **v > 0.0)
+            .map(|v| v.log10())
+            .fold(f64::MIN, f64::max);
+        above += usize::from(top > 0.15);
+        assert!(
+            spec.y_range.end > top,
+            "seed {seed}, d = {d}: top {} under {top}",
+            spec.y_range.end
+        );
+    }
+    assert!(above >= 2, "the settings the read named exceed the old top");
+}
+
+/// The second chapter-4 read, U4: Transformer-XL's finding wrote negatives with an ASCII hyphen
+/// while the same figure's readout writes "−".
+#[test]
+fn regression_r2_u4_the_transformer_xl_finding_writes_a_real_minus() {
+    use pe_explorer::explain::tables::TxlFinding;
+    use pe_explorer::math::{attention, txl};
+    use pe_explorer::params::tables::TxlTerm;
+    let tokens = attention::tokenize("The dog saw the dog");
+    let mut negatives = 0;
+    for seed in 0..16 {
+        let terms = txl::terms(&tokens, seed);
+        for term in TxlTerm::ALL {
+            let text = TxlFinding {
+                tokens: &tokens,
+                terms: &terms,
+                term,
+            }
+            .to_string();
+            let ascii = text
+                .as_bytes()
+                .windows(2)
+                .any(|w| w[0] == b'-' && w[1].is_ascii_digit());
+            assert!(!ascii, "seed {seed}, {term:?}: {text}");
+            negatives += usize::from(text.contains('−'));
+        }
+    }
+    assert!(negatives > 0, "some finding states a negative value");
+}

@@ -93,10 +93,12 @@ pub fn Tables() -> impl IntoView {
                 "Where each keeps the distance decides what a longer text meets. Shaw's vectors "
                 "stop at ±k: every farther pair shares the vectors of ±k. T5's buckets widen "
                 "logarithmically, and every distance from max_distance on shares the last one. "
-                "Transformer-XL's sinusoid has no clip and no table: every distance gets its own "
+                "Transformer-XL's formula has no clip and no table: every distance gets its own "
                 "R" <sub>"i−j"</sub> ", including distances no training segment had, and the "
-                "paper uses that, evaluating with a memory several times longer than in training "
-                "(§3.2, §3.3). In all three a far pair gets a defined value; whether the model "
+                "paper evaluates with a memory several times longer than in training (§3.2, "
+                "§3.3). Its released evaluation scripts still cap the distance (clamp_len): on "
+                "WikiText-103, a memory of 1600 with clamp_len 1000, so every key farther than "
+                "1000 shares R" <sub>"1000"</sub> ", as Shaw's share ±k. In all three a far pair gets a defined value; whether the model "
                 "does well with it is a question of training, not of the formula."
             </p>
             <h3>"ALiBi: attention with linear biases"</h3>

@@ -166,7 +166,7 @@ impl fmt::Display for TxlFinding<'_> {
                 self.name(b),
                 a.0 - a.1,
                 b.0 - b.1,
-                short(self.value(a), 4)
+                short(self.value(a), 4).replace('-', "−")
             ),
             None => write!(
                 f,

@@ -16,6 +16,11 @@ pub fn nope_height(width: f64) -> f64 {
     (width * 0.45).clamp(240.0, 340.0)
 }
 
+/// Whether the simulated values of `n` positions are drawn as dots (else as a line).
+pub fn nope_dots(n: usize) -> bool {
+    n <= 64
+}
+
 /// The weight `1/(i + 1)` and the simulated output variance `variance` (one per query, width
 /// `d`) against the tokens visible, on log–log axes; query `at` marked.
 pub fn nope_spec(
@@ -36,12 +41,14 @@ pub fn nope_spec(
         .iter()
         .map(|p| p.1)
         .fold(-(n as f64).log10(), f64::min);
+    // The top from the data too: a first mean square above 10^0.15 would sit on the frame.
+    let hi = simulated.iter().map(|p| p.1 + 0.05).fold(0.15, f64::max);
     let spec = LinePlotSpec {
         title: "What a causal query sees without positions".into(),
         x_desc: "tokens visible to query i (i + 1)",
         y_desc: "value",
         x_range: 0.0..x(n.saturating_sub(1)).max(0.3),
-        y_range: (lo - 0.15)..0.15,
+        y_range: (lo - 0.15)..hi,
         series: vec![
             Series {
                 label: "weight of each key, 1/(i + 1)".into(),
@@ -54,8 +61,8 @@ pub fn nope_spec(
                 label: format!("output variance, simulated (d = {d})"),
                 color: series_color(1),
                 points: simulated,
-                dots: n <= 64,
-                line: n > 64,
+                dots: nope_dots(n),
+                line: !nope_dots(n),
             },
         ],
         marker: at.map(|i| (x(i), format!("query {i}"))),

@@ -56,12 +56,13 @@ const ROWS: [Row; 10] = [
         idea: "a sinusoid of the distance i − j, projected by a key matrix of its own, and \
                learned vectors u and v in place of the query's position: four terms in each \
                score",
-        extrapolates: "defined at any distance (the sinusoid is a formula); with its cache of \
-                       earlier segments the paper attends farther at evaluation than in \
-                       training (§3.2)",
+        extrapolates: "defined at any distance by the formula; with its cache of earlier \
+                       segments the paper attends farther at evaluation than in training \
+                       (§3.2), though its released evaluations clamp the distance (clamp_len \
+                       1000 with a 1600-token memory on WikiText-103)",
         parameters: "a projection W_k,R per layer; u and v per head, shared by all layers in \
-                     the authors' PyTorch code (their TensorFlow scripts for WikiText-103 give \
-                     each layer its own)",
+                     the authors' PyTorch code (their TensorFlow scripts for WikiText-103 and \
+                     One Billion Word give each layer its own, as does Hugging Face's port)",
         acts: "the attention scores only",
     },
     Row {

@@ -12,10 +12,10 @@ use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, InteractiveCanvas, draw_effect_into};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
-use crate::app::plot::paint_lines_with;
 use crate::app::state::tables::TablesState;
 use crate::app::tasks::run_in_slices;
 use crate::app::theme::PageTheme;
+use crate::explain::count as counted;
 use crate::explain::tables::NopeFinding;
 use crate::math::nope;
 use crate::params::format_significant;
@@ -92,24 +92,21 @@ pub fn NoPosition() -> impl IntoView {
             let _ = crate::app::canvas::fit(surface, scene::nope_height);
             return;
         };
-        cursor.layout.set_value(paint_lines_with(
-            surface,
-            scene::nope_height,
-            &spec,
-            &extras,
-        ));
+        cursor.paint(surface, scene::nope_height, &spec, &extras);
     });
     let readout = move || {
         let n = s.nope_len.get();
         match cursor.get(n) {
             Some(i) => of_setting(done, setting(), |v| {
                 format!(
-                    "Query {i} sees {} tokens: each gets weight {}; its output's mean square \
-                     over the {} coordinates (an estimate of its variance) is {} (expected \
-                     1/(i + 1) = {}).",
-                    i + 1,
+                    "Query {i} sees {}: each gets weight {}; its output's mean square over \
+                     {} (an estimate of its variance) is {} (expected 1/(i + 1) = {}).",
+                    counted(i + 1, "token", "tokens"),
                     format_significant(nope::uniform_weight(i), 4),
-                    s.nope_dim.get(),
+                    match s.nope_dim.get() {
+                        1 => "its 1 coordinate".to_string(),
+                        d => format!("the {d} coordinates"),
+                    },
                     format_significant(v.get(i).copied().unwrap_or(0.0), 4),
                     format_significant(nope::uniform_weight(i), 4)
                 )
@@ -134,11 +131,17 @@ pub fn NoPosition() -> impl IntoView {
         .unwrap_or_else(|| SIMULATING.to_string())
     };
     let describe = move || {
+        let n = s.nope_len.get();
         format!(
-            "Two falling lines on log–log axes over {} positions: the weight 1/(i + 1) that \
-             uniform causal attention gives each key, and the output's mean square, an estimate \
-             of its variance that scatters around the same line (more so for small d). {}",
-            s.nope_len.get(),
+            "On log–log axes over {n} positions, a falling line of the weight 1/(i + 1) that \
+             uniform causal attention gives each key, and {} of the output's mean square, an \
+             estimate of its variance that scatters around the same line (more so for small \
+             d). {}",
+            if scene::nope_dots(n) {
+                "dots"
+            } else {
+                "a line"
+            },
             finding()
         )
     };
