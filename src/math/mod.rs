@@ -9,6 +9,7 @@ pub mod alibi;
 pub mod attention;
 pub mod cloud;
 pub mod drope;
+pub mod layers;
 pub mod learned;
 pub mod limits;
 pub mod naive;

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 mod config;
 mod errors;
+mod layers;
 mod render;
 
 fn pe(args: &[&str]) -> Output {

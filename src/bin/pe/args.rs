@@ -299,6 +299,14 @@ pub enum Command {
     },
     /// RoPE inverse frequencies, wavelengths (2π/inv_freq), per-pair slow-down θ/θ' and attention factor of a rope_type, from flags or from a model's config.json (--config) → {"inv_freq": [...], "wavelengths": [...], "scale_per_pair": [...], "attention_factor": x, ...}.
     RopeFreqs(RopeFreqsArgs),
+    /// What each layer does with positions, from a model's config.json as transformers 5.24 reads it (gemma3, gemma4, llama4, smollm3, cohere2, gpt_oss, qwen3, qwen2_5_vl, qwen3_vl, deepseek_v3) → {"num_layers": N, "layers": [{"layer": i, "attention": "full"|"sliding"|"chunked", "window": W or null, "rope": true|false, "rope_type": ..., "rope_theta": ...}, ...]}; window is the sliding window or the attention chunk (null for full), rope_type and rope_theta null on a layer without RoPE.
+    Layers {
+        #[arg(long, help = format!(
+            "The model's config.json, at most {} bytes; - reads stdin",
+            pe_explorer::math::rope_config::MAX_CONFIG_BYTES
+        ))]
+        config: String,
+    },
     /// Rotate q and k to each position → {"q_rot": [[...]], "k_rot": [[...]], "dots": [[...]]}; dots[a][b] = q at a · k at b. With --rotary-dim R only the first R coordinates rotate.
     RopeApply {
         #[arg(long, help = format!("{} — the length of --q and --k", even_dim_help()))]

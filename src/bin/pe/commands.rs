@@ -10,7 +10,7 @@ use super::check::{self, Checked};
 use pe_explorer::math::learned::LearnedTable;
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 use pe_explorer::math::{
-    alibi, attention, drope, limits, naive, nope, relative, rope, similarity, txl,
+    alibi, attention, drope, layers, limits, naive, nope, relative, rope, similarity, txl,
 };
 
 /// A row-major `width`-column matrix as a list of rows (non-finite entries print as null).
@@ -62,6 +62,11 @@ pub fn execute(command: Command, stdin: &mut dyn Read) -> Checked<Value> {
             spacing: spacing.into(),
         })),
         Command::RopeFreqs(args) => super::rope_freqs::run(args, stdin),
+        Command::Layers { config } => {
+            let (name, text) = super::rope_freqs::read_config(&config, stdin)?;
+            let model = layers::parse_layers(&text).map_err(|e| format!("{name}: {e}"))?;
+            Ok(layers_json(&model))
+        }
         Command::RopeApply {
             dim,
             base,
@@ -531,6 +536,29 @@ fn txl_terms_json(tokens: &[String], seed: u64) -> Value {
         "score": masked_rows(&t.score(), n),
         "bd_rows": rows(&t.position_rows, n),
         "bd_shifted": rows(&t.shifted_rows(), n),
+    })
+}
+
+/// `pe layers`' JSON: the record shape of the shared reference (`modern/records.json`).
+fn layers_json(model: &layers::Layers) -> Value {
+    let rows: Vec<Value> = model
+        .layers
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            json!({
+                "layer": i,
+                "attention": l.attention.as_str(),
+                "window": l.window,
+                "rope": l.rope.is_some(),
+                "rope_type": l.rope.as_ref().map(|r| r.rope_type.clone()),
+                "rope_theta": l.rope.as_ref().map(|r| r.theta),
+            })
+        })
+        .collect();
+    json!({
+        "num_layers": rows.len(),
+        "layers": rows,
     })
 }
 

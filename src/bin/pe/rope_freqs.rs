@@ -77,7 +77,7 @@ fn extension_json(c: &RopeScaling, t: usize) -> Map<String, Value> {
 
 /// The text of `--config` (`-` = `stdin`) and the name messages give it; at most
 /// [`MAX_CONFIG_BYTES`] bytes of UTF-8.
-fn read_config(path: &str, stdin: &mut dyn Read) -> Checked<(String, String)> {
+pub(crate) fn read_config(path: &str, stdin: &mut dyn Read) -> Checked<(String, String)> {
     let name = if path == "-" { "stdin" } else { path }.to_string();
     let mut file;
     let source: &mut dyn Read = if path == "-" {

@@ -1,0 +1,94 @@
+//! `pe layers` against what transformers 5.24 holds for every config of the shared reference's
+//! `modern/` folder: its own records (Gemma 3 4B) and, for every config, what its config classes
+//! give (`tests/reference/layers/`, written by `generate.py` there).
+
+use serde_json::Value;
+
+use super::{assert_one_line_error, json, pe, pe_with_stdin};
+
+/// The shared reference's `modern/` folder beside the crate.
+fn modern(path: &str) -> String {
+    format!(
+        "{}/../shared/reference/modern/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn read_json(path: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect(path)).expect(path)
+}
+
+#[test]
+fn every_modern_config_reads_as_transformers_reads_it() {
+    let folder = modern("configs");
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .expect("the shared reference's configs")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 11, "{names:?}");
+    for name in &names {
+        let got = json(&["layers", "--config", &format!("{folder}/{name}")]);
+        let want = read_json(&format!(
+            "{}/tests/reference/layers/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ));
+        assert_eq!(got["num_layers"], want["num_layers"], "{name}");
+        assert_eq!(got["layers"], want["layers"], "{name}");
+    }
+}
+
+#[test]
+fn the_gemma_3_record_is_what_pe_layers_prints() {
+    let records = read_json(&modern("records.json"));
+    let mut seen = 0;
+    for r in records["records"].as_array().expect("records") {
+        if r["kind"] != "layers" {
+            continue;
+        }
+        let config = modern(&format!(
+            "configs/{}",
+            r["config"].as_str().expect("config")
+        ));
+        let got = json(&["layers", "--config", &config]);
+        assert_eq!(got["num_layers"], r["num_layers"], "{}", r["name"]);
+        // θ compared as numbers (a record may print 10000 or 10000.0).
+        for (g, w) in got["layers"]
+            .as_array()
+            .expect("layers")
+            .iter()
+            .zip(r["layers"].as_array().expect("layers"))
+        {
+            for key in ["layer", "attention", "window", "rope", "rope_type"] {
+                assert_eq!(g[key], w[key], "{}: {key} of {g}", r["name"]);
+            }
+            assert_eq!(g["rope_theta"].as_f64(), w["rope_theta"].as_f64(), "{g}");
+        }
+        seen += 1;
+    }
+    assert!(seen >= 1);
+}
+
+#[test]
+fn layers_reads_stdin_and_refuses_what_it_cannot_read() {
+    let out = pe_with_stdin(
+        &["layers", "--config", "-"],
+        r#"{"model_type": "llama4_text", "num_hidden_layers": 4, "no_rope_layers": [1, 1, 1, 0]}"#,
+    );
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["layers"][3]["rope"], false);
+    assert_eq!(v["layers"][3]["rope_theta"], Value::Null);
+    assert_eq!(v["layers"][0]["attention"], "chunked");
+    assert_one_line_error(
+        &pe_with_stdin(&["layers", "--config", "-"], r#"{"model_type": "bert"}"#),
+        "unknown model type",
+        &["stdin: ", "\"bert\"", "not known here"],
+    );
+    assert_one_line_error(
+        &pe(&["layers", "--config", "/nonexistent.json"]),
+        "no file",
+        &["/nonexistent.json"],
+    );
+}
