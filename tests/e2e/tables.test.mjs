@@ -311,7 +311,7 @@ test("DroPE: the readout's three weights are pe drope's at the first, a middle a
       await page.keyboard.press(key);
       const text = await page.textContent("#fig-tab-drope-readout");
       const t = cli.distance[k];
-      assert.ok(text.startsWith(`Matching key at distance ${t} (${t > trained ? "past" : "within"} L₀ = ${trained})`), `${key}: ${text}`);
+      assert.ok(text.startsWith(`Matching key at distance ${t} (${t >= trained ? "at or past" : "below"} L₀ = ${trained})`), `${key}: ${text}`);
       const numbers = /weight ([\d.e−-]+) under RoPE, ([\d.e−-]+) under YaRN, ([\d.e−-]+) with no rotation/.exec(text);
       assert.ok(numbers, text);
       const shown = numbers.slice(1).map((x) => Number(x.replace("−", "-")));

@@ -285,8 +285,9 @@ const QUIZ: [Question; 9] = [
             "It grows: far keys are preferred.",
         ],
         right: 0,
-        why: "Without the rotation the score is q·k/√d, with no position in it, so the weight \
-              is the same at every distance; order must then come from the causal mask, as in \
+        why: "Without the rotation the score is q·k/√d, with no position in it, so with the \
+              same keys competing the weight is the same at every distance (in a text, a \
+              farther key competes with more keys); order must then come from the causal mask, as in \
               NoPE, and the model needs recalibrating because its weights were trained with \
               the rotation.",
         link: "?t.ds=16#fig-tab-drope",

@@ -32,16 +32,17 @@ pub struct Majority {
     pub nearest: f64,
     /// The first sampled distance at which the weight is below one half, if any.
     pub first_below: Option<usize>,
-    /// Of the sampled distances past L₀: how many give more than one half.
+    /// Of the sampled distances from L₀ on: how many give more than one half.
     pub past_above: usize,
-    /// How many sampled distances lie past L₀.
+    /// How many sampled distances are L₀ or more.
     pub past: usize,
-    /// The largest weight past L₀.
+    /// The largest weight at those.
     pub past_max: f64,
 }
 
 impl Majority {
-    /// Reads `weights` over `distance` (as in [`Curves`]) against the trained length `trained`.
+    /// Reads `weights` over `distance` (as in [`Curves`]) against the trained length `trained`:
+    /// a model trained on `L₀` tokens has seen distances up to `L₀ − 1` only.
     pub fn of(distance: &[usize], weights: &[f64], trained: usize) -> Majority {
         let first_below = distance
             .iter()
@@ -51,7 +52,7 @@ impl Majority {
         let past: Vec<f64> = distance
             .iter()
             .zip(weights)
-            .filter(|(t, _)| **t > trained)
+            .filter(|(t, _)| **t >= trained)
             .map(|(_, w)| *w)
             .collect();
         Majority {
@@ -64,11 +65,27 @@ impl Majority {
     }
 }
 
+/// The last distance up to which every distance is sampled (the samples start at `N + 1` one
+/// apart, then the step grows: see [`crate::math::drope::distances`]).
+pub fn every_distance_until(distance: &[usize]) -> usize {
+    let first = distance.first().copied().unwrap_or(0);
+    distance
+        .iter()
+        .enumerate()
+        .take_while(|(k, t)| **t == first + k)
+        .last()
+        .map_or(first, |(_, t)| *t)
+}
+
 /// The figure's finding over the three curves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DropeFinding {
     /// The first sampled distance, `N + 1`.
     pub nearest: usize,
+    /// The last distance up to which every distance is sampled.
+    pub dense_until: usize,
+    /// The last sampled distance, `T`.
+    pub target: usize,
     /// The distractors `N`.
     pub distractors: usize,
     /// The trained length L₀.
@@ -89,6 +106,8 @@ impl DropeFinding {
         let read = |w: &[f64]| Majority::of(&curves.distance, w, trained);
         DropeFinding {
             nearest: curves.distance.first().copied().unwrap_or(distractors + 1),
+            dense_until: every_distance_until(&curves.distance),
+            target: curves.distance.last().copied().unwrap_or(trained * factor),
             distractors,
             trained,
             factor,
@@ -98,36 +117,59 @@ impl DropeFinding {
         }
     }
 
-    /// One rotation's sentence.
+    /// "below L₀ = 4096" or "at or past L₀ = 4096".
+    fn side(&self, t: usize) -> String {
+        if t < self.trained {
+            format!("below L₀ = {}", self.trained)
+        } else {
+            format!("at or past L₀ = {}", self.trained)
+        }
+    }
+
+    /// One rotation's sentence. Where the samples are a step apart the weight between them is
+    /// unknown (the fastest pair turns up to a radian per position), so what is said of them
+    /// says "sampled".
     fn rotation(&self, name: &str, m: &Majority) -> String {
         let start = format!(
             "{name} the matching key takes {} of the attention at distance {}",
             weight_text(m.nearest),
             self.nearest
         );
+        let every = self.dense_until == self.target;
         let fall = match m.first_below {
             Some(t) if t == self.nearest => ", already less than half".to_string(),
-            Some(t) => format!(
-                ", and first less than half at distance {t} ({} L₀ = {})",
-                if t > self.trained { "past" } else { "inside" },
-                self.trained
+            Some(t) if t <= self.dense_until => format!(
+                ", and first less than half at distance {t} ({})",
+                self.side(t)
             ),
-            None => ", and more than half at every sampled distance up to T".to_string(),
+            Some(t) => format!(
+                ", at least half at every distance up to {}, and first less than half at a \
+                 sampled distance at {t} ({}; between samples it may drop sooner)",
+                self.dense_until,
+                self.side(t)
+            ),
+            None if every => ", and at least half at every distance up to T".to_string(),
+            None => format!(
+                ", and at least half at every distance up to {} and at every sampled distance \
+                 beyond, up to T",
+                self.dense_until
+            ),
         };
+        let sampled = if every { "" } else { "sampled " };
         let past = if m.past_above == m.past {
             format!(
-                "past L₀ it has the majority at all {} sampled distances",
+                "from L₀ on it has the majority at all {} {sampled}distances",
                 m.past
             )
         } else if m.past_above == 0 {
             format!(
-                "past L₀ it has the majority at none of the {} sampled distances (at most {})",
+                "from L₀ on it has the majority at none of the {} {sampled}distances (at most {})",
                 m.past,
                 weight_text(m.past_max)
             )
         } else {
             format!(
-                "past L₀ it has the majority at {} of the {} sampled distances",
+                "from L₀ on it has the majority at {} of the {} {sampled}distances",
                 m.past_above, m.past
             )
         };
@@ -187,6 +229,8 @@ mod tests {
             (2, 1.0e6, 1024, 16, 512, 2),
             (256, 500_000.0, 8192, 4, 64, 3),
             (16, 10_000.0, 1024, 2, 512, 4),
+            // The second read's W1: the first sampled drop lies far past the first true one.
+            (256, 1.0e6, 65_536, 16, 1, 0),
         ] {
             let c = curves(d, base, trained, trained * factor, n, seed);
             let f = DropeFinding::new(&c, n, trained, factor);
@@ -199,7 +243,7 @@ mod tests {
                     .distance
                     .iter()
                     .zip(w)
-                    .filter(|(t, _)| **t > trained)
+                    .filter(|(t, _)| **t >= trained)
                     .map(|(_, w)| *w)
                     .collect();
                 assert!(!past.is_empty(), "T itself is past L₀");
@@ -207,6 +251,18 @@ mod tests {
                 assert_eq!(m.past_above, past.iter().filter(|w| **w > 0.5).count());
             }
             assert!(text.contains(&format!("1/{} =", n + 1)), "{text}");
+            // A first drop named as exact is the first at every distance: RoPE's curve does not
+            // depend on T, so one sampled up to that distance (under 2048 of them) has them all.
+            if let Some(t) = f.rope.first_below.filter(|t| *t <= f.dense_until) {
+                if t == n + 1 {
+                    assert!(text.contains("already less than half"), "{text}");
+                } else {
+                    assert!(text.contains(&format!("first less than half at distance {t} (")));
+                }
+                let all = curves(d, base, 1, t, n, seed);
+                let first = all.distance.iter().zip(&all.rope).find(|(_, w)| **w < 0.5);
+                assert_eq!(first.map(|(t, _)| *t), Some(t), "{text}");
+            }
             assert!(text.contains(&weight_text(c.none[0])), "{text}");
         }
     }

@@ -6,6 +6,7 @@ use super::super::{Height, Panel};
 use super::lines;
 use crate::chart::lines::{Corner, Extras, Fill, LinePlotSpec, Series, series_color};
 use crate::chart::theme::Theme;
+use crate::explain::tables::every_distance_until;
 use crate::math::drope::{self, Curves};
 use crate::params::Views;
 
@@ -39,28 +40,45 @@ pub fn drope_spec(
         c.distance.iter().zip(w).map(|(&t, &w)| (x(t), w)).collect()
     };
     let names = drope_series_names(factor);
-    let series = [&c.rope, &c.yarn, &c.none]
+    // Where every distance is sampled the curve is a line; beyond, the samples are a step apart
+    // and the weight between them unknown (the fastest pair turns up to a radian per position),
+    // so they are dots, not joined (a line would claim the values between).
+    let dense = c
+        .distance
+        .partition_point(|&t| t <= every_distance_until(&c.distance));
+    let mut series = Vec::new();
+    for (k, (w, label)) in [&c.rope, &c.yarn, &c.none]
         .into_iter()
         .zip(names)
         .enumerate()
-        .map(|(k, (w, label))| Series {
+    {
+        let points = curve(w);
+        // No rotation is one value everywhere: a line is exact.
+        let split = if k == 2 { points.len() } else { dense };
+        let (joined, apart) = points.split_at(split);
+        series.push(Series {
             label,
             color: series_color(k),
-            points: curve(w),
+            points: joined.to_vec(),
             dots: false,
             line: true,
-        })
-        .collect();
+        });
+        if !apart.is_empty() {
+            series.push(Series {
+                label: String::new(),
+                color: series_color(k),
+                points: apart.to_vec(),
+                dots: true,
+                line: false,
+            });
+        }
+    }
     let past = (x(trained.max(first)), x(last));
-    let chance = 1.0 / (distractors + 1) as f64;
     let top = weight_axis_top(c);
-    let hlines = [
-        (0.5, "half".to_string()),
-        (chance, format!("no preference, 1/{}", distractors + 1)),
-    ]
-    .into_iter()
-    .filter(|(y, _)| *y <= top)
-    .collect();
+    let hlines = drope_reference_lines(distractors)
+        .into_iter()
+        .filter(|(y, _)| *y <= top)
+        .collect();
     let extras = Extras {
         fills: vec![Fill {
             label: "past L₀ (never trained)".into(),
@@ -86,6 +104,21 @@ pub fn drope_spec(
         theme,
     };
     (spec, extras)
+}
+
+/// The dashed reference lines: one half, and no preference `1/(N + 1)` (one line when `N = 1`,
+/// where they coincide).
+pub fn drope_reference_lines(distractors: usize) -> Vec<(f64, String)> {
+    if distractors == 1 {
+        return vec![(0.5, "half = no preference, 1/2".to_string())];
+    }
+    vec![
+        (0.5, "half".to_string()),
+        (
+            1.0 / (distractors + 1) as f64,
+            format!("no preference, 1/{}", distractors + 1),
+        ),
+    ]
 }
 
 /// The top of the weight axis: 1 when some weight reaches one half, else the first of 0.5, 0.2,

@@ -128,7 +128,8 @@ const ROWS: [Row; 10] = [
                        does; the paper reports zero-shot gains over PI, RoPE-NTK and YaRN (its \
                        Table 10: needle in a haystack at 8× SmolLM-360M's context, 52.20 \
                        against 12.18 with YaRN)",
-        parameters: "none added: the model's own, recalibrated",
+        parameters: "none for positions: the model's own weights, recalibrated (its longer \
+                     SmolLM-360M runs add QKNorm's learned scales)",
         acts: "rotates q and k in pretraining; after the drop, nowhere (only the causal mask)",
     },
 ];

@@ -14,6 +14,7 @@ use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::explain::tables::{DropeFinding, weight_text};
 use crate::math::limits::BASE;
+use crate::params::format_significant;
 use crate::params::tables::{DROPE_DIM, DROPE_DISTRACTORS, DROPE_FACTOR, DROPE_TRAINED};
 use crate::scene::tables as scene;
 
@@ -49,7 +50,7 @@ pub fn DroppedRotation() -> impl IntoView {
             format!(
                 "Matching key at distance {t} ({} L₀ = {trained}): weight {} under RoPE, {} \
                  under YaRN, {} with no rotation.",
-                if t > trained { "past" } else { "within" },
+                if t >= trained { "at or past" } else { "below" },
                 weight_text(c.rope[k]),
                 weight_text(c.yarn[k]),
                 weight_text(c.none[k]),
@@ -70,14 +71,28 @@ pub fn DroppedRotation() -> impl IntoView {
             s.drope_trained.get(),
             s.drope_factor.get(),
         );
+        let (top, lines) = curves.with(|c| {
+            let top = scene::weight_axis_top(c);
+            let lines: Vec<String> = scene::drope_reference_lines(n)
+                .into_iter()
+                .filter(|(y, _)| *y <= top)
+                .map(|(_, label)| label)
+                .collect();
+            (top, lines)
+        });
+        let dashed = match lines.as_slice() {
+            [] => String::new(),
+            [one] => format!(", a dashed line at {one}"),
+            many => format!(", dashed lines at {}", many.join(" and ")),
+        };
         format!(
-            "Three lines of the matching key's softmax weight, from 0 to 1, against its distance \
-             on a logarithmic axis from {} to T = {}, with the distances past L₀ = {trained} \
-             shaded and dashed lines at one half and at 1/{}: under RoPE, under YaRN and with \
-             no rotation, which is flat. {}",
+            "The matching key's softmax weight, on an axis from 0 to {}, against its distance on \
+             a logarithmic axis from {} to T = {}, with the distances from L₀ = {trained} on \
+             shaded{dashed}: under RoPE and YaRN (a line where every distance is sampled, dots \
+             beyond) and with no rotation, a flat line. {}",
+            format_significant(top, 3),
             n + 1,
             trained * factor,
-            n + 1,
             finding()
         )
     };
@@ -111,9 +126,13 @@ pub fn DroppedRotation() -> impl IntoView {
                 "A toy, not the paper's experiment. One query q of d standard-normal entries; a "
                 "key equal to q, t positions before it; N distractor keys, also standard normal, "
                 "at distances 1 … N. The plot gives the matching key's share of the softmax "
-                "over the N + 1 keys, for t from N + 1 to T, at up to 2048 distances spaced "
-                "evenly on the logarithmic axis (every distance while that spacing is under "
-                "one). RoPE uses the rotate_half pairs with θ" <sub>"i"</sub> " = base"
+                "over the N + 1 keys, for t from N + 1 to T, at every distance when there are "
+                "fewer than 2048, else at up to 2048 spread about evenly on the logarithmic "
+                "axis, one step per doubling: a line while the step is one, then dots, since "
+                "between samples the weight moves faster than they could show. The same N + 1 "
+                "keys compete at every distance; in a text a farther key competes with more of "
+                "them, which thins its weight even without rotation (the paper offsets that "
+                "with a softmax scale fitted at the target length, below). RoPE uses the rotate_half pairs with θ" <sub>"i"</sub> " = base"
                 <sup>"−2i/d"</sup> "; YaRN uses factor s = T/L₀ with β_fast 32 and β_slow 1 and "
                 "its attention factor 0.1 ln s + 1 on q and k (transformers' "
                 "_compute_yarn_parameters); no rotation is what DroPE's code puts in every layer "
