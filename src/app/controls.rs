@@ -286,7 +286,7 @@ fn float_text(label: &'static str, range: (f64, f64), value: RwSignal<f64>) -> O
 /// Step of a [`LogSlider`] in decades (one arrow key ≈ 2.3 %).
 const LOG_STEP: f64 = 0.01;
 
-/// A slider over `log10(value)` for quantities that span decades (the base: 2 … 10⁶), with a number
+/// A slider over `log10(value)` for quantities that span decades (the base: 2 … 10⁷), with a number
 /// box for exact values. Slider positions are rounded to three significant digits.
 #[component]
 pub fn LogSlider(

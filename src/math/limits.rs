@@ -9,7 +9,7 @@ pub const POSITIONS: (usize, usize) = (1, 1024);
 pub const DIM: (usize, usize) = (2, 1024);
 
 /// Base of the geometric frequency progression (10000 in Vaswani et al. and RoFormer).
-pub const BASE: (f64, f64) = (2.0, 1.0e6);
+pub const BASE: (f64, f64) = (2.0, 1.0e7);
 
 /// Tokens in the toy-attention sentence.
 pub const TOKENS: (usize, usize) = (1, 16);

@@ -91,7 +91,7 @@ test("a typed value beyond the range is clamped with a notice", async () => {
     await page.fill("#ctl-base-value", "5e9");
     await page.press("#ctl-base-value", "Enter");
     await page.waitForFunction(() => document.querySelectorAll(".notices li").length === 1);
-    assert.equal(await page.inputValue("#ctl-base-value"), "1000000");
+    assert.equal(await page.inputValue("#ctl-base-value"), "10000000");
   });
 });
 

@@ -188,7 +188,7 @@ fn errors_are_one_line_and_precise() {
             .contains("known: default, linear, ntk")
     );
     assert!(
-        err(r#"{"rope_theta": 1e9}"#).contains("rope_theta 1e9 is out of this app's range 2..=1e6")
+        err(r#"{"rope_theta": 1e9}"#).contains("rope_theta 1e9 is out of this app's range 2..=1e7")
     );
     assert!(err(r#"{"rope_scaling": {"rope_type": "linear", "factor": 100}}"#).contains("1..=64"));
     assert!(
