@@ -72,6 +72,24 @@ pub struct LayerRope {
     pub rope_type: String,
     /// `rope_theta`.
     pub theta: f64,
+    /// The layer's whole RoPE dict as transformers holds it (`rope_type` and `rope_theta`
+    /// filled in): what its rotary embedding computes from.
+    pub params: Map<String, Value>,
+}
+
+impl LayerRope {
+    /// A RoPE of `rope_type` and `theta` with the rest of `params` (the legacy `type` key
+    /// dropped, `rope_type` and `rope_theta` written in).
+    fn of(rope_type: String, theta: f64, mut params: Map<String, Value>) -> LayerRope {
+        params.remove("type");
+        params.insert("rope_type".into(), Value::from(rope_type.clone()));
+        params.insert("rope_theta".into(), Value::from(theta));
+        LayerRope {
+            rope_type,
+            theta,
+            params,
+        }
+    }
 }
 
 /// One layer.
@@ -110,6 +128,72 @@ pub const MODEL_TYPES: [&str; 10] = [
 
 /// Reads a model's layers from its `config.json` text. Errors are one line.
 pub fn parse_layers(text: &str) -> Result<Layers, String> {
+    let (text, layers) = read(text)?;
+    Ok(Layers {
+        model_type: text.model_type,
+        layers,
+    })
+}
+
+/// What `rope_config::parse_config` reads for layer `layer`'s rotary embedding: the text model's
+/// fields with that layer's own RoPE dict as `rope_parameters` (and no `rope_scaling`), and the
+/// head size the model's attention rotates there when the config leaves it out (Gemma 3 and 4:
+/// `head_dim` 256, Gemma 4's full layers `global_head_dim`, 512). `None` for a layer that does not
+/// rotate; an error for a layer the model does not have.
+pub fn layer_rope_config(text: &str, layer: usize) -> Result<Option<Value>, String> {
+    let (config, layers) = read(text)?;
+    let Some(l) = layers.get(layer) else {
+        return Err(format!(
+            "layer {layer}: the model has layers 0 … {}",
+            layers.len().saturating_sub(1)
+        ));
+    };
+    let Some(rope) = &l.rope else {
+        return Ok(None);
+    };
+    let mut fields = config.fields;
+    fields.remove("rope_scaling");
+    fields.remove("rope_theta");
+    fields.insert("rope_parameters".into(), Value::Object(rope.params.clone()));
+    let gemma = config.model_type.starts_with("gemma");
+    if gemma && !fields.contains_key("head_dim") {
+        fields.insert("head_dim".into(), Value::from(256));
+    }
+    if config.model_type == "gemma4_text" && l.attention == Attention::Full {
+        let global = fields
+            .get("global_head_dim")
+            .cloned()
+            .unwrap_or(Value::from(512));
+        fields.insert("head_dim".into(), global);
+    }
+    Ok(Some(Value::Object(fields)))
+}
+
+/// Whether `text` is a config of a model type whose layers this module reads (so a single RoPE
+/// read from it would be one layer's, not the model's).
+pub fn knows(text: &str) -> bool {
+    let Ok(Value::Object(root)) = serde_json::from_str::<Value>(text) else {
+        return false;
+    };
+    TextConfig::of(&root).is_ok_and(|t| {
+        [
+            "gemma3_text",
+            "gemma4_text",
+            "llama4_text",
+            "smollm3",
+            "cohere2",
+            "gpt_oss",
+            "qwen3",
+            "qwen2_5_vl_text",
+            "deepseek_v3",
+            "qwen3_vl_text",
+        ]
+        .contains(&t.model_type.as_str())
+    })
+}
+
+/// The text model's fields and its layers.
+fn read(text: &str) -> Result<(TextConfig, Vec<Layer>), String> {
     if text.len() > MAX_CONFIG_BYTES {
         return Err(format!(
             "the config has {} bytes; at most {MAX_CONFIG_BYTES} are read",
@@ -138,10 +222,7 @@ pub fn parse_layers(text: &str) -> Result<Layers, String> {
         "deepseek_v3" | "qwen3_vl_text" => text.all_full()?,
         other => return Err(unsupported(other)),
     };
-    Ok(Layers {
-        model_type: text.model_type,
-        layers,
-    })
+    Ok((text, layers))
 }
 
 fn unsupported(model_type: &str) -> String {
@@ -321,14 +402,12 @@ impl TextConfig {
             // Only a model with a default dict and no dict of its own takes the default's θ
             // unless the top level names one.
             return Ok(match defaults {
-                Some(d) => LayerRope {
-                    theta: top_theta.unwrap_or(d.theta),
-                    ..d
-                },
-                None => LayerRope {
-                    rope_type: "default".to_string(),
-                    theta: top_theta.unwrap_or(default_theta),
-                },
+                Some(d) => LayerRope::of(d.rope_type, top_theta.unwrap_or(d.theta), d.params),
+                None => LayerRope::of(
+                    "default".to_string(),
+                    top_theta.unwrap_or(default_theta),
+                    Map::new(),
+                ),
             });
         };
         let name = if object("rope_scaling").is_some() {
@@ -343,7 +422,7 @@ impl TextConfig {
         if self.model_type == "qwen2_5_vl_text" && rope_type == "mrope" {
             rope_type = "default".to_string();
         }
-        Ok(LayerRope { rope_type, theta })
+        Ok(LayerRope::of(rope_type, theta, dict.clone()))
     }
 
     fn gemma3(&self) -> Result<Vec<Layer>, String> {
@@ -386,7 +465,7 @@ impl TextConfig {
                 .or(theta_of(self.fields.get(theta_key), theta_key)?)
                 .unwrap_or(default_theta);
             let rope_type = type_of(d, name)?.unwrap_or_else(|| "default".to_string());
-            Ok::<_, String>(LayerRope { rope_type, theta })
+            Ok::<_, String>(LayerRope::of(rope_type, theta, d.clone()))
         };
         let full = resolve(&full, "rope_parameters.full_attention", "rope_theta", 1.0e6)?;
         let sliding = resolve(
@@ -429,11 +508,12 @@ impl TextConfig {
             let name = format!("rope_parameters.{key}");
             match self.fields.get("rope_parameters") {
                 Some(Value::Object(m)) if !m.is_empty() => match m.get(key) {
-                    Some(Value::Object(d)) => Ok(LayerRope {
-                        rope_type: type_of(d, &name)?.unwrap_or_else(|| "default".to_string()),
-                        theta: theta_of(d.get("rope_theta"), &format!("{name}.rope_theta"))?
+                    Some(Value::Object(d)) => Ok(LayerRope::of(
+                        type_of(d, &name)?.unwrap_or_else(|| "default".to_string()),
+                        theta_of(d.get("rope_theta"), &format!("{name}.rope_theta"))?
                             .unwrap_or(default.theta),
-                    }),
+                        d.clone(),
+                    )),
                     _ => Err(format!("{name} is missing; expected an object")),
                 },
                 _ => Ok(default),
@@ -441,17 +521,15 @@ impl TextConfig {
         };
         let sliding = given(
             "sliding_attention",
-            LayerRope {
-                rope_type: "default".into(),
-                theta: 1.0e4,
-            },
+            LayerRope::of("default".into(), 1.0e4, Map::new()),
         )?;
         let full = given(
             "full_attention",
-            LayerRope {
-                rope_type: "proportional".into(),
-                theta: 1.0e6,
-            },
+            LayerRope::of(
+                "proportional".into(),
+                1.0e6,
+                json_object(&[("partial_rotary_factor", Value::from(0.25))]),
+            ),
         )?;
         Ok(sliding_or_full(
             &types,
@@ -536,10 +614,18 @@ impl TextConfig {
         let n = self.num_layers(36)?;
         let window = self.count("sliding_window", 1)?.unwrap_or(128);
         let types = self.sliding_types(n, every_nth_full(2))?;
-        let yarn = LayerRope {
-            rope_type: "yarn".into(),
-            theta: 150_000.0,
-        };
+        // GptOssConfig's default dict.
+        let yarn = LayerRope::of(
+            "yarn".into(),
+            150_000.0,
+            json_object(&[
+                ("factor", Value::from(32.0)),
+                ("beta_fast", Value::from(32.0)),
+                ("beta_slow", Value::from(1.0)),
+                ("truncate", Value::from(false)),
+                ("original_max_position_embeddings", Value::from(4096)),
+            ]),
+        );
         let rope = self.rope(150_000.0, Some(yarn))?;
         Ok(sliding_or_full(
             &types,
@@ -618,6 +704,13 @@ fn every_nth_full(every: usize) -> impl Fn(usize) -> &'static str {
             "full_attention"
         }
     }
+}
+
+fn json_object(pairs: &[(&str, Value)]) -> Map<String, Value> {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), v.clone()))
+        .collect()
 }
 
 fn layer(attention: Attention, window: Option<usize>, rope: Option<LayerRope>) -> Layer {

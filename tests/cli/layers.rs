@@ -92,3 +92,84 @@ fn layers_reads_stdin_and_refuses_what_it_cannot_read() {
         &["/nonexistent.json"],
     );
 }
+
+#[test]
+fn rope_freqs_of_a_layer_is_the_records_rotary_embedding() {
+    let records = read_json(&modern("records.json"));
+    let mut seen = 0;
+    for r in records["records"].as_array().expect("records") {
+        if r["kind"] != "rope-freqs" {
+            continue;
+        }
+        let config = modern(&format!(
+            "configs/{}",
+            r["config"].as_str().expect("config")
+        ));
+        let layer = r["layer"].as_u64().expect("layer").to_string();
+        let got = json(&["rope-freqs", "--config", &config, "--layer", &layer]);
+        assert_eq!(got["layer"], r["layer"]);
+        assert_eq!(got["rope"], r["rope"]);
+        let (g, w) = (
+            got["inv_freq"].as_array().expect("inv_freq"),
+            r["inv_freq"].as_array().expect("inv_freq"),
+        );
+        assert_eq!(g.len(), w.len(), "{}", r["name"]);
+        for (a, b) in g.iter().zip(w) {
+            let (a, b) = (a.as_f64().expect("a"), b.as_f64().expect("b"));
+            // The record is PyTorch's float32.
+            assert!((a - b).abs() <= 2e-7 * b.abs(), "{}: {a} vs {b}", r["name"]);
+        }
+        assert_eq!(
+            got["attention_factor"], r["attention_factor"],
+            "{}",
+            r["name"]
+        );
+        seen += 1;
+    }
+    assert!(seen >= 2);
+}
+
+#[test]
+fn rope_freqs_of_a_layer_without_rope_and_of_no_such_layer() {
+    let scout = modern("configs/llama-4-scout.json");
+    let v = json(&["rope-freqs", "--config", &scout, "--layer", "3"]);
+    assert_eq!(v["rope"], false);
+    assert_eq!(v["inv_freq"], serde_json::json!([]));
+    assert_eq!(v["attention_factor"], Value::Null);
+    let v = json(&["rope-freqs", "--config", &scout, "--layer", "4"]);
+    assert_eq!(
+        (v["rope"].clone(), v["rope_type"].clone()),
+        (Value::Bool(true), Value::from("llama3"))
+    );
+    assert_one_line_error(
+        &pe(&["rope-freqs", "--config", &scout, "--layer", "48"]),
+        "past the last layer",
+        &["layer 48", "0 … 47"],
+    );
+    // Without --layer, a model whose layers differ answers for layer 0.
+    let gemma = modern("configs/gemma-3-4b.json");
+    let first = json(&["rope-freqs", "--config", &gemma]);
+    assert_eq!(first["layer"], 0);
+    assert_eq!(first["base"].as_f64(), Some(10_000.0));
+    // Every layer of every modern config computes, or says in one line why not here
+    // (Gemma 4's proportional RoPE is not computed yet).
+    let folder = modern("configs");
+    for entry in std::fs::read_dir(&folder).expect("configs") {
+        let path = entry.expect("entry").path().to_string_lossy().into_owned();
+        let n = json(&["layers", "--config", &path])["num_layers"]
+            .as_u64()
+            .expect("n");
+        for layer in (0..n).step_by(3) {
+            let out = pe(&[
+                "rope-freqs",
+                "--config",
+                &path,
+                "--layer",
+                &layer.to_string(),
+            ]);
+            if !out.status.success() {
+                assert_one_line_error(&out, &path, &["unknown rope_type 'proportional'"]);
+            }
+        }
+    }
+}

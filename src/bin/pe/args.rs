@@ -207,6 +207,12 @@ pub struct RopeFreqsArgs {
         pe_explorer::math::rope_config::MAX_CONFIG_BYTES
     ))]
     pub config: Option<String>,
+    #[arg(
+        long,
+        requires = "config",
+        help = "With --config: the layer whose rotary embedding to read (models whose layers differ: gemma3, gemma4, llama4, smollm3, cohere2, gpt_oss, qwen3, qwen2_5_vl, qwen3_vl, deepseek_v3; default 0 for those); a layer without RoPE answers \"rope\": false, \"inv_freq\": [], \"attention_factor\": null"
+    )]
+    pub layer: Option<usize>,
     #[arg(long, required_unless_present = "config", conflicts_with = "config", help = format!(
         "{} — the rotary dimension",
         even_dim_help()

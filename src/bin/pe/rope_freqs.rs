@@ -10,7 +10,7 @@ use super::check::{self, Checked};
 use pe_explorer::math::limits;
 use pe_explorer::math::rope_config::{self, MAX_CONFIG_BYTES, ModelRope};
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
-use pe_explorer::math::{rope, rope_extension};
+use pe_explorer::math::{layers, rope, rope_extension};
 
 /// Runs `pe rope-freqs`; `stdin` is what `--config -` reads.
 pub fn run(args: RopeFreqsArgs, stdin: &mut dyn Read) -> Checked<Value> {
@@ -29,11 +29,34 @@ pub fn run(args: RopeFreqsArgs, stdin: &mut dyn Read) -> Checked<Value> {
     let (mut value, scaling) = match &args.config {
         Some(path) => {
             let (name, text) = read_config(path, stdin)?;
-            let mut model = rope_config::parse_config(&text).map_err(|e| format!("{name}: {e}"))?;
+            let at = |e: String| format!("{name}: {e}");
+            // A model whose layers differ: one layer's rotary embedding (layer 0 by default).
+            let (text, layer) = if layers::knows(&text) || args.layer.is_some() {
+                let layer = args.layer.unwrap_or(0);
+                match layers::layer_rope_config(&text, layer).map_err(at)? {
+                    Some(config) => (config.to_string(), Some(layer)),
+                    None => {
+                        return Ok(json!({
+                            "layer": layer,
+                            "rope": false,
+                            "inv_freq": [],
+                            "attention_factor": null,
+                        }));
+                    }
+                }
+            } else {
+                (text, None)
+            };
+            let mut model = rope_config::parse_config(&text).map_err(at)?;
             if let Some(n) = seq_len {
                 model.scaling.seq_len = n;
             }
-            (model_json(&model), model.scaling)
+            let mut value = model_json(&model);
+            if let (Some(layer), Value::Object(map)) = (layer, &mut value) {
+                map.insert("layer".into(), json!(layer));
+                map.insert("rope".into(), json!(true));
+            }
+            (value, model.scaling)
         }
         None => {
             let c = from_flags(&args, seq_len)?;
