@@ -103,6 +103,30 @@ pub struct Layer {
     pub rope: Option<LayerRope>,
 }
 
+impl Layer {
+    /// The keys a query at position `p` sees in this layer: `first ..= p` (transformers 5.24's
+    /// masks: full `kv ≤ q`; sliding `q − W < kv ≤ q`; chunked, keys of the query's own chunk of
+    /// `C` up to it).
+    pub fn visible(&self, p: usize) -> std::ops::RangeInclusive<usize> {
+        let first = match (self.attention, self.window) {
+            (Attention::Sliding, Some(w)) => (p + 1).saturating_sub(w.max(1)),
+            (Attention::Chunked, Some(c)) => p / c.max(1) * c.max(1),
+            _ => 0,
+        };
+        first..=p
+    }
+}
+
+/// The earliest position whose token can reach the query at `p` through `layers` (the first of
+/// them is the lowest): each layer lets a position read the keys it sees, so from the top layer
+/// down, the earliest reachable position moves to the first key the earliest one so far sees.
+pub fn earliest_reached(layers: &[Layer], p: usize) -> usize {
+    layers
+        .iter()
+        .rev()
+        .fold(p, |m, layer| *layer.visible(m).start())
+}
+
 /// A model's layers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layers {
@@ -785,6 +809,51 @@ mod tests {
             r#"{"model_type": "llama4_text", "num_hidden_layers": 2, "no_rope_layers": [0, 1]}"#,
         );
         assert!(l[0].rope.is_none() && l[1].rope.is_some());
+    }
+
+    #[test]
+    fn what_a_query_sees_and_how_far_information_travels() {
+        let sliding = layer(Attention::Sliding, Some(4), None);
+        let chunked = layer(Attention::Chunked, Some(8), None);
+        let full = layer(Attention::Full, None, None);
+        // The last W keys, the query's own included; its own chunk up to it; everything.
+        assert_eq!(sliding.visible(10), 7..=10);
+        assert_eq!(sliding.visible(2), 0..=2);
+        assert_eq!(chunked.visible(10), 8..=10);
+        assert_eq!(chunked.visible(8), 8..=8);
+        assert_eq!(chunked.visible(7), 0..=7);
+        assert_eq!(full.visible(10), 0..=10);
+        // Brute force: the positions that reach p, layer by layer from the top.
+        let brute = |stack: &[Layer], p: usize| {
+            let mut reach = vec![p];
+            for l in stack.iter().rev() {
+                let mut next: Vec<usize> = reach.iter().flat_map(|&m| l.visible(m)).collect();
+                next.sort_unstable();
+                next.dedup();
+                reach = next;
+            }
+            reach[0]
+        };
+        let stacks = [
+            vec![sliding.clone(), sliding.clone(), sliding.clone()],
+            vec![chunked.clone(), chunked.clone()],
+            vec![sliding.clone(), chunked.clone(), sliding.clone()],
+            vec![chunked.clone(), full.clone(), sliding.clone()],
+        ];
+        for stack in &stacks {
+            for p in 0..40 {
+                assert_eq!(
+                    earliest_reached(stack, p),
+                    brute(stack, p),
+                    "{stack:?} at {p}"
+                );
+            }
+        }
+        // Three sliding layers of 4 reach back 3 × (4 − 1) positions; chunks never cross
+        // their start; a full layer anywhere reaches position 0.
+        assert_eq!(earliest_reached(&stacks[0], 20), 11);
+        assert_eq!(earliest_reached(&stacks[1], 20), 16);
+        assert_eq!(earliest_reached(&stacks[3], 20), 0);
     }
 
     #[test]
