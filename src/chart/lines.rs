@@ -288,8 +288,34 @@ pub fn draw_with<DB: DrawingBackend>(
         if let Some(outline) = band {
             chart.draw_series(std::iter::once(Polygon::new(outline, s.color.filled())))?;
         } else {
-            let drawn = if s.line { s.points.as_slice() } else { &[] };
-            chart.draw_series(LineSeries::new(drawn.iter().copied(), style))?;
+            // Consecutive points on one pixel add nothing to the path, and a zero-length
+            // segment makes plotters' bitmap backend mitre a join at NaN (a spike across the
+            // PNG): keep only the first point of each pixel run.
+            let mut last = None;
+            let drawn: Vec<(f64, f64)> = if s.line {
+                s.points
+                    .iter()
+                    .copied()
+                    .filter(|p| {
+                        let px = chart.backend_coord(p);
+                        last.replace(px) != Some(px)
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            if std::any::type_name::<DB>().contains("BitMapBackend") {
+                // plotters' bitmap backend mitres the inner side of a sharp turn without a
+                // limit (a spike across the PNG where a line turns back within a few pixels):
+                // there, each segment is stroked on its own, with no join to mitre.
+                chart.draw_series(
+                    drawn
+                        .windows(2)
+                        .map(|w| PathElement::new(vec![w[0], w[1]], style)),
+                )?;
+            } else {
+                chart.draw_series(LineSeries::new(drawn, style))?;
+            }
         }
         if s.dots && s.points.len() > MANY_DOTS {
             // Many dots as small squares: a canvas fills a rectangle far faster than an arc
