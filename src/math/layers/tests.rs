@@ -1,0 +1,120 @@
+//! Tests of the layer reading: transformers' traps, masks and reach, errors.
+
+use super::*;
+
+fn layers(json: &str) -> Vec<Layer> {
+    parse_layers(json).expect("parses").layers
+}
+
+#[test]
+fn gemma3_legacy_type_key_stays_default_on_full_layers() {
+    // transformers' trap: the full layers' dict already says rope_type "default", so a
+    // legacy "type" key merged into it is never read.
+    let l = layers(
+        r#"{"model_type": "gemma3_text", "num_hidden_layers": 6,
+            "rope_scaling": {"type": "linear", "factor": 8.0}}"#,
+    );
+    assert_eq!(l[5].rope.as_ref().unwrap().rope_type, "default");
+    let l = layers(
+        r#"{"model_type": "gemma3_text", "num_hidden_layers": 6,
+            "rope_scaling": {"rope_type": "linear", "factor": 8.0}}"#,
+    );
+    assert_eq!(l[5].rope.as_ref().unwrap().rope_type, "linear");
+    assert_eq!(l[0].rope.as_ref().unwrap().rope_type, "default");
+    assert_eq!(l[0].rope.as_ref().unwrap().theta, 1.0e4);
+    assert_eq!(l[5].rope.as_ref().unwrap().theta, 1.0e6);
+}
+
+#[test]
+fn llama4_an_empty_no_rope_list_falls_back_to_the_interval() {
+    let l =
+        layers(r#"{"model_type": "llama4_text", "num_hidden_layers": 8, "no_rope_layers": []}"#);
+    let rope: Vec<bool> = l.iter().map(|l| l.rope.is_some()).collect();
+    assert_eq!(rope, [true, true, true, false, true, true, true, false]);
+    assert_eq!(l[0].attention, Attention::Chunked);
+    assert_eq!(l[3].attention, Attention::Full);
+    // 1 means the layer uses RoPE.
+    let l = layers(
+        r#"{"model_type": "llama4_text", "num_hidden_layers": 2, "no_rope_layers": [0, 1]}"#,
+    );
+    assert!(l[0].rope.is_none() && l[1].rope.is_some());
+}
+
+#[test]
+fn what_a_query_sees_and_how_far_information_travels() {
+    let sliding = layer(Attention::Sliding, Some(4), None);
+    let chunked = layer(Attention::Chunked, Some(8), None);
+    let full = layer(Attention::Full, None, None);
+    // The last W keys, the query's own included; its own chunk up to it; everything.
+    assert_eq!(sliding.visible(10), 7..=10);
+    assert_eq!(sliding.visible(2), 0..=2);
+    assert_eq!(chunked.visible(10), 8..=10);
+    assert_eq!(chunked.visible(8), 8..=8);
+    assert_eq!(chunked.visible(7), 0..=7);
+    assert_eq!(full.visible(10), 0..=10);
+    // Brute force: the positions that reach p, layer by layer from the top.
+    let brute = |stack: &[Layer], p: usize| {
+        let mut reach = vec![p];
+        for l in stack.iter().rev() {
+            let mut next: Vec<usize> = reach.iter().flat_map(|&m| l.visible(m)).collect();
+            next.sort_unstable();
+            next.dedup();
+            reach = next;
+        }
+        reach[0]
+    };
+    let stacks = [
+        vec![sliding.clone(), sliding.clone(), sliding.clone()],
+        vec![chunked.clone(), chunked.clone()],
+        vec![sliding.clone(), chunked.clone(), sliding.clone()],
+        vec![chunked.clone(), full.clone(), sliding.clone()],
+    ];
+    for stack in &stacks {
+        for p in 0..40 {
+            assert_eq!(
+                earliest_reached(stack, p),
+                brute(stack, p),
+                "{stack:?} at {p}"
+            );
+        }
+    }
+    // Three sliding layers of 4 reach back 3 × (4 − 1) positions; chunks never cross
+    // their start; a full layer anywhere reaches position 0.
+    assert_eq!(earliest_reached(&stacks[0], 20), 11);
+    assert_eq!(earliest_reached(&stacks[1], 20), 16);
+    assert_eq!(earliest_reached(&stacks[3], 20), 0);
+}
+
+#[test]
+fn bad_configs_are_one_line_errors() {
+    for (json, says) in [
+        ("[1]", "expected a JSON object"),
+        ("{", "line 1"),
+        (r#"{"hidden_size": 8}"#, "no model_type"),
+        (r#"{"model_type": "llama"}"#, "not known here"),
+        (
+            r#"{"model_type": "cohere2", "num_hidden_layers": 0}"#,
+            "≥ 1",
+        ),
+        (
+            r#"{"model_type": "cohere2", "num_hidden_layers": 5000}"#,
+            "at most 1024",
+        ),
+        (
+            r#"{"model_type": "gpt_oss", "num_hidden_layers": 2, "layer_types": ["full_attention"]}"#,
+            "1 entries for 2 layers",
+        ),
+        (
+            r#"{"model_type": "gpt_oss", "num_hidden_layers": 1, "layer_types": ["chunked_attention"]}"#,
+            "layer_types[0]",
+        ),
+        (
+            r#"{"model_type": "smollm3", "num_hidden_layers": 1, "no_rope_layers": [2]}"#,
+            "expected 1 (the layer uses RoPE) or 0",
+        ),
+        (r#"{"model_type": "qwen3", "rope_theta": -1}"#, "positive"),
+    ] {
+        let e = parse_layers(json).expect_err(json);
+        assert!(e.contains(says) && !e.contains('\n'), "{json}: {e}");
+    }
+}
