@@ -400,3 +400,59 @@ fn t5_buckets_match_transformers_relative_position_bucket() {
     assert_eq!(t5_bucket(12, true, 16, 40), 13);
     assert_eq!(t5_bucket(-22, true, 16, 40), 6);
 }
+
+/// Every modern config's KV cache, layer by layer and in bytes at three lengths, against what
+/// transformers 5.24.0's own `DynamicCache` rules and config classes give
+/// (`tests/reference/kv/kv.json`, written by `generate.py` there).
+#[test]
+fn kv_cache_matches_transformers_dynamic_cache() {
+    use pe_explorer::math::layers::{self, kv};
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text =
+        std::fs::read_to_string(format!("{root}/tests/reference/kv/kv.json")).expect("kv.json");
+    let want: Value = serde_json::from_str(&text).expect("kv.json parses");
+    let bytes = want["bytes_per_value"].as_u64().expect("bytes") as usize;
+    let lengths: Vec<usize> = want["lengths"]
+        .as_array()
+        .expect("lengths")
+        .iter()
+        .map(|n| n.as_u64().expect("n") as usize)
+        .collect();
+    let configs = want["configs"].as_object().expect("configs");
+    assert!(configs.len() >= 11);
+    for (name, w) in configs {
+        let path = format!("{root}/../shared/reference/modern/configs/{name}");
+        let config = std::fs::read_to_string(&path).expect("config");
+        let (layers, widths) =
+            layers::parse_cache(&config).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let rows = w["layers"].as_array().expect("layers");
+        assert_eq!(layers.len(), rows.len(), "{name}");
+        for (i, ((l, width), row)) in layers.iter().zip(&widths).zip(rows).enumerate() {
+            let number = |k: &str| row[k].as_u64().map(|n| n as usize);
+            assert_eq!(
+                (width.kv_heads, width.d_k, width.d_v),
+                (
+                    number("kv_heads").expect("kv_heads"),
+                    number("d_k").expect("d_k"),
+                    number("d_v").expect("d_v")
+                ),
+                "{name} layer {i}"
+            );
+            // A sliding or chunked cache layer's window is the layer's window or chunk.
+            assert_eq!(l.window, number("window"), "{name} layer {i}");
+        }
+        for (k, &len) in lengths.iter().enumerate() {
+            let got = kv::cache_bytes(&layers, &widths, len, bytes);
+            assert_eq!(
+                got.pattern,
+                w["pattern"][k].as_u64().expect("pattern"),
+                "{name} at {len}"
+            );
+            assert_eq!(
+                got.all_full,
+                w["all_full"][k].as_u64().expect("all_full"),
+                "{name} at {len}"
+            );
+        }
+    }
+}

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use super::kv::CacheWidth;
 use super::{
     Attention, Layer, LayerRope, MAX_LAYERS, MODEL_TYPES, every_nth_full, json_object, layer,
     sliding_or_full, theta_of, type_of,
@@ -81,6 +82,71 @@ impl TextConfig {
             Some(rule) => rule(self),
             None => Err(super::unsupported(&self.model_type)),
         }
+    }
+
+    /// What each of `layers` caches per position (see [`super::kv`]): DeepSeek-V3's MLA latent
+    /// (`kv_lora_rank`, 512, and the shared rotated key, `qk_rope_head_dim`, 64); otherwise
+    /// `num_key_value_heads` heads of `head_dim` (Gemma 3's class defaults 4 and 256 when left
+    /// out; Cohere2 always `hidden_size / num_attention_heads`; Gemma 4's full layers
+    /// `num_global_key_value_heads` of `global_head_dim`, 512); a count left out that this reader
+    /// has no default for is an error.
+    pub(super) fn cache_widths(&self, layers: &[Layer]) -> Result<Vec<CacheWidth>, String> {
+        if self.model_type == "deepseek_v3" {
+            let latent = self.count("kv_lora_rank", 1)?.unwrap_or(512);
+            let rope = self.count("qk_rope_head_dim", 1)?.unwrap_or(64);
+            return Ok(vec![
+                CacheWidth {
+                    kv_heads: 1,
+                    d_k: latent,
+                    d_v: rope,
+                };
+                layers.len()
+            ]);
+        }
+        let gemma3 = self.model_type == "gemma3_text";
+        let need = |key: &str, default: Option<usize>| -> Result<usize, String> {
+            self.count(key, 1)?.or(default).ok_or_else(|| {
+                format!(
+                    "{key} is missing, and this reader has no default for model_type \"{}\"",
+                    self.model_type
+                )
+            })
+        };
+        let heads = need("num_attention_heads", gemma3.then_some(8))?;
+        let kv_heads = need("num_key_value_heads", Some(if gemma3 { 4 } else { heads }))?;
+        let head_dim = if self.model_type == "cohere2" {
+            need("hidden_size", None)? / heads
+        } else {
+            match self.count("head_dim", 1)? {
+                Some(d) => d,
+                None if self.model_type.starts_with("gemma") => 256,
+                None => need("hidden_size", None)? / heads,
+            }
+        };
+        let sliding = CacheWidth {
+            kv_heads,
+            d_k: head_dim,
+            d_v: head_dim,
+        };
+        let global = if self.model_type == "gemma4_text" {
+            let d = self.count("global_head_dim", 1)?.unwrap_or(512);
+            CacheWidth {
+                kv_heads: self
+                    .count("num_global_key_value_heads", 1)?
+                    .unwrap_or(kv_heads),
+                d_k: d,
+                d_v: d,
+            }
+        } else {
+            sliding
+        };
+        Ok(layers
+            .iter()
+            .map(|l| match l.attention {
+                Attention::Full => global,
+                _ => sliding,
+            })
+            .collect())
     }
 
     /// A field that is absent or null.

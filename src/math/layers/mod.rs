@@ -38,6 +38,7 @@
 use serde_json::{Map, Value};
 
 mod config;
+pub mod kv;
 
 use config::TextConfig;
 
@@ -204,6 +205,13 @@ pub fn knows(text: &str) -> bool {
         return false;
     };
     TextConfig::of(&root).is_ok_and(|t| t.known())
+}
+
+/// A model's layers and what each caches per position (see [`kv`]).
+pub fn parse_cache(text: &str) -> Result<(Vec<Layer>, Vec<kv::CacheWidth>), String> {
+    let (config, layers) = read(text)?;
+    let widths = config.cache_widths(&layers)?;
+    Ok((layers, widths))
 }
 
 /// The text model's fields and its layers.
