@@ -117,10 +117,12 @@ impl TextConfig {
         let head_dim = if self.model_type == "cohere2" {
             need("hidden_size", None)? / heads
         } else {
-            match self.count("head_dim", 1)? {
+            match self.gemma_head_dim(Attention::Sliding)? {
                 Some(d) => d,
-                None if self.model_type.starts_with("gemma") => 256,
-                None => need("hidden_size", None)? / heads,
+                None => match self.count("head_dim", 1)? {
+                    Some(d) => d,
+                    None => need("hidden_size", None)? / heads,
+                },
             }
         };
         let sliding = CacheWidth {
@@ -129,7 +131,7 @@ impl TextConfig {
             d_v: head_dim,
         };
         let global = if self.model_type == "gemma4_text" {
-            let d = self.count("global_head_dim", 1)?.unwrap_or(512);
+            let d = self.gemma_head_dim(Attention::Full)?.unwrap_or(head_dim);
             CacheWidth {
                 kv_heads: self
                     .count("num_global_key_value_heads", 1)?
@@ -147,6 +149,19 @@ impl TextConfig {
                 _ => sliding,
             })
             .collect())
+    }
+
+    /// The head size a Gemma layer of `attention` works in, the config class's defaults filled
+    /// in: `head_dim` (256), and for Gemma 4's full layers `global_head_dim` (512); `None` for
+    /// the other model types.
+    pub(super) fn gemma_head_dim(&self, attention: Attention) -> Result<Option<usize>, String> {
+        Ok(match self.model_type.as_str() {
+            "gemma4_text" if attention == Attention::Full => {
+                Some(self.count("global_head_dim", 1)?.unwrap_or(512))
+            }
+            "gemma3_text" | "gemma4_text" => Some(self.count("head_dim", 1)?.unwrap_or(256)),
+            _ => None,
+        })
     }
 
     /// A field that is absent or null.

@@ -180,20 +180,13 @@ pub fn layer_rope_config(text: &str, layer: usize) -> Result<Option<Value>, Stri
     let Some(rope) = &l.rope else {
         return Ok(None);
     };
+    let head_dim = config.gemma_head_dim(l.attention)?;
     let mut fields = config.fields;
     fields.remove("rope_scaling");
     fields.remove("rope_theta");
     fields.insert("rope_parameters".into(), Value::Object(rope.params.clone()));
-    let gemma = config.model_type.starts_with("gemma");
-    if gemma && !fields.contains_key("head_dim") {
-        fields.insert("head_dim".into(), Value::from(256));
-    }
-    if config.model_type == "gemma4_text" && l.attention == Attention::Full {
-        let global = fields
-            .get("global_head_dim")
-            .cloned()
-            .unwrap_or(Value::from(512));
-        fields.insert("head_dim".into(), global);
+    if let Some(d) = head_dim {
+        fields.insert("head_dim".into(), Value::from(d));
     }
     Ok(Some(Value::Object(fields)))
 }
