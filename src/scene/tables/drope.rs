@@ -75,10 +75,7 @@ pub fn drope_spec(
     }
     let past = (x(trained.max(first)), x(last));
     let top = weight_axis_top(c);
-    let hlines = drope_reference_lines(distractors)
-        .into_iter()
-        .filter(|(y, _)| *y <= top)
-        .collect();
+    let hlines = drope_reference_lines(distractors, top);
     let extras = Extras {
         fills: vec![Fill {
             label: "past L₀ (never trained)".into(),
@@ -106,19 +103,21 @@ pub fn drope_spec(
     (spec, extras)
 }
 
-/// The dashed reference lines: one half, and no preference `1/(N + 1)` (one line when `N = 1`,
-/// where they coincide).
-pub fn drope_reference_lines(distractors: usize) -> Vec<(f64, String)> {
-    if distractors == 1 {
-        return vec![(0.5, "half = no preference, 1/2".to_string())];
-    }
-    vec![
-        (0.5, "half".to_string()),
-        (
-            1.0 / (distractors + 1) as f64,
-            format!("no preference, 1/{}", distractors + 1),
-        ),
-    ]
+/// The dashed reference lines drawn on an axis up to `top`: one half, and no preference
+/// `1/(N + 1)` (one line when `N = 1`, where they coincide), each only when on the axis.
+pub fn drope_reference_lines(distractors: usize, top: f64) -> Vec<(f64, String)> {
+    let lines = if distractors == 1 {
+        vec![(0.5, "half = no preference, 1/2".to_string())]
+    } else {
+        vec![
+            (0.5, "half".to_string()),
+            (
+                1.0 / (distractors + 1) as f64,
+                format!("no preference, 1/{}", distractors + 1),
+            ),
+        ]
+    };
+    lines.into_iter().filter(|(y, _)| *y <= top).collect()
 }
 
 /// The top of the weight axis: 1 when some weight reaches one half, else the first of 0.5, 0.2,

@@ -73,9 +73,8 @@ pub fn DroppedRotation() -> impl IntoView {
         );
         let (top, lines) = curves.with(|c| {
             let top = scene::weight_axis_top(c);
-            let lines: Vec<String> = scene::drope_reference_lines(n)
+            let lines: Vec<String> = scene::drope_reference_lines(n, top)
                 .into_iter()
-                .filter(|(y, _)| *y <= top)
                 .map(|(_, label)| label)
                 .collect();
             (top, lines)
