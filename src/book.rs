@@ -50,7 +50,7 @@ const fn pic(id: &'static str, title: &'static str) -> Figure {
 
 /// The chapters, in reading order (a table, one figure a row).
 #[rustfmt::skip]
-pub const CHAPTERS: [Chapter; 4] = [
+pub const CHAPTERS: [Chapter; 5] = [
     Chapter {
         id: "sinusoids",
         number: 1,
@@ -113,6 +113,16 @@ pub const CHAPTERS: [Chapter; 4] = [
             fig("fig-tab-compare", "Every method side by side"),
             pic("fig-tab-same", "One position, every method"),
             pic("fig-tab-extrapolate", "Past the training length"),
+        ],
+    },
+    Chapter {
+        id: "models",
+        number: 5,
+        title: "RoPE as today's models ship it",
+        figures: &[
+            pic("fig-models-layers", "What each layer does"),
+            pic("fig-models-cache", "Why the patterns ship: the KV cache"),
+            pic("fig-models-sees", "What a query sees, layer by layer"),
         ],
     },
 ];

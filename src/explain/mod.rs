@@ -6,6 +6,7 @@
 //! brute-force check, never by calling the predicate that chose the sentence.
 
 pub mod context;
+pub mod models;
 pub mod rope;
 pub mod sinusoids;
 pub mod tables;

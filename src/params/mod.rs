@@ -6,6 +6,7 @@
 
 pub mod context;
 pub mod decl;
+pub mod models;
 pub mod rope;
 pub mod sinusoids;
 pub mod tables;
@@ -29,6 +30,8 @@ pub struct Views {
     pub context: context::ContextView,
     /// Chapter 4, tables and biases.
     pub tables: tables::TablesView,
+    /// Chapter 5, today's models.
+    pub models: models::ModelsView,
 }
 
 /// The query key naming the one figure a page embeds (`?embed=fig-heatmap`): not a state key, it
@@ -41,6 +44,7 @@ pub fn state_keys() -> impl Iterator<Item = &'static str> {
         .chain(rope::TABLE.keys())
         .chain(context::TABLE.keys())
         .chain(tables::TABLE.keys())
+        .chain(models::TABLE.keys())
         .chain(["theme"])
 }
 
@@ -63,6 +67,8 @@ impl Views {
         notices.extend(more);
         let (tables, more) = tables::TablesView::from_query(pairs);
         notices.extend(more);
+        let (models, more) = models::ModelsView::from_query(pairs);
+        notices.extend(more);
         let views = Views {
             sinusoidal,
             order,
@@ -70,6 +76,7 @@ impl Views {
             rope,
             context,
             tables,
+            models,
         };
         (views, notices)
     }
@@ -437,6 +444,7 @@ mod tests {
         decl::check_table(&rope::TABLE, rope::PREFIX);
         decl::check_table(&context::TABLE, context::PREFIX);
         decl::check_table(&tables::TABLE, tables::PREFIX);
+        decl::check_table(&models::TABLE, models::PREFIX);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 mod checks;
 pub mod context;
+pub mod models;
 pub mod png;
 pub mod rope;
 pub mod sinusoids;
@@ -230,6 +231,7 @@ pub fn builders(chapter: &str) -> Vec<(&'static str, Build)> {
         "rope" => rope::PICTURES.to_vec(),
         "context" => context::PICTURES.to_vec(),
         "tables" => tables::PICTURES.to_vec(),
+        "models" => models::PICTURES.to_vec(),
         _ => Vec::new(),
     }
 }
@@ -269,6 +271,7 @@ fn chapter_query(chapter: &str, views: &Views) -> Vec<(&'static str, String)> {
             q
         }
         "context" => views.context.to_query(),
+        "models" => views.models.to_query(),
         _ => views.tables.to_query(),
     }
 }

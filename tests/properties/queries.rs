@@ -59,6 +59,7 @@ proptest! {
         written.extend(views.rope.to_query());
         written.extend(views.context.to_query());
         written.extend(views.tables.to_query());
+        written.extend(views.models.to_query());
         let link = params::build_query(&written);
         let (back, notices) = params::Views::from_query(&params::parse_query(&link));
         prop_assert!(notices.is_empty(), "{link}: {notices:?}");

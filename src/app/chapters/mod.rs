@@ -11,6 +11,7 @@
 
 pub mod closing;
 pub mod context;
+pub mod models;
 pub mod rope;
 pub mod sinusoids;
 pub mod tables;
@@ -19,6 +20,7 @@ use leptos::prelude::*;
 
 use super::split::split_point;
 use super::state::context::ContextState;
+use super::state::models::ModelsState;
 use super::state::rope::RopeState;
 use super::state::tables::TablesState;
 use super::state::{self, AppState};
@@ -65,6 +67,15 @@ static TABLES: Code = Code {
     rest: None,
 };
 
+static MODELS: Code = Code {
+    enter: || state::enter(app().models, ModelsState::new, ModelsState::view),
+    page: || view! { <models::Models /> }.into_any(),
+    figure: models::figure,
+    panel: Some(|| view! { <models::ModelControls /> }.into_any()),
+    pictures: scene::models::PICTURES,
+    rest: None,
+};
+
 /// The page's state.
 fn app() -> AppState {
     expect_context::<AppState>()
@@ -88,9 +99,15 @@ split_point! {
     fn tables_code() -> &'static Code { &TABLES }
 }
 
+split_point! {
+    models:
+    /// Chapter 5's code.
+    fn models_code() -> &'static Code { &MODELS }
+}
+
 /// The chapters, in the book's order. Chapter 1's opening holds the first figure and is always in
 /// the main module.
-pub const UNITS: [Unit; 4] = [
+pub const UNITS: [Unit; 5] = [
     Unit {
         id: "sinusoids",
         part: Part::Whole,
@@ -110,6 +127,11 @@ pub const UNITS: [Unit; 4] = [
         id: "tables",
         part: Part::Whole,
         code: || Box::pin(tables_code()),
+    },
+    Unit {
+        id: "models",
+        part: Part::Whole,
+        code: || Box::pin(models_code()),
     },
 ];
 

@@ -3,6 +3,7 @@
 
 pub mod context;
 pub mod cursor;
+pub mod models;
 pub mod rope;
 pub mod sinusoids;
 pub mod tables;

@@ -4,6 +4,7 @@
 //! the results in signals and collects the notices the page shows.
 
 pub mod context;
+pub mod models;
 pub mod rope;
 pub mod tables;
 
@@ -11,11 +12,12 @@ use leptos::prelude::*;
 
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 use crate::params::context::ContextView;
+use crate::params::models::ModelsView;
 use crate::params::rope::RopeView;
 use crate::params::tables::TablesView;
 use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Span, TableView, Views};
 #[cfg(doc)]
-use {context::ContextState, rope::RopeState, tables::TablesState};
+use {context::ContextState, models::ModelsState, rope::RopeState, tables::TablesState};
 
 /// Messages about inputs that were clamped or refused, shown in the notice bar until dismissed.
 #[derive(Clone, Copy)]
@@ -245,6 +247,8 @@ pub struct AppState {
     pub context: RwSignal<ContextView>,
     /// Chapter 4, tables and biases: the same, for [`TablesState`].
     pub tables: RwSignal<TablesView>,
+    /// Chapter 5, today's models: the same, for [`ModelsState`].
+    pub models: RwSignal<ModelsView>,
     /// Notices for the reader.
     pub notices: Notices,
 }
@@ -267,6 +271,7 @@ impl AppState {
             rope: RwSignal::new(views.rope),
             context: RwSignal::new(views.context),
             tables: RwSignal::new(views.tables),
+            models: RwSignal::new(views.models),
             notices: Notices(RwSignal::new(notices.into_iter().map(|n| n.0).collect())),
         }
     }

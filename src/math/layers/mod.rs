@@ -39,6 +39,7 @@ use serde_json::{Map, Value};
 
 mod config;
 pub mod kv;
+pub mod presets;
 
 use config::TextConfig;
 
@@ -205,6 +206,32 @@ pub fn parse_cache(text: &str) -> Result<(Vec<Layer>, Vec<kv::CacheWidth>), Stri
     let (config, layers) = read(text)?;
     let widths = config.cache_widths(&layers)?;
     Ok((layers, widths))
+}
+
+/// Everything the page reads from one config: the text model's type and fields as written,
+/// its layers and what each caches per position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// The text model's `model_type`.
+    pub model_type: String,
+    /// The text model's fields as the config writes them (`text_config`'s for the wrappers).
+    pub fields: Map<String, Value>,
+    /// Every layer, in order.
+    pub layers: Vec<Layer>,
+    /// What each layer caches per kept position.
+    pub widths: Vec<kv::CacheWidth>,
+}
+
+/// Reads a whole model from its `config.json` text. Errors are one line.
+pub fn read_model(text: &str) -> Result<Model, String> {
+    let (config, layers) = read(text)?;
+    let widths = config.cache_widths(&layers)?;
+    Ok(Model {
+        model_type: config.model_type,
+        fields: config.fields,
+        layers,
+        widths,
+    })
 }
 
 /// The text model's fields and its layers.

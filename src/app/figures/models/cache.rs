@@ -1,0 +1,116 @@
+//! Why the patterns ship: the KV cache of the chosen model's pattern against the same model
+//! with every layer full, over the tokens in the context ([`crate::math::layers::kv`]).
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::app::figure::{InteractiveCanvas, draw_effect};
+use crate::app::figures::cursor::XCursor;
+use crate::app::frame::{FigureLink, frame};
+use crate::app::state::models::ModelsState;
+use crate::app::theme::PageTheme;
+use crate::explain::models::{BYTES_PER_NUMBER, bytes_text, grouped};
+use crate::math::layers::kv::cache_bytes;
+use crate::params::models::preset_of;
+use crate::scene::models as scene;
+
+/// The figure.
+#[component]
+pub fn CacheBytes() -> impl IntoView {
+    let s = expect_context::<ModelsState>();
+    let theme = expect_context::<PageTheme>().chart();
+    let model = s.model();
+    let lengths = Memo::new(move |_| {
+        let tokens = s.tokens.get();
+        model.with(|m| {
+            m.as_ref()
+                .map_or_else(|_| Vec::new(), |m| scene::cache_lengths(m, tokens))
+        })
+    });
+    let cursor = XCursor::new();
+    let count = move || lengths.with_untracked(Vec::len);
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let stats = draw_effect(canvas_ref, move |surface| {
+        let (tokens, t) = (s.tokens.get(), theme.get());
+        let name = preset_of(s.model.get()).name;
+        model.with(|m| {
+            if let Ok(m) = m {
+                let (mut spec, extras) = scene::cache_spec(m, name, tokens, t);
+                if let Some(k) = cursor.get(count()) {
+                    let at = lengths.with(|l| l[k]);
+                    spec.marker = Some(((at as f64).log10(), format!("{at} tokens")));
+                }
+                cursor.paint(surface, scene::cache_height, &spec, &extras);
+            }
+        });
+    });
+    let bytes_at = move |t: usize| {
+        model.with(|m| {
+            m.as_ref()
+                .ok()
+                .map(|m| cache_bytes(&m.layers, &m.widths, t, BYTES_PER_NUMBER))
+        })
+    };
+    let readout = move || {
+        let t = match cursor.get(lengths.with(Vec::len)) {
+            Some(k) => lengths.with(|l| l[k]),
+            None => s.tokens.get(),
+        };
+        match bytes_at(t) {
+            Some(b) => format!(
+                "After {} tokens: {} with the model's pattern, {} with every layer full{}",
+                grouped(t as u64),
+                bytes_text(b.pattern as f64),
+                bytes_text(b.all_full as f64),
+                if cursor.at.get().is_none() {
+                    ". Hover the plot (or focus it and use the arrow keys) to read another length."
+                } else {
+                    "."
+                }
+            ),
+            None => String::new(),
+        }
+    };
+    let describe = move || {
+        let name = preset_of(s.model.get()).name;
+        format!(
+            "Two curves on logarithmic axes: {name}'s KV cache in MiB against the tokens in the \
+             context, with its own pattern and with every layer full; {}.",
+            readout()
+        )
+    };
+    let index = move |x: f64| {
+        let t = 10f64.powf(x);
+        lengths.with_untracked(|l| {
+            let k = l.partition_point(|&v| (v as f64) < t);
+            match (k.checked_sub(1), l.get(k)) {
+                (Some(b), Some(&a)) if t / l[b] as f64 <= a as f64 / t => b as f64,
+                (Some(b), None) => b as f64,
+                _ => k as f64,
+            }
+        })
+    };
+    view! {
+        <figure {..frame("fig-models-cache", "ctl-m-model ctl-m-L", stats)}>
+            <FigureLink id="fig-models-cache" />
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout_id="fig-models-cache-readout"
+                readout=readout
+                label=describe
+                pointer=cursor.pointer(canvas_ref, count, index).clearing(cursor.at)
+            />
+            <figcaption>
+                "The cache as transformers 5.24's DynamicCache keeps it, in bfloat16 (2 bytes a "
+                "number): a full layer keeps the keys and values of every position; a sliding or "
+                "chunked layer only the last W − 1 (DynamicSlidingWindowLayer; the query's own "
+                "key and value are added when it is computed). Each kept position holds "
+                "num_key_value_heads keys and values of head_dim numbers — DeepSeek-V3's MLA "
+                "caches one latent of 512 numbers and one shared rotated key of 64 instead. "
+                "“Every layer full” is the same model with no window and no chunk. Until the "
+                "first window fills, the two are the same; past it, a windowed layer's cache "
+                "stops growing, and only the full layers' keeps rising with the context."
+            </figcaption>
+        </figure>
+    }
+}

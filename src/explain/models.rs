@@ -1,0 +1,562 @@
+//! Chapter 5's sentences ("RoPE as today's models ship it"): what a layer does, what a model's
+//! pattern of layers adds up to (counts, the KV cache against every layer full), how far back a
+//! query reaches through the layers, and what each raw config field that decides a layer means —
+//! each a function of the model read from its config ([`crate::math::layers`]).
+
+use std::fmt;
+
+use serde_json::Value;
+
+use super::count;
+use crate::math::layers::kv::{CacheBytes, cache_bytes};
+use crate::math::layers::{Attention, Layer, Model, earliest_reached};
+use crate::params::format_significant;
+
+/// Bytes a cached number takes: bfloat16, the dtype these models ship in.
+pub const BYTES_PER_NUMBER: usize = 2;
+
+/// A whole number with thin spaces between thousands: 1 000 000.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push('\u{2009}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A θ as the configs write it, grouped when whole: 10 000, 1 000 000, 5e6 → 5 000 000.
+pub fn theta_text(theta: f64) -> String {
+    if theta.fract() == 0.0 && theta < 1e15 {
+        grouped(theta as u64)
+    } else {
+        format_significant(theta, 6)
+    }
+}
+
+/// Bytes in binary units: 512 B, 12.0 KiB, 3.25 MiB, 1.50 GiB.
+pub fn bytes_text(bytes: f64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024.0 {
+        return format!("{} B", format_significant(bytes, 3));
+    }
+    let mut value = bytes / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{} {}", format_significant(value, 3), UNITS[unit])
+}
+
+/// Which keys a layer's query at `p` sees, in words: "the last 1024 keys (p − 1023 … p)".
+pub fn attention_text(layer: &Layer) -> String {
+    match (layer.attention, layer.window) {
+        (Attention::Sliding, Some(w)) => format!(
+            "sliding window: a query at p sees the last {} keys, p − {} … p",
+            grouped(w as u64),
+            grouped(w.saturating_sub(1) as u64)
+        ),
+        (Attention::Chunked, Some(c)) => format!(
+            "chunked: a query at p sees the keys of its own chunk of {} up to p, {c}·⌊p/{c}⌋ … p",
+            grouped(c as u64),
+            c = c
+        ),
+        _ => "full attention: a query at p sees every key 0 … p".to_string(),
+    }
+}
+
+/// A layer in one sentence: "Layer 5: full attention: …; RoPE linear, θ = 1 000 000."
+pub fn layer_text(index: usize, layer: &Layer) -> String {
+    let rope = match &layer.rope {
+        Some(r) => format!("RoPE \"{}\" with θ = {}", r.rope_type, theta_text(r.theta)),
+        None => "no RoPE (q and k are not rotated)".to_string(),
+    };
+    format!("Layer {index}: {}; {rope}.", attention_text(layer))
+}
+
+/// The kinds of layer the chapter tells apart, in the legend's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Full attention with RoPE.
+    Full,
+    /// Full attention without RoPE.
+    FullNoRope,
+    /// A sliding window (with or without RoPE).
+    Sliding,
+    /// Chunked attention.
+    Chunked,
+}
+
+impl Kind {
+    /// Every kind, in the legend's order.
+    pub const ALL: [Kind; 4] = [Kind::Full, Kind::FullNoRope, Kind::Sliding, Kind::Chunked];
+
+    /// The kind of `layer`.
+    pub fn of(layer: &Layer) -> Kind {
+        match (layer.attention, layer.window, &layer.rope) {
+            (Attention::Sliding, Some(_), _) => Kind::Sliding,
+            (Attention::Chunked, Some(_), _) => Kind::Chunked,
+            (_, _, None) => Kind::FullNoRope,
+            _ => Kind::Full,
+        }
+    }
+
+    /// Its name in the legend.
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Full => "full, RoPE",
+            Kind::FullNoRope => "full, no RoPE",
+            Kind::Sliding => "sliding window",
+            Kind::Chunked => "chunked",
+        }
+    }
+}
+
+/// What a model's pattern adds up to after `tokens` tokens: its layers by kind, and its KV cache
+/// against the same model with every layer full.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternFinding {
+    /// Layers of each kind, in [`Kind::ALL`]'s order.
+    pub kinds: [usize; 4],
+    /// Sliding or chunked layers without RoPE.
+    pub windowed_no_rope: usize,
+    /// Distinct windows (sliding) and chunks, ascending.
+    pub windows: Vec<usize>,
+    /// Tokens so far.
+    pub tokens: usize,
+    /// The cache, in bytes.
+    pub bytes: CacheBytes,
+}
+
+impl PatternFinding {
+    /// The finding for `model` after `tokens` tokens.
+    pub fn new(model: &Model, tokens: usize) -> PatternFinding {
+        let mut kinds = [0; 4];
+        let mut windows = Vec::new();
+        let mut windowed_no_rope = 0;
+        for l in &model.layers {
+            let kind = Kind::of(l);
+            kinds[Kind::ALL.iter().position(|&k| k == kind).unwrap_or(0)] += 1;
+            if matches!(kind, Kind::Sliding | Kind::Chunked) {
+                windows.extend(l.window);
+                windowed_no_rope += usize::from(l.rope.is_none());
+            }
+        }
+        windows.sort_unstable();
+        windows.dedup();
+        PatternFinding {
+            kinds,
+            windowed_no_rope,
+            windows,
+            tokens,
+            bytes: cache_bytes(&model.layers, &model.widths, tokens, BYTES_PER_NUMBER),
+        }
+    }
+}
+
+impl fmt::Display for PatternFinding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let total: usize = self.kinds.iter().sum();
+        let parts: Vec<String> = Kind::ALL
+            .iter()
+            .zip(self.kinds)
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| format!("{n} {}", k.label()))
+            .collect();
+        write!(
+            f,
+            "{}: {}",
+            count(total, "layer", "layers"),
+            parts.join(", ")
+        )?;
+        if self.windowed_no_rope > 0 {
+            write!(
+                f,
+                " ({} of the windowed without RoPE)",
+                self.windowed_no_rope
+            )?;
+        }
+        let (pattern, full) = (self.bytes.pattern as f64, self.bytes.all_full as f64);
+        let t = self.tokens as f64;
+        write!(
+            f,
+            ". After {} tokens its KV cache holds {} in bfloat16 ({} per token), against {} \
+             ({} per token) with every layer full",
+            grouped(self.tokens as u64),
+            bytes_text(pattern),
+            bytes_text(pattern / t),
+            bytes_text(full),
+            bytes_text(full / t),
+        )?;
+        if self.bytes.pattern == self.bytes.all_full {
+            write!(
+                f,
+                ": the same, since no layer keeps fewer than every position"
+            )?;
+        } else {
+            let ratio = full / pattern.max(1.0);
+            write!(f, ": {}× less", format_significant(ratio, 3))?;
+        }
+        write!(f, ".")
+    }
+}
+
+/// How far back a query reaches: directly in layer `layer`, and through every layer up to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReachFinding {
+    /// The query's position.
+    pub query: usize,
+    /// The chosen layer, from 0.
+    pub layer: usize,
+    /// The first key the chosen layer's query sees.
+    pub direct: usize,
+    /// The earliest position whose token reaches it through layers 0 … layer.
+    pub through: usize,
+    /// The earliest position reached through every layer of the model.
+    pub whole: usize,
+    /// The model's layers.
+    pub layers: usize,
+}
+
+impl ReachFinding {
+    /// The finding for the query at `query` and layer `layer` of `layers`.
+    pub fn new(layers: &[Layer], layer: usize, query: usize) -> ReachFinding {
+        let layer = layer.min(layers.len().saturating_sub(1));
+        ReachFinding {
+            query,
+            layer,
+            direct: layers.get(layer).map_or(0, |l| *l.visible(query).start()),
+            through: earliest_reached(&layers[..(layer + 1).min(layers.len())], query),
+            whole: earliest_reached(layers, query),
+            layers: layers.len(),
+        }
+    }
+}
+
+impl fmt::Display for ReachFinding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let keys = self.query - self.direct + 1;
+        write!(
+            f,
+            "In layer {}, the query at position {} attends to {} {}, {} … {}",
+            self.layer,
+            grouped(self.query as u64),
+            grouped(keys as u64),
+            if keys == 1 { "key" } else { "keys" },
+            grouped(self.direct as u64),
+            grouped(self.query as u64),
+        )?;
+        let reached = |from: usize| {
+            if from == 0 {
+                "every earlier token, from position 0".to_string()
+            } else {
+                format!("tokens from position {} on", grouped(from as u64))
+            }
+        };
+        if self.through < self.direct {
+            write!(
+                f,
+                "; through layers 0 … {}, information from {} can reach it",
+                self.layer,
+                reached(self.through)
+            )?;
+        } else if self.layer > 0 {
+            write!(
+                f,
+                "; the layers below bring it nothing from farther back ({})",
+                reached(self.through)
+            )?;
+        }
+        if self.layer + 1 < self.layers {
+            write!(
+                f,
+                ". Through all {} layers: {}",
+                self.layers,
+                reached(self.whole)
+            )?;
+        }
+        write!(f, ".")
+    }
+}
+
+/// One raw config field that decides what a layer does, and what it means for that layer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawField {
+    /// The field as the config names it (`no_rope_layers[3]`).
+    pub field: String,
+    /// Its value as JSON (`0`), or "(not set: 6)" for a default the model type fills in.
+    pub value: String,
+    /// What it means here.
+    pub meaning: String,
+}
+
+/// A JSON value on one short line.
+fn short(v: &Value) -> String {
+    let text = v.to_string();
+    if text.chars().count() > 90 {
+        format!("{}…", text.chars().take(89).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// The raw fields of `model`'s config that decide layer `index`, with their meanings, in the
+/// order the config's reader consults them (transformers 5.24, see [`crate::math::layers`]).
+pub fn raw_fields(model: &Model, index: usize) -> Vec<RawField> {
+    let Some(layer) = model.layers.get(index) else {
+        return Vec::new();
+    };
+    let mt = model.model_type.as_str();
+    let fields = &model.fields;
+    let mut rows = Vec::new();
+    let mut row = |field: String, value: String, meaning: String| {
+        rows.push(RawField {
+            field,
+            value,
+            meaning,
+        });
+    };
+    let given = |key: &str| fields.get(key).filter(|v| !v.is_null());
+    let gemma = matches!(mt, "gemma3_text" | "gemma4_text");
+    let chunk_rope = matches!(mt, "llama4_text" | "smollm3");
+    // Which keys the layer sees.
+    match given("layer_types").and_then(Value::as_array) {
+        Some(types) => {
+            let t = types.get(index).map_or("?".to_string(), short);
+            row(
+                format!("layer_types[{index}]"),
+                t,
+                format!(
+                    "its mask: {}{}",
+                    attention_text(layer),
+                    if mt == "smollm3" && layer.attention == Attention::Full {
+                        " (SmolLM3 slides only with use_sliding_window)"
+                    } else {
+                        ""
+                    }
+                ),
+            );
+        }
+        None => match mt {
+            "gemma3_text" | "cohere2" => {
+                let every = if mt == "gemma3_text" { 6 } else { 4 };
+                let (value, set) = match given("sliding_window_pattern") {
+                    Some(v) => (short(v), v.as_u64().unwrap_or(every)),
+                    None => (format!("(not set: {every})"), every),
+                };
+                row(
+                    "sliding_window_pattern".into(),
+                    value,
+                    format!(
+                        "with no layer_types, layer i is full when i + 1 is a multiple of {set} \
+                         and slides otherwise; layer {index}: {}",
+                        attention_text(layer)
+                    ),
+                );
+            }
+            _ => {}
+        },
+    }
+    if let Some(v) = given("use_sliding_window") {
+        row(
+            "use_sliding_window".into(),
+            short(v),
+            if v.as_bool() == Some(true) {
+                "sliding windows are on".to_string()
+            } else {
+                "false: no layer slides, whatever sliding_window says".to_string()
+            },
+        );
+    }
+    if let (Some(v), "qwen3") = (given("max_window_layers"), mt) {
+        row(
+            "max_window_layers".into(),
+            short(v),
+            "with use_sliding_window, the layers from this index on would slide".to_string(),
+        );
+    }
+    match (layer.attention, given("sliding_window")) {
+        (Attention::Sliding, Some(v)) => row(
+            "sliding_window".into(),
+            short(v),
+            format!(
+                "W: a query in layer {index} sees the last {} keys, its own included, and the \
+                 cache keeps the last {}",
+                grouped(layer.window.unwrap_or(0) as u64),
+                grouped(layer.window.unwrap_or(1).saturating_sub(1) as u64)
+            ),
+        ),
+        (_, Some(v)) => row(
+            "sliding_window".into(),
+            short(v),
+            format!("the sliding layers' window; layer {index} does not slide"),
+        ),
+        (_, None) => {}
+    }
+    if let Some(v) = given("attention_chunk_size") {
+        row(
+            "attention_chunk_size".into(),
+            short(v),
+            if layer.attention == Attention::Chunked {
+                format!("C: layer {index} attends within chunks of C")
+            } else {
+                format!("the chunk of the layers with RoPE; layer {index} attends to every key")
+            },
+        );
+    }
+    // Whether it rotates.
+    if chunk_rope {
+        match given("no_rope_layers").and_then(Value::as_array) {
+            Some(list) if !list.is_empty() => {
+                let v = list.get(index).map_or("?".to_string(), short);
+                row(
+                    format!("no_rope_layers[{index}]"),
+                    v,
+                    if layer.rope.is_some() {
+                        "1 means this layer USES RoPE (the list names the layers that rotate, \
+                         despite its name)"
+                            .to_string()
+                    } else {
+                        "0 means this layer has no RoPE".to_string()
+                    },
+                );
+            }
+            Some(_) if mt == "smollm3" => row(
+                "no_rope_layers".into(),
+                "[]".into(),
+                format!(
+                    "empty: layer {index} {}",
+                    if layer.rope.is_some() {
+                        "rotates"
+                    } else {
+                        "does not rotate"
+                    }
+                ),
+            ),
+            list => {
+                let interval = given("no_rope_layer_interval")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(4);
+                row(
+                    "no_rope_layers".into(),
+                    list.map_or("(not set)".to_string(), |_| "[]".to_string()),
+                    format!(
+                        "filled from no_rope_layer_interval = {interval}: layer i rotates unless \
+                         i + 1 is a multiple of {interval}; layer {index} {}",
+                        if layer.rope.is_some() {
+                            "rotates"
+                        } else {
+                            "does not"
+                        }
+                    ),
+                );
+            }
+        }
+    }
+    if mt == "cohere2" {
+        row(
+            "(model code)".into(),
+            "Cohere2Attention".into(),
+            format!(
+                "rotates only on sliding layers; layer {index} {}",
+                if layer.rope.is_some() {
+                    "rotates"
+                } else {
+                    "does not"
+                }
+            ),
+        );
+    }
+    // With which RoPE.
+    let Some(rope) = &layer.rope else {
+        return rows;
+    };
+    let layer_type = match layer.attention {
+        Attention::Sliding => "sliding_attention",
+        Attention::Chunked => "chunked_attention",
+        Attention::Full => "full_attention",
+    };
+    if let Some(v) = given("rope_parameters") {
+        let nested = v.get(layer_type).filter(|d| d.is_object());
+        match (nested, gemma) {
+            (Some(d), _) => row(
+                format!("rope_parameters[\"{layer_type}\"]"),
+                short(d),
+                "transformers v5's form, one dict per layer type: this layer's RoPE".to_string(),
+            ),
+            _ => row(
+                "rope_parameters".into(),
+                short(v),
+                "transformers v5's form: one RoPE for every rotating layer".to_string(),
+            ),
+        }
+    }
+    if let Some(v) = fields.get("rope_scaling") {
+        let meaning = match (v.is_null(), mt) {
+            (true, _) => "null: no scaling".to_string(),
+            (false, "gemma3_text") => format!(
+                "the legacy form; Gemma 3 applies it to its full layers only{}",
+                if layer.attention == Attention::Full {
+                    ", this one among them"
+                } else {
+                    ", not to this one"
+                }
+            ),
+            _ => "the legacy form of rope_parameters: every rotating layer".to_string(),
+        };
+        row("rope_scaling".into(), short(v), meaning);
+    }
+    if mt == "gemma3_text" {
+        let (key, default, of) = if layer.attention == Attention::Full {
+            ("rope_theta", 1_000_000.0, "the full layers' θ")
+        } else {
+            ("rope_local_base_freq", 10_000.0, "the sliding layers' θ")
+        };
+        row(
+            key.into(),
+            given(key).map_or(format!("(not set: {})", theta_text(default)), short),
+            format!("{of}: {}", theta_text(rope.theta)),
+        );
+    } else if let Some(v) = given("rope_theta") {
+        row(
+            "rope_theta".into(),
+            short(v),
+            format!("θ of every rotating layer: {}", theta_text(rope.theta)),
+        );
+    }
+    for (key, meaning) in [
+        (
+            "partial_rotary_factor",
+            "the share of each head's coordinates that turn",
+        ),
+        (
+            "head_dim",
+            if mt == "gemma4_text" {
+                "the sliding layers' numbers per query or key head"
+            } else {
+                "numbers per query or key head"
+            },
+        ),
+        (
+            "global_head_dim",
+            "the full layers' numbers per query or key head (Gemma 4)",
+        ),
+        (
+            "qk_rope_head_dim",
+            "per head, the dimensions that rotate (MLA's decoupled part)",
+        ),
+        (
+            "rope_interleave",
+            "whether the rotated pairs are stored interleaved",
+        ),
+    ] {
+        if let Some(v) = given(key) {
+            row(key.into(), short(v), meaning.to_string());
+        }
+    }
+    rows
+}

@@ -1,0 +1,155 @@
+//! Chapter 5, "RoPE as today's models ship it": its URL keys (prefix `m.`) and the view they
+//! parse into — which model's published config, which of its layers, how many tokens the
+//! cache holds, and the query whose keys the masks show.
+
+use super::decl::{self, Table, choice, int, int_within};
+use crate::math::layers::presets::{ModelPreset, PRESETS};
+use crate::math::layers::{Model, read_model};
+
+/// The chapter's key prefix.
+pub const PREFIX: &str = "m.";
+
+/// Tokens in the context (the KV cache after them, and the keys a query can see): 16 … 2²⁰.
+pub const TOKENS: (usize, usize) = (16, 1 << 20);
+
+/// The presets' names in links, in the page's order.
+pub const MODEL_IDS: [&str; PRESETS.len()] = {
+    let mut ids = [""; PRESETS.len()];
+    let mut i = 0;
+    while i < PRESETS.len() {
+        ids[i] = PRESETS[i].id;
+        i += 1;
+    }
+    ids
+};
+
+/// The chapter's controls.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelsView {
+    /// The model: an index into [`PRESETS`].
+    pub model: usize,
+    /// The chosen layer, from 0.
+    pub layer: usize,
+    /// Tokens in the context.
+    pub tokens: usize,
+    /// The query position whose keys the masks show, below `tokens`.
+    pub query: usize,
+}
+
+impl Default for ModelsView {
+    fn default() -> Self {
+        ModelsView {
+            model: 0,
+            layer: 5,
+            tokens: 32_768,
+            query: 32_767,
+        }
+    }
+}
+
+/// Preset `model` (the last one for an index past the list).
+pub fn preset_of(model: usize) -> &'static ModelPreset {
+    &PRESETS[model.min(PRESETS.len() - 1)]
+}
+
+/// The number of layers of preset `model`.
+pub fn layer_count(model: usize) -> usize {
+    preset_of(model).layers.max(1)
+}
+
+impl ModelsView {
+    /// The chosen preset.
+    pub fn preset(&self) -> &'static ModelPreset {
+        preset_of(self.model)
+    }
+
+    /// The model's name on the page.
+    pub fn name(&self) -> &'static str {
+        self.preset().name
+    }
+
+    /// The model, read from its config.
+    pub fn model(&self) -> Result<Model, String> {
+        read_model(self.preset().config)
+    }
+
+    /// The chosen layer within the model's layers.
+    pub fn chosen_layer(&self) -> usize {
+        self.layer.min(layer_count(self.model) - 1)
+    }
+
+    /// The query within the tokens.
+    pub fn chosen_query(&self) -> usize {
+        self.query.min(self.tokens.saturating_sub(1))
+    }
+}
+
+impl decl::Declared for ModelsView {
+    const TABLE: &'static Table<ModelsView> = &TABLE;
+}
+
+/// The chapter's parameters, one row each, in the order a link writes them.
+pub const TABLE: Table<ModelsView> = Table {
+    params: &[
+        choice(
+            "m.model",
+            &MODEL_IDS,
+            |v| MODEL_IDS[v.model.min(MODEL_IDS.len() - 1)],
+            |v, name| v.model = MODEL_IDS.iter().position(|&m| m == name).unwrap_or(0),
+        ),
+        int!("m.L", "m.L (tokens)", TOKENS, tokens),
+        int_within!(
+            "m.layer",
+            "m.layer (layer)",
+            |v| (0, layer_count(v.model) - 1),
+            layer
+        ),
+        int_within!(
+            "m.p",
+            "m.p (query position)",
+            |v| (0, v.tokens.saturating_sub(1)),
+            query
+        ),
+    ],
+    fit: |v| {
+        v.layer = v.chosen_layer();
+        v.query = v.chosen_query();
+    },
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{Declared, parse_query};
+
+    #[test]
+    fn every_written_key_is_a_declared_key_and_reads_back() {
+        let view = ModelsView {
+            model: 6,
+            layer: 60,
+            tokens: TOKENS.1,
+            query: 12_345,
+        };
+        decl::check_round_trip(&TABLE, &view);
+        for (model, id) in MODEL_IDS.iter().enumerate() {
+            assert_eq!(*id, PRESETS[model].id);
+            let (v, notices) = ModelsView::from_query(&parse_query(&format!("m.model={id}")));
+            assert_eq!(v.model, model);
+            assert!(notices.is_empty(), "{notices:?}");
+        }
+    }
+
+    #[test]
+    fn bad_values_clamp_or_fall_back_with_notices() {
+        let (v, notices) =
+            ModelsView::from_query(&parse_query("m.model=gpt-5&m.layer=99&m.L=3&m.p=100"));
+        assert_eq!(v.model, 0);
+        assert_eq!(v.layer, layer_count(0) - 1);
+        assert_eq!(v.tokens, TOKENS.0);
+        assert_eq!(v.query, TOKENS.0 - 1);
+        assert_eq!(notices.len(), 4, "{notices:?}");
+        // A smaller model keeps the chosen layer inside it.
+        let (v, _) = ModelsView::from_query(&parse_query("m.model=gpt-oss-20b&m.layer=40"));
+        assert_eq!(v.layer, 23);
+    }
+}

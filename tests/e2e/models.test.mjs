@@ -1,0 +1,174 @@
+// Chapter 5 ("RoPE as today's models ship it") in a real browser: every figure draws, every
+// control it declares repaints it, the strip's readout for every layer of every preset says what
+// `pe layers` prints (transformers 5.24's reading, checked in tests/cli/layers.rs), the KV cache
+// in the finding is transformers' DynamicCache size (tests/reference/kv/kv.json), choosing a layer
+// on the strip moves the other figures to it and into the link, and the chapter fits a phone.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { bookMounted, onPage, shareBrowser, showFigure } from "./harness.mjs";
+import { assertControlRepaints, canvasStats, installHelpers } from "./figures.mjs";
+
+const env = shareBrowser();
+
+const FIGURES = ["fig-models-layers", "fig-models-cache", "fig-models-sees"];
+const pe = fileURLToPath(new URL("../../target/debug/pe", import.meta.url));
+const presetFile = (id) => fileURLToPath(new URL(`../../src/math/layers/presets/${id}.json`, import.meta.url));
+const kv = JSON.parse(readFileSync(fileURLToPath(new URL("../reference/kv/kv.json", import.meta.url)), "utf8"));
+
+/** The page's presets: the model select's options. */
+const presets = (page) => page.$$eval("#ctl-m-model option", (o) => o.map((x) => x.value));
+
+/** 1234567 → "1 234 567" (thin spaces), as the page groups whole numbers. */
+const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009");
+
+const UNITS = { B: 1, KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30, TiB: 2 ** 40 };
+
+/** Asserts that `text` ("756 MiB") is `bytes` to its three significant digits. */
+function assertBytes(text, bytes, what) {
+  const m = /^([\d.]+) (B|KiB|MiB|GiB|TiB)$/.exec(text);
+  assert.ok(m, `${what}: "${text}" is not an amount of bytes`);
+  const [value, unit] = [Number(m[1]), UNITS[m[2]]];
+  assert.ok(value >= 1 && value < 1024, `${what}: ${text} is not in the largest unit below it`);
+  const digits = m[1].replace(".", "").replace(/^0+/, "").length;
+  assert.equal(digits, 3, `${what}: ${text} has not three significant digits`);
+  const lastDigit = 10 ** (Math.floor(Math.log10(value)) - 2);
+  assert.ok(Math.abs(value - bytes / unit) <= lastDigit / 2 + 1e-9, `${what}: ${text} for ${bytes} bytes`);
+}
+
+async function drawn(page, id) {
+  await showFigure(page, id);
+  await page.waitForFunction((id) => Number(document.getElementById(id)?.dataset.drawnAt) > 0, id);
+}
+
+test("every chapter-5 figure draws, with no console error, for every preset", async () => {
+  await onPage(env.browser, `${env.server.url}?#models`, async (page) => {
+    await installHelpers(page);
+    const ids = await presets(page);
+    assert.ok(ids.length >= 8, ids.join(", "));
+    for (const model of ids) {
+      await page.selectOption("#ctl-m-model", model);
+      for (const id of FIGURES) {
+        await drawn(page, id);
+        const stats = await canvasStats(page, id);
+        assert.ok(stats.length > 0, `#${id} has no canvas`);
+        for (const s of stats) assert.ok(s.colours > 20 && s.width > 50, `${model} #${id}: ${JSON.stringify(s)}`);
+      }
+      await page.waitForFunction((m) => new URLSearchParams(location.search).get("m.model") === m || m === "gemma-3-4b", model);
+    }
+  });
+});
+
+test("each control a chapter-5 figure declares repaints it", async (t) => {
+  await onPage(env.browser, `${env.server.url}?`, async (page) => {
+    const declared = await page.$$eval("#models figure[data-controls]", (f) =>
+      f.map((x) => ({ id: x.id, controls: x.dataset.controls.split(/\s+/).filter(Boolean) })),
+    );
+    assert.deepEqual(declared.map((d) => d.id), FIGURES);
+    for (const { id, controls: tokens } of declared) {
+      for (const token of tokens) {
+        await t.test(`${token} → #${id}`, async () => {
+          await page.goto(`${env.server.url}?`);
+          await page.waitForFunction(() => !document.getElementById("loading"));
+          await bookMounted(page);
+          await installHelpers(page);
+          await assertControlRepaints(page, token, id);
+        });
+      }
+    }
+    await t.test("every chapter-5 control is declared by some figure", async () => {
+      const used = new Set(declared.flatMap((d) => d.controls));
+      const all = await page.evaluate(() =>
+        [...document.getElementById("models").querySelectorAll("input[id], select[id]")]
+          .filter((e) => !e.id.endsWith("-value"))
+          .map((e) => e.id),
+      );
+      assert.deepEqual(all.filter((c) => !used.has(c)), []);
+    });
+  });
+});
+
+test("the strip's readout for every layer of every preset is what pe layers prints", async () => {
+  await onPage(env.browser, `${env.server.url}?#fig-models-layers`, async (page) => {
+    for (const model of await presets(page)) {
+      const cli = JSON.parse(execFileSync(pe, ["layers", "--config", presetFile(model)], { encoding: "utf8" }));
+      await page.selectOption("#ctl-m-model", model);
+      await drawn(page, "fig-models-layers");
+      const canvas = "#fig-models-layers canvas:not(.layer) >> nth=0";
+      await page.focus(canvas);
+      await page.keyboard.press("Home");
+      for (const layer of cli.layers) {
+        const text = await page.textContent("#fig-models-layers-readout");
+        assert.ok(text.startsWith(`Layer ${layer.layer}: `), `${model}: ${text}`);
+        const attention = {
+          full: "full attention: a query at p sees every key 0 … p",
+          sliding: `sliding window: a query at p sees the last ${grouped(layer.window)} keys, p − ${grouped(layer.window - 1)} … p`,
+          chunked: `chunked: a query at p sees the keys of its own chunk of ${grouped(layer.window)} up to p`,
+        }[layer.attention];
+        assert.ok(text.includes(attention), `${model} layer ${layer.layer}: ${text} (want ${attention})`);
+        const rope = layer.rope
+          ? `RoPE "${layer.rope_type}" with θ = ${grouped(layer.rope_theta)}`
+          : "no RoPE (q and k are not rotated)";
+        assert.ok(text.includes(rope), `${model} layer ${layer.layer}: ${text} (want ${rope})`);
+        await page.keyboard.press("ArrowRight");
+      }
+      // The bar count is the layer count: End reads the last layer.
+      await page.keyboard.press("End");
+      assert.ok((await page.textContent("#fig-models-layers-readout")).startsWith(`Layer ${cli.num_layers - 1}: `));
+    }
+  });
+});
+
+test("the finding's KV cache is transformers' DynamicCache size at 8k, 32k and 128k tokens", async () => {
+  await onPage(env.browser, `${env.server.url}?#fig-models-layers`, async (page) => {
+    for (const model of await presets(page)) {
+      const want = kv.configs[`${model}.json`];
+      assert.ok(want, `kv.json has no ${model}`);
+      for (const [k, tokens] of kv.lengths.entries()) {
+        await page.goto(`${env.server.url}?m.model=${model}&m.L=${tokens}#fig-models-layers`);
+        await page.waitForFunction(() => !document.getElementById("loading"));
+        await drawn(page, "fig-models-layers");
+        const finding = await page.textContent("#fig-models-layers .finding");
+        const m = new RegExp(`After ${grouped(tokens)} tokens its KV cache holds (.+?) in bfloat16 \\(.+?\\), against (.+?) \\(`).exec(finding);
+        assert.ok(m, `${model} at ${tokens}: ${finding}`);
+        assertBytes(m[1], want.pattern[k], `${model} at ${tokens}, the pattern`);
+        assertBytes(m[2], want.all_full[k], `${model} at ${tokens}, every layer full`);
+      }
+    }
+  });
+});
+
+test("choosing a layer on the strip (click or Enter) moves the other figures to it and into the link", async () => {
+  await onPage(env.browser, `${env.server.url}?m.model=gpt-oss-20b#fig-models-layers`, async (page) => {
+    await drawn(page, "fig-models-layers");
+    const canvas = page.locator("#fig-models-layers canvas:not(.layer)").first();
+    await canvas.focus();
+    await page.keyboard.press("Home");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("m.layer") === "2");
+    assert.equal(await page.inputValue("#ctl-m-layer-value"), "2");
+    await drawn(page, "fig-models-sees");
+    assert.match(await page.textContent("#fig-models-sees .finding"), /^In layer 2, the query at position 32\u2009767 attends to 128 keys/);
+    // A click on the last bar chooses layer 23.
+    await showFigure(page, "fig-models-layers");
+    const box = await canvas.boundingBox();
+    await page.mouse.move(box.x + box.width - 30, box.y + box.height / 2);
+    await page.mouse.click(box.x + box.width - 30, box.y + box.height / 2);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("m.layer") === "23");
+    assert.match(await page.textContent("#fig-models-sees .finding"), /^In layer 23, the query at position 32\u2009767 attends to 32\u2009768 keys/);
+  });
+});
+
+test("chapter 5 fits a 390 px phone", async () => {
+  await onPage(env.browser, `${env.server.url}?#models`, { width: 390, height: 844 }, async (page) => {
+    for (const id of FIGURES) {
+      await showFigure(page, id);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= 390, `#${id}: the page is ${wide} px wide`);
+    }
+  });
+});
