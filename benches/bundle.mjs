@@ -141,6 +141,7 @@ const GROUPS = [
   ["chapter 2 · RoPE", /^<?pe_explorer::(app::chapters::rope|app::figures::rope|app::state::rope|scene::rope|params::rope)\b/],
   ["chapter 3 · context", /^<?pe_explorer::(app::chapters::context|app::figures::context|app::state::context|scene::context|params::context)\b/],
   ["chapter 4 · tables and closing", /^<?pe_explorer::(app::chapters::(tables|closing)|app::figures::tables|app::state::tables|scene::tables|params::tables)\b/],
+  ["chapter 5 · today's models", /^<?pe_explorer::(app::chapters::models|app::figures::models|app::state::models|scene::models|params::models|explain::models|math::layers)\b/],
   ["ours, shared (math, chart, frame, controls…)", /^<?pe_explorer::/],
   ["Leptos (leptos, tachys, reactive_graph…)", /^<?(leptos|leptos_dom|tachys|reactive_graph|any_spawner|or_poisoned|guardian|slotmap|indexmap|hashbrown|throw_error|server_fn|futures|wasm_streams)\b|^<?(&(mut )?)?(tachys|reactive_graph)::/],
   ["plotters", /^<?plotters/],

@@ -66,27 +66,35 @@ proptest! {
     }
 
     #[test]
-    fn the_pattern_finding_counts_and_sizes_what_the_layers_keep(k in 0..PRESETS.len(), tokens in prop_oneof![16usize..200, 1000usize..9000, 100_000usize..1_048_577]) {
+    fn the_pattern_finding_counts_and_sizes_what_the_layers_keep(k in 0..PRESETS.len(), tokens in prop_oneof![16usize..200, 1000usize..1030, 4090usize..4100, 8185usize..8200, 100_000usize..1_048_577]) {
         let m = model(k);
         let f = PatternFinding::new(&m, tokens);
-        let mut pattern = 0u64;
-        let mut full = 0u64;
-        for (l, w) in m.layers.iter().zip(&m.widths) {
-            let per = (w.kv_heads * (w.d_k + w.d_v) * BYTES_PER_NUMBER) as u64;
-            let kept = match l.window {
-                Some(win) if l.attention != Attention::Full => (0..tokens).filter(|&t| t + win > tokens).count(),
-                _ => tokens,
-            };
-            pattern += kept as u64 * per;
-            full += tokens as u64 * per;
-        }
+        // What each layer keeps after `tokens`: of positions 0 … tokens − 1, the last W − 1
+        // (t + W − 1 ≥ tokens) for a window or chunk of W, or all of them.
+        let sizes = |tokens: usize| {
+            let mut pattern = 0u64;
+            let mut full = 0u64;
+            for (l, w) in m.layers.iter().zip(&m.widths) {
+                let per = (w.kv_heads * (w.d_k + w.d_v) * BYTES_PER_NUMBER) as u64;
+                let kept = match l.window {
+                    Some(win) if l.attention != Attention::Full => (0..tokens).filter(|&t| t + win > tokens).count(),
+                    _ => tokens,
+                };
+                pattern += kept as u64 * per;
+                full += tokens as u64 * per;
+            }
+            (pattern, full)
+        };
+        let (pattern, full) = sizes(tokens);
         prop_assert_eq!(f.bytes.pattern, pattern);
         prop_assert_eq!(f.bytes.all_full, full);
+        prop_assert_eq!(f.next_token, sizes(tokens + 1).0 - pattern);
         let text = f.to_string();
         assert_says(&text, &[
             &format!("{} layers: ", m.layers.len()),
-            &format!("holds {} in bfloat16", bytes_text(pattern as f64)),
-            &format!("against {} (", bytes_text(full as f64)),
+            &format!("of one sequence its KV cache holds {} in bfloat16", bytes_text(pattern as f64)),
+            &format!("the next token adds {}", bytes_text((sizes(tokens + 1).0 - pattern) as f64)),
+            &format!("against {} with every layer full", bytes_text(full as f64)),
         ]);
         for kind in Kind::ALL {
             let n = m.layers.iter().filter(|l| Kind::of(l) == kind).count();
@@ -96,10 +104,16 @@ proptest! {
                 assert_never_says(&text, &[&format!(" {}", kind.label())]);
             }
         }
+        let windows: Vec<usize> = m.layers.iter().filter(|l| l.attention != Attention::Full).filter_map(|l| l.window).collect();
         if pattern == full {
             assert_says(&text, &["the same, since no layer keeps fewer"]);
+            prop_assert!(windows.iter().all(|&w| w > tokens));
+        } else if windows.iter().all(|&w| w >= tokens) {
+            // Only layers whose window is exactly the tokens keep fewer, by one position each.
+            assert_says(&text, &[&format!("a layer whose window is {} keeps one position fewer", grouped(tokens as u64))]);
         } else {
-            assert_says(&text, &["× less"]);
+            assert_says(&text, &[" less."]);
+            assert_never_says(&text, &["the same"]);
         }
     }
 

@@ -475,3 +475,34 @@ fn text_field_view(
     }
     .into_any()
 }
+
+/// A box to paste a model's config.json into, and its "Read config" button: `read` gets the text
+/// when pressed. Its label and what the reading says are the caller's.
+#[component]
+pub fn ConfigBox<F>(
+    /// The textarea's id (its label's `for`).
+    id: &'static str,
+    /// The button's id.
+    button: &'static str,
+    /// The text in the box.
+    text: RwSignal<String>,
+    /// Reads the text.
+    read: F,
+) -> impl IntoView
+where
+    F: Fn(String) + 'static,
+{
+    view! {
+        <textarea
+            id=id
+            rows="6"
+            spellcheck="false"
+            maxlength=crate::math::rope_config::MAX_CONFIG_BYTES.to_string()
+            prop:value=move || text.get()
+            on:input=move |ev| text.set(event_target_value(&ev))
+        ></textarea>
+        <button type="button" class="button" id=button on:click=move |_| read(text.get_untracked())>
+            "Read config"
+        </button>
+    }
+}

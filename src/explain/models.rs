@@ -78,41 +78,63 @@ pub fn layer_text(index: usize, layer: &Layer) -> String {
     format!("Layer {index}: {}; {rope}.", attention_text(layer))
 }
 
-/// The kinds of layer the chapter tells apart, in the legend's order.
+/// The kinds of layer the chapter tells apart (which keys, and whether q and k rotate), in
+/// the legend's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// Full attention with RoPE.
     Full,
     /// Full attention without RoPE.
     FullNoRope,
-    /// A sliding window (with or without RoPE).
+    /// A sliding window with RoPE.
     Sliding,
-    /// Chunked attention.
+    /// A sliding window without RoPE.
+    SlidingNoRope,
+    /// Chunked attention with RoPE.
     Chunked,
+    /// Chunked attention without RoPE.
+    ChunkedNoRope,
 }
 
 impl Kind {
     /// Every kind, in the legend's order.
-    pub const ALL: [Kind; 4] = [Kind::Full, Kind::FullNoRope, Kind::Sliding, Kind::Chunked];
+    pub const ALL: [Kind; 6] = [
+        Kind::Full,
+        Kind::FullNoRope,
+        Kind::Sliding,
+        Kind::SlidingNoRope,
+        Kind::Chunked,
+        Kind::ChunkedNoRope,
+    ];
 
     /// The kind of `layer`.
     pub fn of(layer: &Layer) -> Kind {
-        match (layer.attention, layer.window, &layer.rope) {
-            (Attention::Sliding, Some(_), _) => Kind::Sliding,
-            (Attention::Chunked, Some(_), _) => Kind::Chunked,
-            (_, _, None) => Kind::FullNoRope,
-            _ => Kind::Full,
+        let rope = layer.rope.is_some();
+        match (layer.attention, layer.window, rope) {
+            (Attention::Sliding, Some(_), true) => Kind::Sliding,
+            (Attention::Sliding, Some(_), false) => Kind::SlidingNoRope,
+            (Attention::Chunked, Some(_), true) => Kind::Chunked,
+            (Attention::Chunked, Some(_), false) => Kind::ChunkedNoRope,
+            (_, _, true) => Kind::Full,
+            (_, _, false) => Kind::FullNoRope,
         }
     }
 
-    /// Its name in the legend.
+    /// Its name in the legend and the findings.
     pub fn label(self) -> &'static str {
         match self {
-            Kind::Full => "full, RoPE",
-            Kind::FullNoRope => "full, no RoPE",
-            Kind::Sliding => "sliding window",
-            Kind::Chunked => "chunked",
+            Kind::Full => "full with RoPE",
+            Kind::FullNoRope => "full without RoPE",
+            Kind::Sliding => "sliding window with RoPE",
+            Kind::SlidingNoRope => "sliding window without RoPE",
+            Kind::Chunked => "chunked with RoPE",
+            Kind::ChunkedNoRope => "chunked without RoPE",
         }
+    }
+
+    /// Whether its query sees only part of the keys (a window or a chunk).
+    pub fn windowed(self) -> bool {
+        !matches!(self, Kind::Full | Kind::FullNoRope)
     }
 }
 
@@ -121,11 +143,11 @@ impl Kind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternFinding {
     /// Layers of each kind, in [`Kind::ALL`]'s order.
-    pub kinds: [usize; 4],
-    /// Sliding or chunked layers without RoPE.
-    pub windowed_no_rope: usize,
+    pub kinds: [usize; 6],
     /// Distinct windows (sliding) and chunks, ascending.
     pub windows: Vec<usize>,
+    /// What the next token adds to the cache, in bytes.
+    pub next_token: u64,
     /// Tokens so far.
     pub tokens: usize,
     /// The cache, in bytes.
@@ -135,25 +157,25 @@ pub struct PatternFinding {
 impl PatternFinding {
     /// The finding for `model` after `tokens` tokens.
     pub fn new(model: &Model, tokens: usize) -> PatternFinding {
-        let mut kinds = [0; 4];
+        let mut kinds = [0; 6];
         let mut windows = Vec::new();
-        let mut windowed_no_rope = 0;
         for l in &model.layers {
             let kind = Kind::of(l);
             kinds[Kind::ALL.iter().position(|&k| k == kind).unwrap_or(0)] += 1;
-            if matches!(kind, Kind::Sliding | Kind::Chunked) {
+            if kind.windowed() {
                 windows.extend(l.window);
-                windowed_no_rope += usize::from(l.rope.is_none());
             }
         }
         windows.sort_unstable();
         windows.dedup();
+        let bytes = |t| cache_bytes(&model.layers, &model.widths, t, BYTES_PER_NUMBER);
+        let now = bytes(tokens);
         PatternFinding {
             kinds,
-            windowed_no_rope,
             windows,
+            next_token: bytes(tokens + 1).pattern - now.pattern,
             tokens,
-            bytes: cache_bytes(&model.layers, &model.widths, tokens, BYTES_PER_NUMBER),
+            bytes: now,
         }
     }
 }
@@ -171,32 +193,33 @@ impl fmt::Display for PatternFinding {
             f,
             "{}: {}",
             count(total, "layer", "layers"),
-            parts.join(", ")
+            parts.join("; ")
         )?;
-        if self.windowed_no_rope > 0 {
-            write!(
-                f,
-                " ({} of the windowed without RoPE)",
-                self.windowed_no_rope
-            )?;
-        }
         let (pattern, full) = (self.bytes.pattern as f64, self.bytes.all_full as f64);
-        let t = self.tokens as f64;
         write!(
             f,
-            ". After {} tokens its KV cache holds {} in bfloat16 ({} per token), against {} \
-             ({} per token) with every layer full",
+            ". After {} tokens of one sequence its KV cache holds {} in bfloat16 (the next \
+             token adds {}), against {} with every layer full",
             grouped(self.tokens as u64),
             bytes_text(pattern),
-            bytes_text(pattern / t),
+            bytes_text(self.next_token as f64),
             bytes_text(full),
-            bytes_text(full / t),
         )?;
+        let filling = self.windows.iter().all(|&w| w >= self.tokens);
         if self.bytes.pattern == self.bytes.all_full {
             write!(
                 f,
-                ": the same, since no layer keeps fewer than every position"
+                ": the same, since no layer keeps fewer than every position yet"
             )?;
+        } else if filling {
+            write!(
+                f,
+                ": its windows have only just filled, and a layer whose window is {} keeps one \
+                 position fewer",
+                grouped(self.tokens as u64)
+            )?;
+        } else if full < 1.1 * pattern {
+            write!(f, ": {} less", bytes_text(full - pattern))?;
         } else {
             let ratio = full / pattern.max(1.0);
             write!(f, ": {}× less", format_significant(ratio, 3))?;
@@ -251,8 +274,10 @@ impl fmt::Display for ReachFinding {
             grouped(self.query as u64),
         )?;
         let reached = |from: usize| {
-            if from == 0 {
-                "every earlier token, from position 0".to_string()
+            if self.query == 0 {
+                "only its own position, 0".to_string()
+            } else if from == 0 {
+                "every token up to it, from position 0".to_string()
             } else {
                 format!("tokens from position {} on", grouped(from as u64))
             }
@@ -425,18 +450,6 @@ pub fn raw_fields(model: &Model, index: usize) -> Vec<RawField> {
                     },
                 );
             }
-            Some(_) if mt == "smollm3" => row(
-                "no_rope_layers".into(),
-                "[]".into(),
-                format!(
-                    "empty: layer {index} {}",
-                    if layer.rope.is_some() {
-                        "rotates"
-                    } else {
-                        "does not rotate"
-                    }
-                ),
-            ),
             list => {
                 let interval = given("no_rope_layer_interval")
                     .and_then(Value::as_u64)
@@ -556,6 +569,14 @@ pub fn raw_fields(model: &Model, index: usize) -> Vec<RawField> {
     ] {
         if let Some(v) = given(key) {
             row(key.into(), short(v), meaning.to_string());
+        } else if key == "rope_interleave" && mt == "deepseek_v3" {
+            row(
+                key.into(),
+                "(not set: true)".into(),
+                "transformers' DeepseekV3Config default: the checkpoint's rotated pairs are \
+                 interleaved, and its attention reorders them to halves before rotating"
+                    .to_string(),
+            );
         }
     }
     rows

@@ -2,9 +2,11 @@
 //! parse into — which model's published config, which of its layers, how many tokens the
 //! cache holds, and the query whose keys the masks show.
 
-use super::decl::{self, Table, choice, int, int_within};
+use super::Notice;
+use super::decl::{self, Table, choice, int, int_within, own};
+use crate::math::layers::paste::MAX_KEPT_BYTES;
 use crate::math::layers::presets::{ModelPreset, PRESETS};
-use crate::math::layers::{Model, read_model};
+use crate::math::layers::{MAX_LAYERS, Model, read_model};
 
 /// The chapter's key prefix.
 pub const PREFIX: &str = "m.";
@@ -34,6 +36,10 @@ pub struct ModelsView {
     pub tokens: usize,
     /// The query position whose keys the masks show, below `tokens`.
     pub query: usize,
+    /// A pasted config, kept to the fields read ([`crate::math::layers::paste`]): in place of
+    /// the preset when set. Checked when the chapter reads it, not here (the JSON reader stays
+    /// out of the page's first module).
+    pub config: Option<String>,
 }
 
 impl Default for ModelsView {
@@ -43,9 +49,13 @@ impl Default for ModelsView {
             layer: 5,
             tokens: 32_768,
             query: 32_767,
+            config: None,
         }
     }
 }
+
+/// The name of a pasted config on the page.
+pub const PASTED: &str = "Your config";
 
 /// Preset `model` (the last one for an index past the list).
 pub fn preset_of(model: usize) -> &'static ModelPreset {
@@ -65,17 +75,45 @@ impl ModelsView {
 
     /// The model's name on the page.
     pub fn name(&self) -> &'static str {
-        self.preset().name
+        if self.config.is_some() {
+            PASTED
+        } else {
+            self.preset().name
+        }
     }
 
-    /// The model, read from its config.
+    /// The model, read from the pasted config or the preset's.
     pub fn model(&self) -> Result<Model, String> {
-        read_model(self.preset().config)
+        read_model(self.config.as_deref().unwrap_or(self.preset().config))
     }
 
-    /// The chosen layer within the model's layers.
+    /// The model as the figures draw it: the pasted config's, or the preset's when there is none
+    /// or it cannot be read (then with why, in one line).
+    pub fn model_or_preset(&self) -> (Model, Option<String>) {
+        let preset = || read_model(self.preset().config);
+        match self.model() {
+            Ok(m) => (m, None),
+            Err(e) => match preset() {
+                Ok(m) => (m, Some(e)),
+                // Every preset reads (a test): this is never reached.
+                Err(_) => (Model::default(), Some(e)),
+            },
+        }
+    }
+
+    /// The last layer a link may choose: the preset's last, or with a pasted config (whose
+    /// layers are counted when the chapter reads it) the last a config may have.
+    pub fn layer_limit(&self) -> usize {
+        if self.config.is_some() {
+            MAX_LAYERS - 1
+        } else {
+            layer_count(self.model) - 1
+        }
+    }
+
+    /// The chosen layer within the layers a link may choose.
     pub fn chosen_layer(&self) -> usize {
-        self.layer.min(layer_count(self.model) - 1)
+        self.layer.min(self.layer_limit())
     }
 
     /// The query within the tokens.
@@ -101,7 +139,7 @@ pub const TABLE: Table<ModelsView> = Table {
         int_within!(
             "m.layer",
             "m.layer (layer)",
-            |v| (0, layer_count(v.model) - 1),
+            |v| (0, v.layer_limit()),
             layer
         ),
         int_within!(
@@ -109,6 +147,25 @@ pub const TABLE: Table<ModelsView> = Table {
             "m.p (query position)",
             |v| (0, v.tokens.saturating_sub(1)),
             query
+        ),
+        own(
+            "m.cfg",
+            |v, text| {
+                if text.is_empty() {
+                    v.config = None;
+                    None
+                } else if text.len() > MAX_KEPT_BYTES {
+                    Some(Notice(format!(
+                        "m.cfg (a pasted config) has {} bytes; at most {MAX_KEPT_BYTES} are read, \
+                         so the preset is shown",
+                        text.len()
+                    )))
+                } else {
+                    v.config = Some(text.to_string());
+                    None
+                }
+            },
+            |v| v.config.clone().unwrap_or_default(),
         ),
     ],
     fit: |v| {
@@ -129,6 +186,7 @@ mod tests {
             layer: 60,
             tokens: TOKENS.1,
             query: 12_345,
+            config: Some("{\"model_type\":\"qwen3\"}".into()),
         };
         decl::check_round_trip(&TABLE, &view);
         for (model, id) in MODEL_IDS.iter().enumerate() {

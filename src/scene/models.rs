@@ -12,6 +12,9 @@ use crate::math::layers::{Model, earliest_reached};
 use crate::params::Views;
 use crate::params::models::TOKENS;
 
+/// The foot of the strip's bars on its logarithmic axis: log₁₀ ½.
+const FLOOR: f64 = -std::f64::consts::LOG10_2;
+
 /// Half the width of a layer's bar, in layers.
 const HALF_BAR: f64 = 0.38;
 
@@ -21,7 +24,9 @@ pub fn kind_color(kind: Kind) -> plotters::style::RGBColor {
         Kind::Full => 0,
         Kind::FullNoRope => 4,
         Kind::Sliding => 2,
+        Kind::SlidingNoRope => 1,
         Kind::Chunked => 3,
+        Kind::ChunkedNoRope => 6,
     })
 }
 
@@ -95,7 +100,7 @@ pub fn layers_spec(
             rect(
                 kind_color(Kind::of(l)),
                 (x - HALF_BAR, x + HALF_BAR),
-                (0.0, y(k)),
+                (FLOOR, y(k)),
             )
         })
         .collect();
@@ -105,7 +110,8 @@ pub fn layers_spec(
         x_desc: "layer",
         y_desc: "keys the query attends to",
         x_range: -0.6..(n as f64 - 0.4),
-        y_range: 0.0..y(query + 1).max(y(2)) + 0.05,
+        // From half a key (a bar of one key has a height) to at least 10 (whole-number ticks).
+        y_range: FLOOR..y(query + 1).max(1.0) + 0.05,
         series: kind_dots(model, |i| (i as f64, y(seen[i]))),
         marker: (chosen < n).then(|| (chosen as f64, format!("layer {chosen}"))),
         theme,
@@ -282,11 +288,14 @@ pub fn sees_spec(
 
 // ------------------------------------------------------------------ builders
 
-/// The model a link names, and its name (`None` if its config could not be read: a test rules
-/// that out for every preset).
+/// The model a link names (its pasted config, or its preset when there is none or it cannot be
+/// read), and its name.
 fn model_of(v: &Views) -> Option<(Model, &'static str)> {
     let m = &v.models;
-    m.model().ok().map(|model| (model, m.name()))
+    match m.model_or_preset() {
+        (model, None) => Some((model, m.name())),
+        (model, Some(_)) => Some((model, m.preset().name)),
+    }
 }
 
 fn lines((spec, extras): (LinePlotSpec, Extras), height: Height) -> (Panel, Height) {
@@ -297,7 +306,8 @@ fn lines((spec, extras): (LinePlotSpec, Extras), height: Height) -> (Panel, Heig
 pub fn layers(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let m = &v.models;
     model_of(v).map_or_else(Vec::new, |(model, name)| {
-        let spec = layers_spec(&model, name, m.chosen_query(), m.chosen_layer(), theme);
+        let chosen = m.chosen_layer().min(model.layers.len().saturating_sub(1));
+        let spec = layers_spec(&model, name, m.chosen_query(), chosen, theme);
         vec![lines(spec, Height::Rule(layers_height))]
     })
 }
@@ -315,7 +325,8 @@ pub fn sees(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let m = &v.models;
     model_of(v).map_or_else(Vec::new, |(model, name)| {
         let n = model.layers.len();
-        let spec = sees_spec(&model, name, m.chosen_query(), m.chosen_layer(), theme);
+        let chosen = m.chosen_layer().min(n.saturating_sub(1));
+        let spec = sees_spec(&model, name, m.chosen_query(), chosen, theme);
         vec![lines(spec, Height::Counted(sees_height, n))]
     })
 }

@@ -131,7 +131,9 @@ test("the finding's KV cache is transformers' DynamicCache size at 8k, 32k and 1
         await page.waitForFunction(() => !document.getElementById("loading"));
         await drawn(page, "fig-models-layers");
         const finding = await page.textContent("#fig-models-layers .finding");
-        const m = new RegExp(`After ${grouped(tokens)} tokens its KV cache holds (.+?) in bfloat16 \\(.+?\\), against (.+?) \\(`).exec(finding);
+        const m = new RegExp(
+          `After ${grouped(tokens)} tokens of one sequence its KV cache holds (.+?) in bfloat16 \\(the next token adds .+?\\), against (.+?) with every layer full`,
+        ).exec(finding);
         assert.ok(m, `${model} at ${tokens}: ${finding}`);
         assertBytes(m[1], want.pattern[k], `${model} at ${tokens}, the pattern`);
         assertBytes(m[2], want.all_full[k], `${model} at ${tokens}, every layer full`);
@@ -170,5 +172,67 @@ test("chapter 5 fits a 390 px phone", async () => {
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(wide <= 390, `#${id}: the page is ${wide} px wide`);
     }
+  });
+});
+
+test("the paste box reads every preset's published config, and its v5 form, as the preset", async () => {
+  await onPage(env.browser, `${env.server.url}?#fig-models-layers`, async (page) => {
+    await page.click("#models details.paste summary");
+    const paste = async (text) => {
+      await page.fill("#ctl-m-config", text);
+      await page.click("#ctl-m-read");
+    };
+    for (const model of await presets(page)) {
+      const published = readFileSync(presetFile(model), "utf8");
+      await page.selectOption("#ctl-m-model", model);
+      await drawn(page, "fig-models-layers");
+      const want = await page.textContent("#fig-models-layers .finding");
+      const v5 = await page.textContent("#fig-models-v5");
+      // The published (mostly legacy) form.
+      await paste(published);
+      await page.waitForFunction(() => new URLSearchParams(location.search).has("m.cfg"));
+      assert.equal(await page.inputValue("#ctl-m-model"), "pasted");
+      assert.match(await page.textContent("#models .paste-read"), /^Read/);
+      assert.equal(await page.textContent("#fig-models-layers .finding"), want, `${model}, as published`);
+      // The v5 form the page shows, in place of the legacy fields.
+      const config = JSON.parse(published);
+      const fields = config.text_config ?? config;
+      for (const k of ["rope_theta", "rope_scaling", "rope_parameters", "rope_local_base_freq"]) delete fields[k];
+      Object.assign(fields, JSON.parse(`{${v5}}`));
+      await paste(JSON.stringify(config));
+      await page.waitForFunction((t) => document.querySelector("#fig-models-layers .finding")?.textContent === t, want);
+      // (Compared as JSON: the test's own JSON.stringify writes 8.0 as 8.)
+      const again = await page.textContent("#fig-models-v5");
+      assert.deepEqual(JSON.parse(`{${again}}`), JSON.parse(`{${v5}}`), `${model}: the v5 form reads back as itself`);
+    }
+    // Scout's fields that are not about layers are named, in one line.
+    await paste(readFileSync(presetFile("llama-4-scout"), "utf8"));
+    const note = await page.textContent("#models .paste-read");
+    assert.match(note, /^Read\. Ignored, not about layers, positions or the cache \(\d+\): /);
+    assert.ok(note.includes("text_config.floor_scale") || note.endsWith("…"), note);
+    // A config that does not parse changes nothing and says why in one line.
+    const before = await page.textContent("#fig-models-layers .finding");
+    const link = await page.evaluate(() => location.search);
+    await paste('{"model_type": "llama4", "text_config": {');
+    const error = await page.textContent("#models .paste-error");
+    assert.match(error, /^line \d+, column \d+: /);
+    assert.ok(!error.includes("\n"));
+    assert.equal(await page.textContent("#fig-models-layers .finding"), before);
+    assert.equal(await page.evaluate(() => location.search), link);
+    // A pasted config survives a reload through the link; choosing a preset drops it.
+    await page.goto(`${env.server.url}${link}#fig-models-layers`);
+    await page.waitForFunction(() => !document.getElementById("loading"));
+    await drawn(page, "fig-models-layers");
+    assert.equal(await page.inputValue("#ctl-m-model"), "pasted");
+    await page.selectOption("#ctl-m-model", "gemma-3-4b");
+    await page.waitForFunction(() => !new URLSearchParams(location.search).has("m.cfg"));
+  });
+});
+
+test("a link whose pasted config cannot be read shows the preset and says why", async () => {
+  await onPage(env.browser, `${env.server.url}?m.model=gpt-oss-20b&m.cfg=%7B%22model_type%22%3A%22bert%22%7D#fig-models-layers`, async (page) => {
+    await drawn(page, "fig-models-layers");
+    assert.match(await page.textContent("#models .paste-error"), /could not be read \(model_type "bert".*\); the preset is shown/);
+    assert.match(await page.textContent("#fig-models-layers .finding"), /^24 layers: /);
   });
 });

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::app::deferred::Deferred;
 use crate::explain::context as claims;
 
-use crate::app::controls::{Choice, FloatSlider, IntSlider, LengthSlider, LogSlider};
+use crate::app::controls::{Choice, ConfigBox, FloatSlider, IntSlider, LengthSlider, LogSlider};
 use crate::app::figures::context::attention::AttentionFactor;
 use crate::app::figures::context::dynamic::DynamicNtk;
 use crate::app::figures::context::scores::ScoresByDistance;
@@ -202,8 +202,7 @@ fn PasteConfig(
     let s = state;
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
-    let on_read = move |_| {
-        let t = text.get_untracked();
+    let on_read = move |t: String| {
         if t.len() > MAX_CONFIG_BYTES {
             error.set(Some(format!(
                 "The text is {} KB; a config is read up to {} KB.",
@@ -227,17 +226,7 @@ fn PasteConfig(
                 "A model's config.json, or just its rope_scaling / rope_parameters object."
             </label>
             <p class="hint">{claims::notes::PASTE_VERSIONS}</p>
-            <textarea
-                id="ctl-c-config"
-                rows="6"
-                spellcheck="false"
-                maxlength=MAX_CONFIG_BYTES.to_string()
-                prop:value=move || text.get()
-                on:input=move |ev| text.set(event_target_value(&ev))
-            ></textarea>
-            <button type="button" class="button" id="ctl-c-read" on:click=on_read>
-                "Read config"
-            </button>
+            <ConfigBox id="ctl-c-config" button="ctl-c-read" text=text read=on_read />
             <p class="paste-error" role="alert">{move || error.get()}</p>
             <ul class="paste-read" aria-label="What the config set">
                 {move || s.read.get().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}

@@ -5,14 +5,17 @@
 
 use leptos::prelude::*;
 
-use crate::app::controls::{IntSlider, LengthSlider};
+use crate::app::controls::{ConfigBox, IntSlider, LengthSlider};
 use crate::app::deferred::Deferred;
 use crate::app::figures::models::cache::CacheBytes;
 use crate::app::figures::models::layers::LayerStrip;
 use crate::app::figures::models::sees::QuerySees;
 use crate::app::state::models::ModelsState;
+use crate::math::layers::paste::{keep_read_fields, legacy_form, v5_form};
 use crate::math::layers::presets::PRESETS;
-use crate::params::models::{TOKENS, preset_of};
+use crate::math::rope_config::MAX_CONFIG_BYTES;
+use crate::params::models::{PASTED, TOKENS, preset_of};
+use crate::params::quote_line;
 
 /// The chapter.
 #[component]
@@ -39,17 +42,19 @@ pub fn Models() -> impl IntoView {
                         <LayerStrip />
                     </Deferred>
                     <p class="bridge">
-                        "Why ship such patterns? A window costs little in quality for many "
-                        "tasks, and it caps what the layer must keep for every token generated: "
-                        "its keys and values."
+                        "Why ship such patterns? Memory: a windowed layer caps what it must keep "
+                        "for every token generated, its keys and values. (What a window costs in "
+                        "quality each model's report measures for itself.)"
                     </p>
                     <Deferred>
                         <CacheBytes />
                     </Deferred>
                     <p class="bridge">
-                        "A window limits what one layer reads, not what the model can know: "
+                        "A window limits what one layer reads; stacked layers can carry more: "
                         "each layer reads positions that already hold what they read the layer "
-                        "before."
+                        "before. Sliding windows chain, each reaching W − 1 positions further "
+                        "back; chunks do not (a chunk's first position sees only itself), and "
+                        "it is the full layers that reach everything."
                     </p>
                     <Deferred>
                         <QuerySees />
@@ -63,12 +68,16 @@ pub fn Models() -> impl IntoView {
                     " RoPE (Llama 4, SmolLM3): the list marks the layers that rotate. An empty "
                     "list in a Llama 4 config is filled from " <code>"no_rope_layer_interval"</code>
                     " (4): every fourth layer has no RoPE, and in Llama 4 attends to every key "
-                    "while the others attend within their chunk."
+                    "while the others attend within their chunk. No RoPE is not no position: "
+                    "with attn_temperature_tuning (on by default) transformers' Llama 4 "
+                    "attention scales those layers' queries by 1 + attn_scale·ln(1 + ⌊(p + 1)/"
+                    "floor_scale⌋), which grows with the position p."
                 </li>
                 <li>
                     "A window of W means the query and the W − 1 keys before it (transformers: "
-                    "q − W < kv ≤ q); the cache of a sliding layer keeps the last W − 1 keys and "
-                    "values."
+                    "q − W < kv ≤ q). Between steps, transformers' DynamicCache keeps the last "
+                    "W − 1 keys and values of a sliding layer, what the next query needs besides "
+                    "its own (its StaticCache keeps W)."
                 </li>
                 <li>
                     "Gemma 3's " <code>"rope_scaling"</code> " (linear ×8 in the 4B model) "
@@ -95,31 +104,134 @@ pub fn ModelControls() -> impl IntoView {
     let on_model = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
         if let Some(k) = PRESETS.iter().position(|p| p.id == id) {
+            s.config.set(None);
             s.model.set(k);
         }
     };
     let preset = move || preset_of(s.model.get());
+    let pasted = move || s.config.with(Option::is_some) && s.config_error().get().is_none();
     view! {
         <div class="controls" role="group" aria-label="Model controls">
             <div class="control">
                 <label for="ctl-m-model">"model"</label>
-                <select id="ctl-m-model" on:change=on_model prop:value=move || preset().id>
+                <select
+                    id="ctl-m-model"
+                    on:change=on_model
+                    prop:value=move || if pasted() { PASTED_ID } else { preset().id }
+                >
+                    {move || pasted().then(|| view! { <option value=PASTED_ID>{PASTED}</option> })}
                     {PRESETS
                         .iter()
                         .map(|p| view! { <option value=p.id>{p.name}</option> })
                         .collect_view()}
                 </select>
             </div>
-            <p class="hint preset-note">
+            <p class="hint preset-note" class:inactive=pasted>
                 {move || preset().note} " "
                 <a href=move || preset().source rel="noopener noreferrer" target="_blank">
                     "published config ↗"
                 </a>
             </p>
+            {move || {
+                s.config_error()
+                    .get()
+                    .map(|e| {
+                        view! {
+                            <p class="paste-error" role="alert">
+                                {format!(
+                                    "The config in the link could not be read ({}); the preset is shown.",
+                                    quote_line(&e),
+                                )}
+                            </p>
+                        }
+                    })
+            }}
+            <PasteModel />
             <IntSlider label="layer" id="ctl-m-layer" min=0usize max=last_layer value=s.layer />
             <LengthSlider label="tokens in the context" id="ctl-m-L" range=TOKENS value=s.tokens />
             <IntSlider label="query position" id="ctl-m-p" min=0usize max=last_query value=s.query />
         </div>
+    }
+}
+
+/// The select's value for a pasted config.
+const PASTED_ID: &str = "pasted";
+
+/// "Paste a config.json": read as the presets are, kept to the fields read (the others named in
+/// one line), in place of the preset; text that is not such a config changes nothing and says
+/// why in one line. Below, the model's RoPE in transformers v5's form and in the legacy one.
+#[component]
+fn PasteModel() -> impl IntoView {
+    let s = expect_context::<ModelsState>();
+    let text = RwSignal::new(String::new());
+    let said = RwSignal::new(None::<Result<String, String>>);
+    let on_read = move |t: String| {
+        if t.len() > MAX_CONFIG_BYTES {
+            said.set(Some(Err(format!(
+                "The text is {} KB; a config is read up to {} KB.",
+                t.len().div_ceil(1024),
+                MAX_CONFIG_BYTES / 1024
+            ))));
+            return;
+        }
+        match keep_read_fields(&t) {
+            Ok(kept) => {
+                said.set(Some(Ok(ignored_note(&kept.ignored))));
+                s.config.set(Some(kept.text));
+            }
+            Err(e) => said.set(Some(Err(quote_line(&e)))),
+        }
+    };
+    let forms = move || {
+        s.model().with(|m| match m {
+            Ok(m) => (v5_form(m), legacy_form(m)),
+            Err(_) => (None, None),
+        })
+    };
+    view! {
+        <details class="paste">
+            <summary>"Paste a config.json"</summary>
+            <label for="ctl-m-config" class="hint">
+                "A model's config.json (legacy rope_scaling or transformers v5 rope_parameters; "
+                "Gemma 3 and 4, Llama 4, SmolLM3, Cohere2, gpt-oss, Qwen3, Qwen2.5-VL, Qwen3-VL, "
+                "DeepSeek-V3)."
+            </label>
+            <ConfigBox id="ctl-m-config" button="ctl-m-read" text=text read=on_read />
+            {move || match said.get() {
+                Some(Ok(note)) => view! { <p class="hint paste-read">{note}</p> }.into_any(),
+                Some(Err(e)) => view! { <p class="paste-error" role="alert">{e}</p> }.into_any(),
+                None => ().into_any(),
+            }}
+            <p class="hint">"This model's RoPE, as transformers v5 writes it:"</p>
+            <pre class="rope-form" id="fig-models-v5">
+                {move || forms().0.unwrap_or_else(|| "(no layer rotates)".to_string())}
+            </pre>
+            <p class="hint">"and in the legacy fields:"</p>
+            <pre class="rope-form" id="fig-models-legacy">
+                {move || {
+                    forms()
+                        .1
+                        .unwrap_or_else(|| {
+                            "(none: the layer types' RoPEs differ in more than what rope_theta, \
+                             rope_scaling and Gemma 3's rope_local_base_freq can say)"
+                                .to_string()
+                        })
+                }}
+            </pre>
+        </details>
+    }
+}
+
+/// The one line on the fields a pasted config had that are not read.
+fn ignored_note(ignored: &[String]) -> String {
+    const SHOWN: usize = 8;
+    match ignored.len() {
+        0 => "Read: every field is one this chapter uses.".to_string(),
+        n => format!(
+            "Read. Ignored, not about layers, positions or the cache ({n}): {}{}",
+            ignored[..n.min(SHOWN)].join(", "),
+            if n > SHOWN { ", …" } else { "." }
+        ),
     }
 }
 

@@ -88,7 +88,7 @@ impl TextConfig {
     /// (`kv_lora_rank`, 512, and the shared rotated key, `qk_rope_head_dim`, 64); otherwise
     /// `num_key_value_heads` heads of `head_dim` (Gemma 3's class defaults 4 and 256 when left
     /// out; Cohere2 always `hidden_size / num_attention_heads`; Gemma 4's full layers
-    /// `num_global_key_value_heads` of `global_head_dim`, 512); a count left out that this reader
+    /// `global_head_dim`, 512, with `num_global_key_value_heads` when `attention_k_eq_v`); a count left out that this reader
     /// has no default for is an error.
     pub(super) fn cache_widths(&self, layers: &[Layer]) -> Result<Vec<CacheWidth>, String> {
         if self.model_type == "deepseek_v3" {
@@ -132,10 +132,15 @@ impl TextConfig {
         };
         let global = if self.model_type == "gemma4_text" {
             let d = self.gemma_head_dim(Attention::Full)?.unwrap_or(head_dim);
+            // Gemma4TextAttention: the global count only where keys double as values.
+            let kv_heads = if self.flag("attention_k_eq_v", false)? {
+                self.count("num_global_key_value_heads", 1)?
+                    .unwrap_or(kv_heads)
+            } else {
+                kv_heads
+            };
             CacheWidth {
-                kv_heads: self
-                    .count("num_global_key_value_heads", 1)?
-                    .unwrap_or(kv_heads),
+                kv_heads,
                 d_k: d,
                 d_v: d,
             }

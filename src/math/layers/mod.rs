@@ -39,6 +39,7 @@ use serde_json::{Map, Value};
 
 mod config;
 pub mod kv;
+pub mod paste;
 pub mod presets;
 
 use config::TextConfig;
@@ -210,7 +211,7 @@ pub fn parse_cache(text: &str) -> Result<(Vec<Layer>, Vec<kv::CacheWidth>), Stri
 
 /// Everything the page reads from one config: the text model's type and fields as written,
 /// its layers and what each caches per position.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Model {
     /// The text model's `model_type`.
     pub model_type: String,

@@ -118,3 +118,23 @@ fn bad_configs_are_one_line_errors() {
         assert!(e.contains(says) && !e.contains('\n'), "{json}: {e}");
     }
 }
+
+/// Gemma 4's full layers cache `num_global_key_value_heads` only where keys double as values
+/// (`attention_k_eq_v`); otherwise `num_key_value_heads` (transformers 5.24's
+/// Gemma4TextAttention; what `Gemma4TextConfig(attention_k_eq_v=False,
+/// num_global_key_value_heads=2, num_key_value_heads=8, num_hidden_layers=6)` gives: 8 × 512).
+#[test]
+fn gemma4_global_heads_only_with_keys_as_values() {
+    let config = |k_eq_v: bool| {
+        format!(
+            r#"{{"model_type": "gemma4_text", "num_hidden_layers": 6, "num_attention_heads": 8,
+                "num_key_value_heads": 8, "num_global_key_value_heads": 2,
+                "attention_k_eq_v": {k_eq_v}}}"#
+        )
+    };
+    let (layers, widths) = parse_cache(&config(false)).unwrap();
+    assert_eq!(layers[5].attention, Attention::Full);
+    assert_eq!((widths[5].kv_heads, widths[5].d_k), (8, 512));
+    let (_, widths) = parse_cache(&config(true)).unwrap();
+    assert_eq!((widths[5].kv_heads, widths[5].d_k), (2, 512));
+}

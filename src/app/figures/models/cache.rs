@@ -11,7 +11,6 @@ use crate::app::state::models::ModelsState;
 use crate::app::theme::PageTheme;
 use crate::explain::models::{BYTES_PER_NUMBER, bytes_text, grouped};
 use crate::math::layers::kv::cache_bytes;
-use crate::params::models::preset_of;
 use crate::scene::models as scene;
 
 /// The figure.
@@ -32,7 +31,7 @@ pub fn CacheBytes() -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (tokens, t) = (s.tokens.get(), theme.get());
-        let name = preset_of(s.model.get()).name;
+        let name = s.name().get();
         model.with(|m| {
             if let Ok(m) = m {
                 let (mut spec, extras) = scene::cache_spec(m, name, tokens, t);
@@ -72,7 +71,7 @@ pub fn CacheBytes() -> impl IntoView {
         }
     };
     let describe = move || {
-        let name = preset_of(s.model.get()).name;
+        let name = s.name().get();
         format!(
             "Two curves on logarithmic axes: {name}'s KV cache in MiB against the tokens in the \
              context, with its own pattern and with every layer full; {}.",
@@ -104,9 +103,11 @@ pub fn CacheBytes() -> impl IntoView {
                 "The cache as transformers 5.24's DynamicCache keeps it, in bfloat16 (2 bytes a "
                 "number): a full layer keeps the keys and values of every position; a sliding or "
                 "chunked layer only the last W − 1 (DynamicSlidingWindowLayer; the query's own "
-                "key and value are added when it is computed). Each kept position holds "
-                "num_key_value_heads keys and values of head_dim numbers — DeepSeek-V3's MLA "
-                "caches one latent of 512 numbers and one shared rotated key of 64 instead. "
+                "key and value are added when it is computed), for one sequence. Each kept "
+                "position holds num_key_value_heads keys and values of head_dim numbers (Gemma "
+                "4's full layers: num_global_key_value_heads of global_head_dim, as its keys "
+                "double as values) — DeepSeek-V3's MLA caches one latent of 512 numbers and one "
+                "shared rotated key of 64 instead. "
                 "“Every layer full” is the same model with no window and no chunk. Until the "
                 "first window fills, the two are the same; past it, a windowed layer's cache "
                 "stops growing, and only the full layers' keeps rising with the context."

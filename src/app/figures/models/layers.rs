@@ -11,7 +11,6 @@ use crate::app::frame::{FigureLink, frame};
 use crate::app::state::models::ModelsState;
 use crate::app::theme::PageTheme;
 use crate::explain::models::{Kind, PatternFinding, layer_text, raw_fields};
-use crate::params::models::preset_of;
 use crate::scene::models as scene;
 
 /// The figure.
@@ -25,7 +24,7 @@ pub fn LayerStrip() -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (query, chosen, t) = (s.query().get(), s.layer().get(), theme.get());
-        let name = preset_of(s.model.get()).name;
+        let name = s.name().get();
         model.with(|m| {
             if let Ok(m) = m {
                 let (spec, extras) = scene::layers_spec(m, name, query, chosen, t);
@@ -84,7 +83,7 @@ pub fn LayerStrip() -> impl IntoView {
     };
     let describe = move || {
         let (query, chosen) = (s.query().get(), s.layer().get());
-        let name = preset_of(s.model.get()).name;
+        let name = s.name().get();
         model.with(|m| {
             let Ok(m) = m else {
                 return String::new();
@@ -116,7 +115,10 @@ pub fn LayerStrip() -> impl IntoView {
         })
     };
     view! {
-        <figure {..frame("fig-models-layers", "ctl-m-model ctl-m-layer ctl-m-p", stats)}>
+        <figure
+            {..frame("fig-models-layers", "ctl-m-model ctl-m-layer ctl-m-p", stats)}
+            data-text-controls="ctl-m-L"
+        >
             <FigureLink id="fig-models-layers" />
             <div on:click=move |_| choose()>
                 <InteractiveCanvas
@@ -156,8 +158,8 @@ pub fn LayerStrip() -> impl IntoView {
             </table>
             <figcaption>
                 "Each bar is one layer, lowest first. Its height is how many keys the query "
-                "attends to there: every earlier key in a full layer, the last W in a sliding "
-                "window, its own chunk up to itself in a chunked layer (transformers 5.24's "
+                "attends to there: every key up to it in a full layer, the last W in a sliding "
+                "window (all of them while there are fewer), its own chunk up to itself in a chunked layer (transformers 5.24's "
                 "masks: full kv ≤ q; sliding q − W < kv ≤ q; chunked, the same chunk of C). "
                 "Its colour says which, and whether the layer rotates q and k at all. The "
                 "layers are read from the model's published config.json the way transformers "

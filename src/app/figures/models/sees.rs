@@ -12,7 +12,6 @@ use crate::app::state::models::ModelsState;
 use crate::app::theme::PageTheme;
 use crate::explain::count as keys_count;
 use crate::explain::models::{ReachFinding, grouped};
-use crate::params::models::preset_of;
 use crate::scene::models as scene;
 
 /// The figure.
@@ -33,7 +32,7 @@ pub fn QuerySees() -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (query, chosen, t) = (s.query().get(), s.layer().get(), theme.get());
-        let name = preset_of(s.model.get()).name;
+        let name = s.name().get();
         model.with(|m| {
             if let Ok(m) = m {
                 let (mut spec, extras) = scene::sees_spec(m, name, query, chosen, t);
@@ -76,7 +75,7 @@ pub fn QuerySees() -> impl IntoView {
         })
     };
     let describe = move || {
-        let name = preset_of(s.model.get()).name;
+        let name = s.name().get();
         format!(
             "For each of {name}'s layers, lowest at the bottom, a bar over the keys the query at \
              position {} attends to, and in grey the earlier positions whose information reaches \
@@ -100,7 +99,8 @@ pub fn QuerySees() -> impl IntoView {
                 "A layer mixes into each position what that position's query attends to. So the "
                 "query reads, in layer i, positions that already hold what they read in layer "
                 "i − 1: a window of W moves information W − 1 positions back per layer, and one "
-                "full layer brings in everything before it. The grey bars count those paths; "
+                "full layer brings in everything before it. The grey bars mark the positions "
+                "those paths start from; "
                 "whether a model uses them, and how well, is a matter of training, not of the "
                 "masks."
             </figcaption>

@@ -1,0 +1,259 @@
+//! A pasted `config.json`, kept to what this module reads: the fields that decide each layer's
+//! attention, RoPE and cache ([`READ_FIELDS`]); every other field is named as ignored. And the
+//! model's RoPE written both ways: as transformers v5 writes it (`rope_parameters`, flat, or one
+//! dict per layer type) and in the legacy form (`rope_theta` + `rope_scaling`, and Gemma 3's
+//! `rope_local_base_freq`), where one exists.
+
+use serde_json::{Map, Value};
+
+use super::{Attention, Model, read_model};
+
+/// The text model's fields this module reads; any other field of a pasted config is ignored.
+pub const READ_FIELDS: [&str; 26] = [
+    "model_type",
+    "num_hidden_layers",
+    "layer_types",
+    "sliding_window",
+    "use_sliding_window",
+    "max_window_layers",
+    "sliding_window_pattern",
+    "use_bidirectional_attention",
+    "no_rope_layers",
+    "no_rope_layer_interval",
+    "attention_chunk_size",
+    "rope_local_base_freq",
+    "rope_theta",
+    "rope_scaling",
+    "rope_parameters",
+    "partial_rotary_factor",
+    "rope_interleave",
+    "head_dim",
+    "global_head_dim",
+    "qk_rope_head_dim",
+    "num_attention_heads",
+    "num_key_value_heads",
+    "num_global_key_value_heads",
+    "attention_k_eq_v",
+    "hidden_size",
+    "kv_lora_rank",
+];
+
+/// The most bytes a kept config may have (it travels in the page's link).
+pub const MAX_KEPT_BYTES: usize = 4000;
+
+/// A pasted config, kept to the fields read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kept {
+    /// The config with only [`READ_FIELDS`] (and the `text_config` holding them), compact JSON.
+    pub text: String,
+    /// The fields dropped, in the order the config has them (`text_config.` before a nested one).
+    pub ignored: Vec<String>,
+}
+
+/// `fields` without the ones not read; the names dropped go to `ignored` with `prefix`.
+fn keep(
+    fields: &Map<String, Value>,
+    prefix: &str,
+    ignored: &mut Vec<String>,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (k, v) in fields {
+        if READ_FIELDS.contains(&k.as_str()) {
+            out.insert(k.clone(), v.clone());
+        } else if k != "text_config" {
+            ignored.push(format!("{prefix}{k}"));
+        }
+    }
+    out
+}
+
+/// Reads `text` as a model's config and keeps what this module reads of it. An error (one line)
+/// when it is not a config whose layers are read here, or when what is kept is too long for a
+/// link.
+pub fn keep_read_fields(text: &str) -> Result<Kept, String> {
+    read_model(text)?;
+    let Ok(Value::Object(root)) = serde_json::from_str::<Value>(text) else {
+        return Err("expected a JSON object (a model's config.json)".to_string());
+    };
+    let mut ignored = Vec::new();
+    let mut kept = keep(&root, "", &mut ignored);
+    if let Some(Value::Object(inner)) = root.get("text_config") {
+        kept.insert(
+            "text_config".into(),
+            Value::Object(keep(inner, "text_config.", &mut ignored)),
+        );
+    }
+    let text = Value::Object(kept).to_string();
+    if text.len() > MAX_KEPT_BYTES {
+        return Err(format!(
+            "the fields read still take {} bytes; at most {MAX_KEPT_BYTES} fit in a link",
+            text.len()
+        ));
+    }
+    Ok(Kept { text, ignored })
+}
+
+/// The name transformers gives a layer's attention in `layer_types`.
+fn layer_type(attention: Attention) -> &'static str {
+    match attention {
+        Attention::Full => "full_attention",
+        Attention::Sliding => "sliding_attention",
+        Attention::Chunked => "chunked_attention",
+    }
+}
+
+/// The RoPE of each layer type that rotates, in the order the layers first show it.
+fn by_type(model: &Model) -> Vec<(&'static str, &Map<String, Value>)> {
+    let mut out: Vec<(&'static str, &Map<String, Value>)> = Vec::new();
+    for l in &model.layers {
+        if let Some(r) = &l.rope {
+            let t = layer_type(l.attention);
+            if !out.iter().any(|(name, _)| *name == t) {
+                out.push((t, &r.params));
+            }
+        }
+    }
+    out
+}
+
+/// The model's RoPE as transformers v5 writes it: `"rope_parameters": {…}` when every rotating
+/// layer has the same, else one dict per layer type (`None` when no layer rotates).
+pub fn v5_form(model: &Model) -> Option<String> {
+    let types = by_type(model);
+    let first = types.first()?.1;
+    let value = if types.iter().all(|(_, p)| *p == first) {
+        Value::Object(first.clone())
+    } else {
+        Value::Object(
+            types
+                .iter()
+                .map(|(t, p)| ((*t).to_string(), Value::Object((*p).clone())))
+                .collect(),
+        )
+    };
+    Some(format!("\"rope_parameters\": {value}"))
+}
+
+/// `params` as the legacy pair: its θ, and the rest as `rope_scaling` (null for a plain RoPE).
+fn legacy_pair(params: &Map<String, Value>) -> (Value, Value) {
+    let theta = params.get("rope_theta").cloned().unwrap_or(Value::Null);
+    let mut rest = params.clone();
+    rest.remove("rope_theta");
+    let plain = rest.len() == 1 && rest.get("rope_type") == Some(&Value::from("default"));
+    (
+        theta,
+        if plain {
+            Value::Null
+        } else {
+            Value::Object(rest)
+        },
+    )
+}
+
+/// The model's RoPE in the legacy form: `rope_theta` and `rope_scaling` when every rotating
+/// layer has the same; Gemma 3's full and sliding layers as `rope_theta`, `rope_scaling` and
+/// `rope_local_base_freq` (the sliding layers plain); `None` when the legacy fields cannot say
+/// it (Gemma 4's proportional full layers beside plain sliding ones) or no layer rotates.
+pub fn legacy_form(model: &Model) -> Option<String> {
+    let types = by_type(model);
+    let first = types.first()?.1;
+    if types.iter().all(|(_, p)| *p == first) {
+        let (theta, scaling) = legacy_pair(first);
+        return Some(format!(
+            "\"rope_theta\": {theta}, \"rope_scaling\": {scaling}"
+        ));
+    }
+    let find = |t: &str| types.iter().find(|(n, _)| *n == t).map(|(_, p)| *p);
+    match (
+        model.model_type.as_str(),
+        find("full_attention"),
+        find("sliding_attention"),
+    ) {
+        ("gemma3_text", Some(full), Some(sliding)) if types.len() == 2 => {
+            let (local, rest) = legacy_pair(sliding);
+            if !rest.is_null() {
+                return None;
+            }
+            let (theta, scaling) = legacy_pair(full);
+            Some(format!(
+                "\"rope_theta\": {theta}, \"rope_scaling\": {scaling}, \"rope_local_base_freq\": {local}"
+            ))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::presets::PRESETS;
+    use super::*;
+
+    #[test]
+    fn a_kept_config_reads_as_the_whole_one() {
+        let nested = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/reference/modern/configs/gemma-3-4b-v5-nested.json"
+        ))
+        .expect("the shared reference's v5 Gemma 3 config");
+        for text in PRESETS.iter().map(|p| p.config).chain([nested.as_str()]) {
+            let kept = keep_read_fields(text).expect(text);
+            let (a, b) = (read_model(&kept.text).unwrap(), read_model(text).unwrap());
+            assert_eq!((a.layers, a.widths), (b.layers, b.widths));
+            for name in &kept.ignored {
+                let field = name.trim_start_matches("text_config.");
+                assert!(!READ_FIELDS.contains(&field), "{name}");
+            }
+        }
+        let scout = PRESETS.iter().find(|p| p.id == "llama-4-scout").unwrap();
+        let kept = keep_read_fields(scout.config).unwrap();
+        assert!(
+            kept.ignored
+                .contains(&"text_config.floor_scale".to_string())
+        );
+        assert!(keep_read_fields("{").is_err());
+        assert!(keep_read_fields("[1]").is_err());
+    }
+
+    #[test]
+    fn the_two_forms_say_the_same_rope() {
+        let gemma3 = read_model(PRESETS[0].config).unwrap();
+        assert_eq!(
+            v5_form(&gemma3).unwrap(),
+            "\"rope_parameters\": {\"full_attention\":{\"factor\":8.0,\"rope_theta\":1000000.0,\
+             \"rope_type\":\"linear\"},\"sliding_attention\":{\"rope_theta\":10000.0,\"rope_type\":\"default\"}}"
+        );
+        assert_eq!(
+            legacy_form(&gemma3).unwrap(),
+            "\"rope_theta\": 1000000.0, \"rope_scaling\": {\"factor\":8.0,\"rope_type\":\"linear\"}, \
+             \"rope_local_base_freq\": 10000.0"
+        );
+        let gemma4 = read_model(PRESETS[1].config).unwrap();
+        assert!(v5_form(&gemma4).unwrap().contains("proportional"));
+        assert_eq!(legacy_form(&gemma4), None);
+        // Pasting the legacy form back gives the same layers, and so does the v5 one.
+        for p in &PRESETS {
+            let model = read_model(p.config).unwrap();
+            for form in [v5_form(&model), legacy_form(&model)].into_iter().flatten() {
+                let mut root: Map<String, Value> =
+                    serde_json::from_str(&keep_read_fields(p.config).unwrap().text).unwrap();
+                let fields = match root.get_mut("text_config") {
+                    Some(Value::Object(m)) => m,
+                    _ => &mut root,
+                };
+                for k in [
+                    "rope_theta",
+                    "rope_scaling",
+                    "rope_parameters",
+                    "rope_local_base_freq",
+                ] {
+                    fields.remove(k);
+                }
+                let extra: Map<String, Value> =
+                    serde_json::from_str(&format!("{{{form}}}")).unwrap();
+                fields.extend(extra);
+                let again = read_model(&Value::Object(root).to_string()).unwrap();
+                assert_eq!(again.layers, model.layers, "{} {form}", p.id);
+            }
+        }
+    }
+}
