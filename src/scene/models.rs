@@ -219,10 +219,10 @@ pub fn cache_spec(
 
 // ------------------------------------------------------------------ fig-models-sees
 
-/// The reach plot's height for `layers` layers.
-pub fn sees_height(width: f64, layers: usize) -> f64 {
-    let _ = width;
-    (120.0 + 9.0 * layers as f64).clamp(260.0, 700.0)
+/// The reach plot's height: the same for every model (a model with more layers gets thinner
+/// bars), so choosing another model does not move the page below.
+pub fn sees_height(width: f64) -> f64 {
+    (width * 0.62).clamp(340.0, 480.0)
 }
 
 /// Per layer, from the lowest: the first key the query at `query` attends to there, and the
@@ -324,10 +324,9 @@ pub fn cache(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
 pub fn sees(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let m = &v.models;
     model_of(v).map_or_else(Vec::new, |(model, name)| {
-        let n = model.layers.len();
-        let chosen = m.chosen_layer().min(n.saturating_sub(1));
+        let chosen = m.chosen_layer().min(model.layers.len().saturating_sub(1));
         let spec = sees_spec(&model, name, m.chosen_query(), chosen, theme);
-        vec![lines(spec, Height::Counted(sees_height, n))]
+        vec![lines(spec, Height::Rule(sees_height))]
     })
 }
 

@@ -130,6 +130,7 @@ pub fn LayerStrip() -> impl IntoView {
                 />
             </div>
             <p class="finding">{finding}</p>
+            <div class="raw-fields-wrap">
             <table class="raw-fields">
                 <caption>{move || format!("The config fields behind layer {}, and what they mean", s.layer().get())}</caption>
                 <thead>
@@ -156,6 +157,7 @@ pub fn LayerStrip() -> impl IntoView {
                     }}
                 </tbody>
             </table>
+            </div>
             <figcaption>
                 "Each bar is one layer, lowest first. Its height is how many keys the query "
                 "attends to there: every key up to it in a full layer, the last W in a sliding "

@@ -39,8 +39,7 @@ pub fn QuerySees() -> impl IntoView {
                 spec.marker = cursor
                     .get(query + 1)
                     .map(|j| (j as f64, format!("key {j}")));
-                let n = m.layers.len();
-                cursor.paint(surface, |w| scene::sees_height(w, n), &spec, &extras);
+                cursor.paint(surface, scene::sees_height, &spec, &extras);
             }
         });
     });
