@@ -87,6 +87,7 @@ const SCREENS = [
   { name: "embed ?embed=fig-attention, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-attention" },
   { name: "embed ?embed=fig-heatmap, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-heatmap" },
   { name: "embed ?embed=fig-tab-alibi, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-tab-alibi" },
+  { name: "embed ?embed=fig-models-layers, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-models-layers" },
 ];
 
 async function oneRun(screen, server) {

@@ -236,3 +236,16 @@ test("a link whose pasted config cannot be read shows the preset and says why", 
     assert.match(await page.textContent("#fig-models-layers .finding"), /^24 layers: /);
   });
 });
+
+test("Gemma 4 as transformers 5.24 saves it (per_layer_config) pastes as the published preset", async () => {
+  const saved = readFileSync(fileURLToPath(new URL("../reference/configs/gemma-4-31b-v5-saved.json", import.meta.url)), "utf8");
+  await onPage(env.browser, `${env.server.url}?m.model=gemma-4-31b#fig-models-layers`, async (page) => {
+    await drawn(page, "fig-models-layers");
+    const want = await page.textContent("#fig-models-layers .finding");
+    await page.click("#models details.paste summary");
+    await page.fill("#ctl-m-config", saved);
+    await page.click("#ctl-m-read");
+    await page.waitForFunction(() => new URLSearchParams(location.search).has("m.cfg"));
+    assert.equal(await page.textContent("#fig-models-layers .finding"), want);
+  });
+});

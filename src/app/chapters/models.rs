@@ -192,7 +192,8 @@ fn PasteModel() -> impl IntoView {
         <details class="paste">
             <summary>"Paste a config.json"</summary>
             <label for="ctl-m-config" class="hint">
-                "A model's config.json (legacy rope_scaling or transformers v5 rope_parameters; "
+                "A model's config.json (legacy rope_scaling, or as transformers v5 saves it: "
+                "rope_parameters, Gemma 4's per_layer_config; "
                 "Gemma 3 and 4, Llama 4, SmolLM3, Cohere2, gpt-oss, Qwen3, Qwen2.5-VL, Qwen3-VL, "
                 "DeepSeek-V3)."
             </label>

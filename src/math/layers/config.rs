@@ -117,7 +117,7 @@ impl TextConfig {
         let head_dim = if self.model_type == "cohere2" {
             need("hidden_size", None)? / heads
         } else {
-            match self.gemma_head_dim(Attention::Sliding)? {
+            match self.gemma_head_dim(None, Attention::Sliding)? {
                 Some(d) => d,
                 None => match self.count("head_dim", 1)? {
                     Some(d) => d,
@@ -130,41 +130,99 @@ impl TextConfig {
             d_k: head_dim,
             d_v: head_dim,
         };
-        let global = if self.model_type == "gemma4_text" {
-            let d = self.gemma_head_dim(Attention::Full)?.unwrap_or(head_dim);
-            // Gemma4TextAttention: the global count only where keys double as values.
-            let kv_heads = if self.flag("attention_k_eq_v", false)? {
-                self.count("num_global_key_value_heads", 1)?
-                    .unwrap_or(kv_heads)
-            } else {
-                kv_heads
-            };
-            CacheWidth {
-                kv_heads,
-                d_k: d,
-                d_v: d,
-            }
-        } else {
-            sliding
-        };
-        Ok(layers
-            .iter()
-            .map(|l| match l.attention {
-                Attention::Full => global,
-                _ => sliding,
-            })
-            .collect())
+        if self.model_type == "gemma4_text" {
+            return layers
+                .iter()
+                .enumerate()
+                .map(|(i, l)| self.gemma4_width(i, l.attention, sliding))
+                .collect();
+        }
+        Ok(vec![sliding; layers.len()])
     }
 
-    /// The head size a Gemma layer of `attention` works in, the config class's defaults filled
-    /// in: `head_dim` (256), and for Gemma 4's full layers `global_head_dim` (512); `None` for
-    /// the other model types.
-    pub(super) fn gemma_head_dim(&self, attention: Attention) -> Result<Option<usize>, String> {
+    /// What Gemma 4's layer `layer` caches per position: as a sliding layer (`sliding`), or with
+    /// a saved `per_layer_config` its overrides of `head_dim` and `num_key_value_heads`, or
+    /// without one, for a full layer, `global_head_dim` (512) and, only where keys double as
+    /// values (`attention_k_eq_v`, default false), `num_global_key_value_heads`
+    /// (Gemma4TextConfig.__post_init__, which writes those into `per_layer_config`).
+    fn gemma4_width(
+        &self,
+        layer: usize,
+        attention: Attention,
+        sliding: CacheWidth,
+    ) -> Result<CacheWidth, String> {
+        let d = self
+            .gemma_head_dim(Some(layer), attention)?
+            .unwrap_or(sliding.d_k);
+        let kv_heads = if let Some(overrides) = self.per_layer(layer)? {
+            count_in(overrides, "num_key_value_heads", layer)?.unwrap_or(sliding.kv_heads)
+        } else if attention == Attention::Full && self.flag("attention_k_eq_v", false)? {
+            self.count("num_global_key_value_heads", 1)?
+                .unwrap_or(sliding.kv_heads)
+        } else {
+            sliding.kv_heads
+        };
+        Ok(CacheWidth {
+            kv_heads,
+            d_k: d,
+            d_v: d,
+        })
+    }
+
+    /// Gemma 4's saved `per_layer_config`: `Some` overrides for layer `layer` (empty when the
+    /// layer has none) when the config has one, `None` when it does not.
+    fn per_layer(&self, layer: usize) -> Result<Option<&Map<String, Value>>, String> {
+        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+        match self.fields.get("per_layer_config") {
+            None | Some(Value::Null) => Ok(None),
+            // Keys are layer indices as text, zero-padded when transformers saves them ("05").
+            Some(Value::Object(m)) => match m.iter().find(|(k, _)| k.parse::<usize>() == Ok(layer))
+            {
+                None => Ok(Some(EMPTY.get_or_init(Map::new))),
+                Some((_, Value::Object(o))) => Ok(Some(o)),
+                Some((k, v)) => Err(format!(
+                    "per_layer_config[\"{k}\"] is {v}; expected an object of overrides"
+                )),
+            },
+            Some(v) => Err(format!(
+                "per_layer_config is {v}; expected an object from layer index to overrides"
+            )),
+        }
+    }
+
+    /// The head size Gemma's layer `layer` (any layer when `None`) of `attention` works in, the
+    /// config class's defaults filled in: `head_dim` (256); for Gemma 4, its `per_layer_config`
+    /// override, or without one, on full layers, `global_head_dim` (512); `None` for the other
+    /// model types.
+    pub(super) fn gemma_head_dim(
+        &self,
+        layer: Option<usize>,
+        attention: Attention,
+    ) -> Result<Option<usize>, String> {
+        let base = || -> Result<usize, String> { Ok(self.count("head_dim", 1)?.unwrap_or(256)) };
         Ok(match self.model_type.as_str() {
-            "gemma4_text" if attention == Attention::Full => {
-                Some(self.count("global_head_dim", 1)?.unwrap_or(512))
+            "gemma4_text" => {
+                let saved = match layer {
+                    Some(i) => self.per_layer(i)?,
+                    None => None,
+                };
+                match saved {
+                    Some(o) => Some(match count_in(o, "head_dim", layer.unwrap_or(0))? {
+                        Some(d) => d,
+                        None => base()?,
+                    }),
+                    None if attention == Attention::Full
+                        && matches!(
+                            self.fields.get("per_layer_config"),
+                            None | Some(Value::Null)
+                        ) =>
+                    {
+                        Some(self.count("global_head_dim", 1)?.unwrap_or(512))
+                    }
+                    None => Some(base()?),
+                }
             }
-            "gemma3_text" | "gemma4_text" => Some(self.count("head_dim", 1)?.unwrap_or(256)),
+            "gemma3_text" => Some(base()?),
             _ => None,
         })
     }
@@ -564,5 +622,22 @@ impl TextConfig {
         Ok((0..n)
             .map(|_| layer(Attention::Full, None, Some(rope.clone())))
             .collect())
+    }
+}
+
+/// A whole number ≥ 1 among layer `layer`'s `per_layer_config` overrides (absent: `None`).
+fn count_in(
+    overrides: &Map<String, Value>,
+    key: &str,
+    layer: usize,
+) -> Result<Option<usize>, String> {
+    match overrides.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if n >= 1 && n <= u32::MAX as u64 => Ok(Some(n as usize)),
+            _ => Err(format!(
+                "per_layer_config[\"{layer}\"].{key} is {v}; expected a whole number ≥ 1"
+            )),
+        },
     }
 }

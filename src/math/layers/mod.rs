@@ -182,7 +182,7 @@ pub fn layer_rope_config(text: &str, layer: usize) -> Result<Option<Value>, Stri
     let Some(rope) = &l.rope else {
         return Ok(None);
     };
-    let head_dim = config.gemma_head_dim(l.attention)?;
+    let head_dim = config.gemma_head_dim(Some(layer), l.attention)?;
     let mut fields = config.fields;
     fields.remove("rope_scaling");
     fields.remove("rope_theta");

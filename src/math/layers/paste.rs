@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::{Attention, Model, read_model};
 
 /// The text model's fields this module reads; any other field of a pasted config is ignored.
-pub const READ_FIELDS: [&str; 26] = [
+pub const READ_FIELDS: [&str; 27] = [
     "model_type",
     "num_hidden_layers",
     "layer_types",
@@ -34,12 +34,28 @@ pub const READ_FIELDS: [&str; 26] = [
     "num_key_value_heads",
     "num_global_key_value_heads",
     "attention_k_eq_v",
+    "per_layer_config",
     "hidden_size",
     "kv_lora_rank",
 ];
 
-/// The most bytes a kept config may have (it travels in the page's link).
-pub const MAX_KEPT_BYTES: usize = 4000;
+/// The most bytes a kept config may take in the page's link, percent-encoded (a link's query is
+/// read up to 8 KB, and the other keys need room).
+pub const MAX_KEPT_BYTES: usize = 6000;
+
+/// `text`'s length percent-encoded as a link's value (unreserved bytes as they are, any other
+/// as `%XX`).
+fn encoded_len(text: &str) -> usize {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+                1
+            } else {
+                3
+            }
+        })
+        .sum()
+}
 
 /// A pasted config, kept to the fields read.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,10 +100,10 @@ pub fn keep_read_fields(text: &str) -> Result<Kept, String> {
         );
     }
     let text = Value::Object(kept).to_string();
-    if text.len() > MAX_KEPT_BYTES {
+    let encoded = encoded_len(&text);
+    if encoded > MAX_KEPT_BYTES {
         return Err(format!(
-            "the fields read still take {} bytes; at most {MAX_KEPT_BYTES} fit in a link",
-            text.len()
+            "the fields read still take {encoded} bytes in a link; at most {MAX_KEPT_BYTES} fit"
         ));
     }
     Ok(Kept { text, ignored })

@@ -138,3 +138,85 @@ fn gemma4_global_heads_only_with_keys_as_values() {
     let (_, widths) = parse_cache(&config(true)).unwrap();
     assert_eq!((widths[5].kv_heads, widths[5].d_k), (2, 512));
 }
+
+/// Gemma 4's saved v5 form: `per_layer_config` holds what `Gemma4TextConfig.__post_init__`
+/// derived from `global_head_dim` and `num_global_key_value_heads` (the full layers' head size,
+/// and their key/value heads where keys double as values), which the saved file then leaves out.
+/// The published form and the saved one give the same layers, caches and rotary head sizes.
+#[test]
+fn gemma4_per_layer_config_reads_as_the_published_form() {
+    let published = super::presets::PRESETS[1].config;
+    let mut root: Map<String, Value> = serde_json::from_str(published).unwrap();
+    let text = root
+        .get_mut("text_config")
+        .unwrap()
+        .as_object_mut()
+        .unwrap();
+    let types: Vec<String> = text["layer_types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_string())
+        .collect();
+    let overrides: Map<String, Value> = types
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| *t == "full_attention")
+        .map(|(i, _)| {
+            let o = serde_json::json!({"head_dim": text["global_head_dim"], "num_key_value_heads": text["num_global_key_value_heads"]});
+            (i.to_string(), o)
+        })
+        .collect();
+    text.remove("global_head_dim");
+    text.remove("num_global_key_value_heads");
+    text.insert("per_layer_config".into(), Value::Object(overrides));
+    let saved = Value::Object(root).to_string();
+    assert_eq!(
+        parse_cache(&saved).unwrap(),
+        parse_cache(published).unwrap()
+    );
+    for layer in [0, 5, 59] {
+        assert_eq!(
+            layer_rope_config(&saved, layer).unwrap(),
+            layer_rope_config(published, layer).unwrap().map(|mut v| {
+                let o = v.as_object_mut().unwrap();
+                o.remove("global_head_dim");
+                o.remove("num_global_key_value_heads");
+                o.insert("per_layer_config".into(), Value::Null);
+                v
+            }).map(|mut v| {
+                // The saved form's per_layer_config travels with the fields.
+                let saved_fields: Value = serde_json::from_str::<Value>(&saved).unwrap()["text_config"]["per_layer_config"].clone();
+                v.as_object_mut().unwrap().insert("per_layer_config".into(), saved_fields);
+                v
+            }),
+            "layer {layer}"
+        );
+    }
+    let bad = saved.replace("\"per_layer_config\":{", "\"per_layer_config\":{\"0\":7,");
+    assert!(
+        parse_cache(&bad)
+            .unwrap_err()
+            .contains("per_layer_config[\"0\"]")
+    );
+}
+
+/// What transformers 5.24 saves for the Gemma 4 preset (`tests/reference/configs/`, its
+/// `per_layer_config` keyed "05", "11", …) reads as the published file.
+#[test]
+fn gemma4_as_transformers_saves_it() {
+    let saved = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/reference/configs/gemma-4-31b-v5-saved.json"
+    ))
+    .unwrap();
+    let published = super::presets::PRESETS[1].config;
+    assert_eq!(
+        parse_cache(&saved).unwrap(),
+        parse_cache(published).unwrap()
+    );
+    assert_eq!(
+        parse_layers(&saved).unwrap().layers,
+        parse_layers(published).unwrap().layers
+    );
+}
