@@ -129,8 +129,8 @@ pub fn LayerStrip() -> impl IntoView {
                     pointer=pointer
                 />
             </div>
-            <p class="finding">{finding}</p>
             <div class="raw-fields-wrap">
+            <p class="finding">{finding}</p>
             <table class="raw-fields">
                 <caption>{move || format!("The config fields behind layer {}, and what they mean", s.layer().get())}</caption>
                 <thead>
