@@ -45,10 +45,14 @@ pub fn bytes_text(bytes: f64) -> String {
     }
     let mut value = bytes / 1024.0;
     let mut unit = 0;
-    while value >= 1024.0 && unit < UNITS.len() - 1 {
+    // Move up while the value, rounded to three digits, would read 1024 or more.
+    let shown = |v: f64| format_significant(v, 3).parse::<f64>().unwrap_or(v);
+    while shown(value) >= 1024.0 && unit < UNITS.len() - 1 {
         value /= 1024.0;
         unit += 1;
     }
+    // Moved up from a value that rounds to 1024: just under 1 of the new unit, which reads 1.00.
+    let value = value.max(1.0);
     format!("{} {}", format_significant(value, 3), UNITS[unit])
 }
 
@@ -207,10 +211,11 @@ impl fmt::Display for PatternFinding {
         )?;
         let filling = self.windows.iter().all(|&w| w >= self.tokens);
         if self.bytes.pattern == self.bytes.all_full {
-            write!(
-                f,
-                ": the same, since no layer keeps fewer than every position yet"
-            )?;
+            if self.windows.is_empty() {
+                write!(f, ": the same, since no layer has a window or a chunk")?;
+            } else {
+                write!(f, ": the same, since no window or chunk has filled yet")?;
+            }
         } else if filling {
             write!(
                 f,

@@ -110,7 +110,7 @@ pub fn layers_spec(
         x_desc: "layer",
         y_desc: "keys the query attends to",
         x_range: -0.6..(n as f64 - 0.4),
-        // From half a key (a bar of one key has a height) to at least 10 (whole-number ticks).
+        // From half a key (a bar of one key has a height) to at least 10 keys.
         y_range: FLOOR..y(query + 1).max(1.0) + 0.05,
         series: kind_dots(model, |i| (i as f64, y(seen[i]))),
         marker: (chosen < n).then(|| (chosen as f64, format!("layer {chosen}"))),

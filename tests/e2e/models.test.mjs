@@ -208,7 +208,7 @@ test("the paste box reads every preset's published config, and its v5 form, as t
     // Scout's fields that are not about layers are named, in one line.
     await paste(readFileSync(presetFile("llama-4-scout"), "utf8"));
     const note = await page.textContent("#models .paste-read");
-    assert.match(note, /^Read\. Ignored, not about layers, positions or the cache \(\d+\): /);
+    assert.match(note, /^Read\. Not used by this chapter.s figures \(\d+\): /);
     assert.ok(note.includes("text_config.floor_scale") || note.endsWith("…"), note);
     // A config that does not parse changes nothing and says why in one line.
     const before = await page.textContent("#fig-models-layers .finding");

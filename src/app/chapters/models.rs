@@ -154,6 +154,9 @@ pub fn ModelControls() -> impl IntoView {
     }
 }
 
+/// Said in place of the RoPE fields when no layer rotates.
+const NO_ROTATION: &str = "(no layer rotates: whatever RoPE fields the config has go unused)";
+
 /// The select's value for a pasted config.
 const PASTED_ID: &str = "pasted";
 
@@ -203,20 +206,26 @@ fn PasteModel() -> impl IntoView {
                 Some(Err(e)) => view! { <p class="paste-error" role="alert">{e}</p> }.into_any(),
                 None => ().into_any(),
             }}
-            <p class="hint">"This model's RoPE, as transformers v5 writes it:"</p>
+            <p class="hint">
+                "This model's RoPE in transformers v5's form (the fields the config states; "
+                "transformers may add ones it fills in, such as original_max_position_embeddings):"
+            </p>
             <pre class="rope-form" id="fig-models-v5">
-                {move || forms().0.unwrap_or_else(|| "(no layer rotates)".to_string())}
+                {move || forms().0.unwrap_or_else(|| NO_ROTATION.to_string())}
             </pre>
             <p class="hint">"and in the legacy fields:"</p>
             <pre class="rope-form" id="fig-models-legacy">
                 {move || {
-                    forms()
-                        .1
-                        .unwrap_or_else(|| {
+                    let (v5, legacy) = forms();
+                    match (v5, legacy) {
+                        (_, Some(l)) => l,
+                        (None, None) => NO_ROTATION.to_string(),
+                        (Some(_), None) => {
                             "(none: the layer types' RoPEs differ in more than what rope_theta, \
                              rope_scaling and Gemma 3's rope_local_base_freq can say)"
                                 .to_string()
-                        })
+                        }
+                    }
                 }}
             </pre>
         </details>
@@ -229,7 +238,7 @@ fn ignored_note(ignored: &[String]) -> String {
     match ignored.len() {
         0 => "Read: every field is one this chapter uses.".to_string(),
         n => format!(
-            "Read. Ignored, not about layers, positions or the cache ({n}): {}{}",
+            "Read. Not used by this chapter's figures ({n}): {}{}",
             ignored[..n.min(SHOWN)].join(", "),
             if n > SHOWN { ", …" } else { "." }
         ),

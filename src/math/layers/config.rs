@@ -131,6 +131,13 @@ impl TextConfig {
             d_v: head_dim,
         };
         if self.model_type == "gemma4_text" {
+            if self.count("num_kv_shared_layers", 0)?.unwrap_or(0) > 0 {
+                return Err(
+                    "num_kv_shared_layers > 0: layers that reuse another layer's cache are not \
+                     read here"
+                        .to_string(),
+                );
+            }
             return layers
                 .iter()
                 .enumerate()

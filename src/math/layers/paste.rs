@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::{Attention, Model, read_model};
 
 /// The text model's fields this module reads; any other field of a pasted config is ignored.
-pub const READ_FIELDS: [&str; 27] = [
+pub const READ_FIELDS: [&str; 28] = [
     "model_type",
     "num_hidden_layers",
     "layer_types",
@@ -35,6 +35,7 @@ pub const READ_FIELDS: [&str; 27] = [
     "num_global_key_value_heads",
     "attention_k_eq_v",
     "per_layer_config",
+    "num_kv_shared_layers",
     "hidden_size",
     "kv_lora_rank",
 ];
@@ -132,12 +133,18 @@ fn by_type(model: &Model) -> Vec<(&'static str, &Map<String, Value>)> {
     out
 }
 
+/// Whether transformers keeps this model type's RoPE per layer type whatever the values (Gemma 3
+/// and 4: `rope_parameters[layer_type]`).
+fn per_layer_type(model: &Model) -> bool {
+    matches!(model.model_type.as_str(), "gemma3_text" | "gemma4_text")
+}
+
 /// The model's RoPE as transformers v5 writes it: `"rope_parameters": {…}` when every rotating
 /// layer has the same, else one dict per layer type (`None` when no layer rotates).
 pub fn v5_form(model: &Model) -> Option<String> {
     let types = by_type(model);
     let first = types.first()?.1;
-    let value = if types.iter().all(|(_, p)| *p == first) {
+    let value = if types.iter().all(|(_, p)| *p == first) && !per_layer_type(model) {
         Value::Object(first.clone())
     } else {
         Value::Object(
@@ -173,30 +180,33 @@ fn legacy_pair(params: &Map<String, Value>) -> (Value, Value) {
 pub fn legacy_form(model: &Model) -> Option<String> {
     let types = by_type(model);
     let first = types.first()?.1;
-    if types.iter().all(|(_, p)| *p == first) {
+    if types.iter().all(|(_, p)| *p == first) && !per_layer_type(model) {
         let (theta, scaling) = legacy_pair(first);
         return Some(format!(
             "\"rope_theta\": {theta}, \"rope_scaling\": {scaling}"
         ));
     }
     let find = |t: &str| types.iter().find(|(n, _)| *n == t).map(|(_, p)| *p);
-    match (
-        model.model_type.as_str(),
-        find("full_attention"),
-        find("sliding_attention"),
-    ) {
-        ("gemma3_text", Some(full), Some(sliding)) if types.len() == 2 => {
-            let (local, rest) = legacy_pair(sliding);
-            if !rest.is_null() {
-                return None;
-            }
-            let (theta, scaling) = legacy_pair(full);
-            Some(format!(
-                "\"rope_theta\": {theta}, \"rope_scaling\": {scaling}, \"rope_local_base_freq\": {local}"
-            ))
-        }
-        _ => None,
+    if model.model_type != "gemma3_text" {
+        return None;
     }
+    // Gemma 3: the full layers' θ and scaling, the sliding layers' θ (plain); a type the model
+    // has no layer of is left to the class's default.
+    let mut parts = Vec::new();
+    if let Some(full) = find("full_attention") {
+        let (theta, scaling) = legacy_pair(full);
+        parts.push(format!(
+            "\"rope_theta\": {theta}, \"rope_scaling\": {scaling}"
+        ));
+    }
+    if let Some(sliding) = find("sliding_attention") {
+        let (local, rest) = legacy_pair(sliding);
+        if !rest.is_null() {
+            return None;
+        }
+        parts.push(format!("\"rope_local_base_freq\": {local}"));
+    }
+    Some(parts.join(", "))
 }
 
 #[cfg(test)]
@@ -243,6 +253,30 @@ mod tests {
             "\"rope_theta\": 1000000.0, \"rope_scaling\": {\"factor\":8.0,\"rope_type\":\"linear\"}, \
              \"rope_local_base_freq\": 10000.0"
         );
+        // Gemma 3 stays per layer type even when its layers agree, or a type has no layer:
+        // pasted back, each form gives the same layers.
+        for text in [
+            r#"{"model_type": "gemma3_text", "num_hidden_layers": 5, "rope_local_base_freq": 20000}"#,
+            r#"{"model_type": "gemma3_text", "num_hidden_layers": 4, "sliding_window_pattern": 1,
+                "rope_scaling": {"rope_type": "linear", "factor": 8.0}}"#,
+            r#"{"model_type": "gemma3_text", "num_hidden_layers": 6, "rope_theta": 10000,
+                "rope_local_base_freq": 10000}"#,
+        ] {
+            let model = read_model(text).unwrap();
+            let v5 = v5_form(&model).unwrap();
+            assert!(v5.contains("_attention"), "{v5}");
+            for form in [v5, legacy_form(&model).unwrap()] {
+                let mut root: Map<String, Value> = serde_json::from_str(text).unwrap();
+                for k in ["rope_theta", "rope_scaling", "rope_local_base_freq"] {
+                    root.remove(k);
+                }
+                root.extend(
+                    serde_json::from_str::<Map<String, Value>>(&format!("{{{form}}}")).unwrap(),
+                );
+                let again = read_model(&Value::Object(root).to_string()).unwrap();
+                assert_eq!(again.layers, model.layers, "{text}: {form}");
+            }
+        }
         let gemma4 = read_model(PRESETS[1].config).unwrap();
         assert!(v5_form(&gemma4).unwrap().contains("proportional"));
         assert_eq!(legacy_form(&gemma4), None);

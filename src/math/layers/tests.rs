@@ -137,6 +137,11 @@ fn gemma4_global_heads_only_with_keys_as_values() {
     assert_eq!((widths[5].kv_heads, widths[5].d_k), (8, 512));
     let (_, widths) = parse_cache(&config(true)).unwrap();
     assert_eq!((widths[5].kv_heads, widths[5].d_k), (2, 512));
+    // Layers that reuse another's cache (Gemma 4 E2B/E4B) are refused, not counted twice.
+    let shared = r#"{"model_type": "gemma4_text", "num_hidden_layers": 6,
+        "num_attention_heads": 8, "num_kv_shared_layers": 2}"#;
+    let e = parse_cache(shared).unwrap_err();
+    assert!(e.contains("num_kv_shared_layers"), "{e}");
 }
 
 /// Gemma 4's saved v5 form: `per_layer_config` holds what `Gemma4TextConfig.__post_init__`
