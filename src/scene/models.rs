@@ -264,7 +264,7 @@ pub fn sees_spec(
         ));
     }
     let spec = LinePlotSpec {
-        title: format!("{name}: what the query at {query} sees, layer by layer"),
+        title: format!("{name}: what position {query} sees"),
         x_desc: "key position",
         y_desc: "layer",
         x_range: -0.5..right.max(1.5),
