@@ -477,7 +477,8 @@ fn text_field_view(
 }
 
 /// A box to paste a model's config.json into, and its "Read config" button: `read` gets the text
-/// when pressed. Its label and what the reading says are the caller's.
+/// when pressed, or, for text longer than a config is read, the one line that says so. Its label
+/// and what the reading says are the caller's.
 #[component]
 pub fn ConfigBox<F>(
     /// The textarea's id (its label's `for`).
@@ -486,22 +487,35 @@ pub fn ConfigBox<F>(
     button: &'static str,
     /// The text in the box.
     text: RwSignal<String>,
-    /// Reads the text.
+    /// Reads the text (or is told it is too long).
     read: F,
 ) -> impl IntoView
 where
-    F: Fn(String) + 'static,
+    F: Fn(Result<String, String>) + 'static,
 {
+    use crate::math::rope_config::MAX_CONFIG_BYTES;
+    let on_click = move |_| {
+        let t = text.get_untracked();
+        read(if t.len() > MAX_CONFIG_BYTES {
+            Err(format!(
+                "The text is {} KB; a config is read up to {} KB.",
+                t.len().div_ceil(1024),
+                MAX_CONFIG_BYTES / 1024
+            ))
+        } else {
+            Ok(t)
+        });
+    };
     view! {
         <textarea
             id=id
             rows="6"
             spellcheck="false"
-            maxlength=crate::math::rope_config::MAX_CONFIG_BYTES.to_string()
+            maxlength=MAX_CONFIG_BYTES.to_string()
             prop:value=move || text.get()
             on:input=move |ev| text.set(event_target_value(&ev))
         ></textarea>
-        <button type="button" class="button" id=button on:click=move |_| read(text.get_untracked())>
+        <button type="button" class="button" id=button on:click=on_click>
             "Read config"
         </button>
     }

@@ -142,6 +142,27 @@ impl Kind {
     }
 }
 
+/// Layers of each kind among `layers`, in [`Kind::ALL`]'s order.
+pub fn kind_counts(layers: &[Layer]) -> [usize; 6] {
+    let mut counts = [0; 6];
+    for l in layers {
+        let kind = Kind::of(l);
+        counts[Kind::ALL.iter().position(|&k| k == kind).unwrap_or(0)] += 1;
+    }
+    counts
+}
+
+/// "5 full with RoPE", "29 sliding window with RoPE": one part per kind present, in
+/// [`Kind::ALL`]'s order, from [`kind_counts`].
+pub fn kind_parts(counts: [usize; 6]) -> Vec<String> {
+    Kind::ALL
+        .iter()
+        .zip(counts)
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| format!("{n} {}", k.label()))
+        .collect()
+}
+
 /// What a model's pattern adds up to after `tokens` tokens: its layers by kind, and its KV cache
 /// against the same model with every layer full.
 #[derive(Clone, Debug, PartialEq)]
@@ -161,21 +182,18 @@ pub struct PatternFinding {
 impl PatternFinding {
     /// The finding for `model` after `tokens` tokens.
     pub fn new(model: &Model, tokens: usize) -> PatternFinding {
-        let mut kinds = [0; 6];
-        let mut windows = Vec::new();
-        for l in &model.layers {
-            let kind = Kind::of(l);
-            kinds[Kind::ALL.iter().position(|&k| k == kind).unwrap_or(0)] += 1;
-            if kind.windowed() {
-                windows.extend(l.window);
-            }
-        }
+        let mut windows: Vec<usize> = model
+            .layers
+            .iter()
+            .filter(|l| Kind::of(l).windowed())
+            .filter_map(|l| l.window)
+            .collect();
         windows.sort_unstable();
         windows.dedup();
         let bytes = |t| cache_bytes(&model.layers, &model.widths, t, BYTES_PER_NUMBER);
         let now = bytes(tokens);
         PatternFinding {
-            kinds,
+            kinds: kind_counts(&model.layers),
             windows,
             next_token: bytes(tokens + 1).pattern - now.pattern,
             tokens,
@@ -187,12 +205,7 @@ impl PatternFinding {
 impl fmt::Display for PatternFinding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let total: usize = self.kinds.iter().sum();
-        let parts: Vec<String> = Kind::ALL
-            .iter()
-            .zip(self.kinds)
-            .filter(|(_, n)| *n > 0)
-            .map(|(k, n)| format!("{n} {}", k.label()))
-            .collect();
+        let parts = kind_parts(self.kinds);
         write!(
             f,
             "{}: {}",

@@ -54,6 +54,17 @@ impl Default for ModelsView {
     }
 }
 
+/// What chapter 5's figures draw for a view ([`ModelsView::shown`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    /// The model.
+    pub model: Model,
+    /// Its name on the page.
+    pub name: &'static str,
+    /// Why the pasted config could not be read, when the preset is drawn in its place.
+    pub error: Option<String>,
+}
+
 /// The name of a pasted config on the page.
 pub const PASTED: &str = "Your config";
 
@@ -73,30 +84,22 @@ impl ModelsView {
         preset_of(self.model)
     }
 
-    /// The model's name on the page.
-    pub fn name(&self) -> &'static str {
-        if self.config.is_some() {
-            PASTED
-        } else {
-            self.preset().name
-        }
-    }
-
-    /// The model, read from the pasted config or the preset's.
-    pub fn model(&self) -> Result<Model, String> {
-        read_model(self.config.as_deref().unwrap_or(self.preset().config))
-    }
-
     /// The model as the figures draw it: the pasted config's, or the preset's when there is none
-    /// or it cannot be read (then with why, in one line).
-    pub fn model_or_preset(&self) -> (Model, Option<String>) {
-        let preset = || read_model(self.preset().config);
-        match self.model() {
-            Ok(m) => (m, None),
-            Err(e) => match preset() {
-                Ok(m) => (m, Some(e)),
-                // Every preset reads (a test): this is never reached.
-                Err(_) => (Model::default(), Some(e)),
+    /// or it cannot be read (then with why, in one line); and its name on the page.
+    pub fn shown(&self) -> Shown {
+        let preset = self.preset();
+        let pasted = self.config.as_deref().map(read_model);
+        match pasted {
+            Some(Ok(model)) => Shown {
+                model,
+                name: PASTED,
+                error: None,
+            },
+            pasted => Shown {
+                // Every preset reads (a test): the default model is never drawn.
+                model: read_model(preset.config).unwrap_or_default(),
+                name: preset.name,
+                error: pasted.and_then(Result::err),
             },
         }
     }

@@ -10,7 +10,7 @@ use crate::explain::models::{BYTES_PER_NUMBER, Kind};
 use crate::math::layers::kv::cache_bytes;
 use crate::math::layers::{Model, earliest_reached};
 use crate::params::Views;
-use crate::params::models::TOKENS;
+use crate::params::models::{Shown, TOKENS};
 
 /// The foot of the strip's bars on its logarithmic axis: log₁₀ ½.
 const FLOOR: f64 = -std::f64::consts::LOG10_2;
@@ -288,16 +288,6 @@ pub fn sees_spec(
 
 // ------------------------------------------------------------------ builders
 
-/// The model a link names (its pasted config, or its preset when there is none or it cannot be
-/// read), and its name.
-fn model_of(v: &Views) -> Option<(Model, &'static str)> {
-    let m = &v.models;
-    match m.model_or_preset() {
-        (model, None) => Some((model, m.name())),
-        (model, Some(_)) => Some((model, m.preset().name)),
-    }
-}
-
 fn lines((spec, extras): (LinePlotSpec, Extras), height: Height) -> (Panel, Height) {
     (Panel::Lines(spec, extras), height)
 }
@@ -305,29 +295,26 @@ fn lines((spec, extras): (LinePlotSpec, Extras), height: Height) -> (Panel, Heig
 /// fig-models-layers.
 pub fn layers(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let m = &v.models;
-    model_of(v).map_or_else(Vec::new, |(model, name)| {
-        let chosen = m.chosen_layer().min(model.layers.len().saturating_sub(1));
-        let spec = layers_spec(&model, name, m.chosen_query(), chosen, theme);
-        vec![lines(spec, Height::Rule(layers_height))]
-    })
+    let Shown { model, name, .. } = m.shown();
+    let chosen = m.chosen_layer().min(model.layers.len().saturating_sub(1));
+    let spec = layers_spec(&model, name, m.chosen_query(), chosen, theme);
+    vec![lines(spec, Height::Rule(layers_height))]
 }
 
 /// fig-models-cache.
 pub fn cache(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
-    model_of(v).map_or_else(Vec::new, |(model, name)| {
-        let spec = cache_spec(&model, name, v.models.tokens, theme);
-        vec![lines(spec, Height::Rule(cache_height))]
-    })
+    let Shown { model, name, .. } = v.models.shown();
+    let spec = cache_spec(&model, name, v.models.tokens, theme);
+    vec![lines(spec, Height::Rule(cache_height))]
 }
 
 /// fig-models-sees.
 pub fn sees(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let m = &v.models;
-    model_of(v).map_or_else(Vec::new, |(model, name)| {
-        let chosen = m.chosen_layer().min(model.layers.len().saturating_sub(1));
-        let spec = sees_spec(&model, name, m.chosen_query(), chosen, theme);
-        vec![lines(spec, Height::Rule(sees_height))]
-    })
+    let Shown { model, name, .. } = m.shown();
+    let chosen = m.chosen_layer().min(model.layers.len().saturating_sub(1));
+    let spec = sees_spec(&model, name, m.chosen_query(), chosen, theme);
+    vec![lines(spec, Height::Rule(sees_height))]
 }
 
 /// Chapter 5's picture builders, by figure id, in the book's order.

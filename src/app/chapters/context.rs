@@ -16,7 +16,7 @@ use crate::app::figures::context::wavelengths::Wavelengths;
 use crate::app::figures::context::{length_text, method_name};
 use crate::app::state::context::ContextState;
 use crate::math::limits;
-use crate::math::rope_config::{MAX_CONFIG_BYTES, parse_config};
+use crate::math::rope_config::parse_config;
 use crate::math::rope_presets::{PRESETS, find};
 use crate::math::rope_scaling::RopeType;
 use crate::params::context::{HEAD_DIM, LENGTH, MSCALE};
@@ -202,15 +202,11 @@ fn PasteConfig(
     let s = state;
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
-    let on_read = move |t: String| {
-        if t.len() > MAX_CONFIG_BYTES {
-            error.set(Some(format!(
-                "The text is {} KB; a config is read up to {} KB.",
-                t.len().div_ceil(1024),
-                MAX_CONFIG_BYTES / 1024
-            )));
-            return;
-        }
+    let on_read = move |t: Result<String, String>| {
+        let t = match t {
+            Ok(t) => t,
+            Err(too_long) => return error.set(Some(too_long)),
+        };
         match parse_config(&t) {
             Ok(m) => {
                 error.set(None);

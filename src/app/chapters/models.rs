@@ -13,7 +13,6 @@ use crate::app::figures::models::sees::QuerySees;
 use crate::app::state::models::ModelsState;
 use crate::math::layers::paste::{keep_read_fields, legacy_form, v5_form};
 use crate::math::layers::presets::PRESETS;
-use crate::math::rope_config::MAX_CONFIG_BYTES;
 use crate::params::models::{PASTED, TOKENS, preset_of};
 use crate::params::quote_line;
 
@@ -109,7 +108,7 @@ pub fn ModelControls() -> impl IntoView {
         }
     };
     let preset = move || preset_of(s.model.get());
-    let pasted = move || s.config.with(Option::is_some) && s.config_error().get().is_none();
+    let pasted = move || s.shown().with(|m| m.name == PASTED);
     view! {
         <div class="controls" role="group" aria-label="Model controls">
             <div class="control">
@@ -133,8 +132,8 @@ pub fn ModelControls() -> impl IntoView {
                 </a>
             </p>
             {move || {
-                s.config_error()
-                    .get()
+                s.shown()
+                    .with(|m| m.error.clone())
                     .map(|e| {
                         view! {
                             <p class="paste-error" role="alert">
@@ -168,15 +167,11 @@ fn PasteModel() -> impl IntoView {
     let s = expect_context::<ModelsState>();
     let text = RwSignal::new(String::new());
     let said = RwSignal::new(None::<Result<String, String>>);
-    let on_read = move |t: String| {
-        if t.len() > MAX_CONFIG_BYTES {
-            said.set(Some(Err(format!(
-                "The text is {} KB; a config is read up to {} KB.",
-                t.len().div_ceil(1024),
-                MAX_CONFIG_BYTES / 1024
-            ))));
-            return;
-        }
+    let on_read = move |t: Result<String, String>| {
+        let t = match t {
+            Ok(t) => t,
+            Err(too_long) => return said.set(Some(Err(too_long))),
+        };
         match keep_read_fields(&t) {
             Ok(kept) => {
                 said.set(Some(Ok(ignored_note(&kept.ignored))));
@@ -186,10 +181,8 @@ fn PasteModel() -> impl IntoView {
         }
     };
     let forms = move || {
-        s.model().with(|m| match m {
-            Ok(m) => (v5_form(m), legacy_form(m)),
-            Err(_) => (None, None),
-        })
+        s.shown()
+            .with(|m| (v5_form(&m.model), legacy_form(&m.model)))
     };
     view! {
         <details class="paste">

@@ -3,8 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::math::layers::Model;
-use crate::params::models::ModelsView;
+use crate::params::models::{ModelsView, Shown};
 
 /// The chapter's controls.
 #[derive(Clone, Copy)]
@@ -25,9 +24,7 @@ pub struct ModelsState {
 #[derive(Clone, Copy)]
 struct Derived {
     view: Memo<ModelsView>,
-    model: Memo<Result<Model, String>>,
-    name: Memo<&'static str>,
-    config_error: Memo<Option<String>>,
+    shown: Memo<Shown>,
     layer: Memo<usize>,
     query: Memo<usize>,
     layers: Memo<usize>,
@@ -41,23 +38,15 @@ impl ModelsState {
         let tokens = RwSignal::new(v.tokens);
         let query = RwSignal::new(v.query);
         let config = RwSignal::new(v.config);
-        let source = move || ModelsView {
-            model: model.get(),
-            config: config.get(),
-            ..ModelsView::default()
-        };
-        let both = Memo::new(move |_| source().model_or_preset());
-        let read = Memo::new(move |_| Ok(both.with(|(m, _)| m.clone())));
-        let config_error = Memo::new(move |_| both.with(|(_, e)| e.clone()));
-        let name = Memo::new(move |_| {
-            let v = source();
-            if config_error.get().is_some() {
-                v.preset().name
-            } else {
-                v.name()
+        let shown = Memo::new(move |_| {
+            ModelsView {
+                model: model.get(),
+                config: config.get(),
+                ..ModelsView::default()
             }
+            .shown()
         });
-        let layers = Memo::new(move |_| both.with(|(m, _)| m.layers.len().max(1)));
+        let layers = Memo::new(move |_| shown.with(|s| s.model.layers.len().max(1)));
         let chosen_layer = Memo::new(move |_| layer.get().min(layers.get() - 1));
         let chosen_query = Memo::new(move |_| query.get().min(tokens.get().saturating_sub(1)));
         let view = Memo::new(move |_| ModelsView {
@@ -75,9 +64,7 @@ impl ModelsState {
             config,
             derived: Derived {
                 view,
-                model: read,
-                name,
-                config_error,
+                shown,
                 layer: chosen_layer,
                 query: chosen_query,
                 layers,
@@ -90,19 +77,9 @@ impl ModelsState {
         self.derived.view
     }
 
-    /// The model read from its config.
-    pub fn model(self) -> Memo<Result<Model, String>> {
-        self.derived.model
-    }
-
-    /// The model's name on the page.
-    pub fn name(self) -> Memo<&'static str> {
-        self.derived.name
-    }
-
-    /// Why the pasted config in the link could not be read (the preset is shown instead).
-    pub fn config_error(self) -> Memo<Option<String>> {
-        self.derived.config_error
+    /// The model the figures draw, its name, and why a pasted config could not be read.
+    pub fn shown(self) -> Memo<Shown> {
+        self.derived.shown
     }
 
     /// The chosen layer, within the model's layers.

@@ -18,60 +18,48 @@ use crate::scene::models as scene;
 pub fn CacheBytes() -> impl IntoView {
     let s = expect_context::<ModelsState>();
     let theme = expect_context::<PageTheme>().chart();
-    let model = s.model();
+    let shown = s.shown();
     let lengths = Memo::new(move |_| {
         let tokens = s.tokens.get();
-        model.with(|m| {
-            m.as_ref()
-                .map_or_else(|_| Vec::new(), |m| scene::cache_lengths(m, tokens))
-        })
+        shown.with(|m| scene::cache_lengths(&m.model, tokens))
     });
     let cursor = XCursor::new();
     let count = move || lengths.with_untracked(Vec::len);
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (tokens, t) = (s.tokens.get(), theme.get());
-        let name = s.name().get();
-        model.with(|m| {
-            if let Ok(m) = m {
-                let (mut spec, extras) = scene::cache_spec(m, name, tokens, t);
-                if let Some(k) = cursor.get(count()) {
-                    let at = lengths.with(|l| l[k]);
-                    spec.marker = Some(((at as f64).log10(), format!("{at} tokens")));
-                }
-                cursor.paint(surface, scene::cache_height, &spec, &extras);
+        shown.with(|m| {
+            let (mut spec, extras) = scene::cache_spec(&m.model, m.name, tokens, t);
+            if let Some(k) = cursor.get(count()) {
+                let at = lengths.with(|l| l[k]);
+                spec.marker = Some(((at as f64).log10(), format!("{at} tokens")));
             }
+            cursor.paint(surface, scene::cache_height, &spec, &extras);
         });
     });
     let bytes_at = move |t: usize| {
-        model.with(|m| {
-            m.as_ref()
-                .ok()
-                .map(|m| cache_bytes(&m.layers, &m.widths, t, BYTES_PER_NUMBER))
-        })
+        shown.with(|m| cache_bytes(&m.model.layers, &m.model.widths, t, BYTES_PER_NUMBER))
     };
     let readout = move || {
         let t = match cursor.get(lengths.with(Vec::len)) {
             Some(k) => lengths.with(|l| l[k]),
             None => s.tokens.get(),
         };
-        match bytes_at(t) {
-            Some(b) => format!(
-                "After {} tokens: {} with the model's pattern, {} with every layer full{}",
-                grouped(t as u64),
-                bytes_text(b.pattern as f64),
-                bytes_text(b.all_full as f64),
-                if cursor.at.get().is_none() {
-                    ". Hover the plot (or focus it and use the arrow keys) to read another length."
-                } else {
-                    "."
-                }
-            ),
-            None => String::new(),
-        }
+        let b = bytes_at(t);
+        format!(
+            "After {} tokens: {} with the model's pattern, {} with every layer full{}",
+            grouped(t as u64),
+            bytes_text(b.pattern as f64),
+            bytes_text(b.all_full as f64),
+            if cursor.at.get().is_none() {
+                ". Hover the plot (or focus it and use the arrow keys) to read another length."
+            } else {
+                "."
+            }
+        )
     };
     let describe = move || {
-        let name = s.name().get();
+        let name = shown.with(|m| m.name);
         format!(
             "Two curves on logarithmic axes: {name}'s KV cache in MiB against the tokens in the \
              context, with its own pattern and with every layer full; {}.",

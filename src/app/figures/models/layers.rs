@@ -10,7 +10,8 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::state::models::ModelsState;
 use crate::app::theme::PageTheme;
-use crate::explain::models::{Kind, PatternFinding, layer_text, raw_fields};
+use crate::explain::models::{PatternFinding, kind_counts, kind_parts, layer_text, raw_fields};
+use crate::params::models::Shown;
 use crate::scene::models as scene;
 
 /// The figure.
@@ -18,18 +19,15 @@ use crate::scene::models as scene;
 pub fn LayerStrip() -> impl IntoView {
     let s = expect_context::<ModelsState>();
     let theme = expect_context::<PageTheme>().chart();
-    let model = s.model();
+    let shown = s.shown();
     let cursor = XCursor::new();
     let count = move || s.layers().get_untracked();
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (query, chosen, t) = (s.query().get(), s.layer().get(), theme.get());
-        let name = s.name().get();
-        model.with(|m| {
-            if let Ok(m) = m {
-                let (spec, extras) = scene::layers_spec(m, name, query, chosen, t);
-                cursor.paint(surface, scene::layers_height, &spec, &extras);
-            }
+        shown.with(|m| {
+            let (spec, extras) = scene::layers_spec(&m.model, m.name, query, chosen, t);
+            cursor.paint(surface, scene::layers_height, &spec, &extras);
         });
     });
     let choose = move || {
@@ -54,48 +52,29 @@ pub fn LayerStrip() -> impl IntoView {
     let pointer =
         Pointer::new(cursor.on_move(canvas_ref, count, |x| x), on_key).clearing(cursor.at);
     let readout = move || {
-        model.with(|m| {
-            let Ok(m) = m else {
-                return String::new();
-            };
-            match cursor.get(m.layers.len()) {
-                Some(i) => format!(
-                    "{} {}",
-                    layer_text(i, &m.layers[i]),
-                    if i == s.layer().get() {
-                        "(The chosen layer.)"
-                    } else {
-                        "Click or press Enter to choose it."
-                    }
-                ),
-                None => "Hover a bar (or focus the plot and use the arrow keys) to read a layer; \
+        shown.with(|Shown { model: m, .. }| match cursor.get(m.layers.len()) {
+            Some(i) => format!(
+                "{} {}",
+                layer_text(i, &m.layers[i]),
+                if i == s.layer().get() {
+                    "(The chosen layer.)"
+                } else {
+                    "Click or press Enter to choose it."
+                }
+            ),
+            None => "Hover a bar (or focus the plot and use the arrow keys) to read a layer; \
                          click or press Enter to choose it."
-                    .to_string(),
-            }
+                .to_string(),
         })
     };
     let finding = move || {
         let tokens = s.tokens.get();
-        model.with(|m| match m {
-            Ok(m) => PatternFinding::new(m, tokens).to_string(),
-            Err(e) => format!("The config could not be read: {e}"),
-        })
+        shown.with(|m| PatternFinding::new(&m.model, tokens).to_string())
     };
     let describe = move || {
         let (query, chosen) = (s.query().get(), s.layer().get());
-        let name = s.name().get();
-        model.with(|m| {
-            let Ok(m) = m else {
-                return String::new();
-            };
+        shown.with(|Shown { model: m, name, .. }| {
             let seen = scene::keys_seen(m, query);
-            let kinds: Vec<String> = Kind::ALL
-                .iter()
-                .filter_map(|&k| {
-                    let n = m.layers.iter().filter(|l| Kind::of(l) == k).count();
-                    (n > 0).then(|| format!("{n} {}", k.label()))
-                })
-                .collect();
             format!(
                 "A bar for each of {name}'s {} layers, its height on a logarithmic axis the keys \
                  the query at position {query} attends to there ({} to {}), coloured by kind: \
@@ -103,16 +82,13 @@ pub fn LayerStrip() -> impl IntoView {
                 m.layers.len(),
                 seen.iter().min().copied().unwrap_or(0),
                 seen.iter().max().copied().unwrap_or(0),
-                kinds.join(", ")
+                kind_parts(kind_counts(&m.layers)).join(", ")
             )
         })
     };
     let fields = move || {
         let chosen = s.layer().get();
-        model.with(|m| match m {
-            Ok(m) => raw_fields(m, chosen),
-            Err(_) => Vec::new(),
-        })
+        shown.with(|m| raw_fields(&m.model, chosen))
     };
     view! {
         <figure

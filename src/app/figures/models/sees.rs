@@ -19,28 +19,22 @@ use crate::scene::models as scene;
 pub fn QuerySees() -> impl IntoView {
     let s = expect_context::<ModelsState>();
     let theme = expect_context::<PageTheme>().chart();
-    let model = s.model();
+    let shown = s.shown();
     let reach = Memo::new(move |_| {
         let query = s.query().get();
-        model.with(|m| {
-            m.as_ref()
-                .map_or_else(|_| Vec::new(), |m| scene::reach(m, query))
-        })
+        shown.with(|m| scene::reach(&m.model, query))
     });
     let cursor = XCursor::new();
     let count = move || s.query().get_untracked() + 1;
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (query, chosen, t) = (s.query().get(), s.layer().get(), theme.get());
-        let name = s.name().get();
-        model.with(|m| {
-            if let Ok(m) = m {
-                let (mut spec, extras) = scene::sees_spec(m, name, query, chosen, t);
-                spec.marker = cursor
-                    .get(query + 1)
-                    .map(|j| (j as f64, format!("key {j}")));
-                cursor.paint(surface, scene::sees_height, &spec, &extras);
-            }
+        shown.with(|m| {
+            let (mut spec, extras) = scene::sees_spec(&m.model, m.name, query, chosen, t);
+            spec.marker = cursor
+                .get(query + 1)
+                .map(|j| (j as f64, format!("key {j}")));
+            cursor.paint(surface, scene::sees_height, &spec, &extras);
         });
     });
     let readout = move || {
@@ -68,13 +62,10 @@ pub fn QuerySees() -> impl IntoView {
     };
     let finding = move || {
         let (query, chosen) = (s.query().get(), s.layer().get());
-        model.with(|m| match m {
-            Ok(m) => ReachFinding::new(&m.layers, chosen, query).to_string(),
-            Err(_) => String::new(),
-        })
+        shown.with(|m| ReachFinding::new(&m.model.layers, chosen, query).to_string())
     };
     let describe = move || {
-        let name = s.name().get();
+        let name = shown.with(|m| m.name);
         format!(
             "For each of {name}'s layers, lowest at the bottom, a bar over the keys the query at \
              position {} attends to, and in grey the earlier positions whose information reaches \
