@@ -105,7 +105,6 @@ pub fn LayerStrip() -> impl IntoView {
                     pointer=pointer
                 />
             </div>
-            <div class="raw-fields-wrap">
             <p class="finding">{finding}</p>
             <table class="raw-fields">
                 <caption>{move || format!("The config fields behind layer {}, and what they mean", s.layer().get())}</caption>
@@ -133,7 +132,6 @@ pub fn LayerStrip() -> impl IntoView {
                     }}
                 </tbody>
             </table>
-            </div>
             <figcaption>
                 "Each bar is one layer, lowest first. Its height is how many keys the query "
                 "attends to there: every key up to it in a full layer, the last W in a sliding "
