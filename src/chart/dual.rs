@@ -37,6 +37,56 @@ impl<E: std::fmt::Display> std::fmt::Display for DualError<E> {
 
 impl<E: std::error::Error> std::error::Error for DualError<E> {}
 
+/// plotters-svg 0.3.7 writes a text's `font-size` as its size divided by 1.24
+/// (`SVGBackend::draw_text`), so an SVG's text came out 19 % smaller than the canvas draws it and
+/// than the chart measured it when laying itself out. This style asks for 1.24 times the size, so
+/// the SVG's `font-size` is the size the chart gave.
+struct SvgText<'s, S>(&'s S);
+
+/// plotters-svg's divisor of the font size (see [`SvgText`]).
+const SVG_FONT_DIVISOR: f64 = 1.24;
+
+impl<S: BackendTextStyle> BackendTextStyle for SvgText<'_, S> {
+    type FontError = S::FontError;
+
+    fn color(&self) -> BackendColor {
+        self.0.color()
+    }
+
+    fn size(&self) -> f64 {
+        self.0.size() * SVG_FONT_DIVISOR
+    }
+
+    fn transform(&self) -> plotters_backend::FontTransform {
+        self.0.transform()
+    }
+
+    fn style(&self) -> plotters_backend::FontStyle {
+        self.0.style()
+    }
+
+    fn anchor(&self) -> plotters_backend::text_anchor::Pos {
+        self.0.anchor()
+    }
+
+    fn family(&self) -> plotters_backend::FontFamily<'_> {
+        self.0.family()
+    }
+
+    fn layout_box(&self, text: &str) -> Result<((i32, i32), (i32, i32)), Self::FontError> {
+        self.0.layout_box(text)
+    }
+
+    fn draw<E, F: FnMut(i32, i32, BackendColor) -> Result<(), E>>(
+        &self,
+        text: &str,
+        pos: BackendCoord,
+        draw: F,
+    ) -> Result<Result<(), E>, Self::FontError> {
+        self.0.draw(text, pos, draw)
+    }
+}
+
 /// No canvas: `Dual<NoCanvas>` is SVG only (native code, tests).
 pub enum NoCanvas {}
 
@@ -164,7 +214,14 @@ where
         style: &S,
         pos: BackendCoord,
     ) -> Drawn<(), C::ErrorType> {
-        forward!(self, b => b.draw_text(text, style, pos))
+        match self {
+            Dual::Canvas(b) => b
+                .draw_text(text, style, pos)
+                .map_err(|e| lift(e, DualError::Canvas)),
+            Dual::Svg(Svg { inner: b, .. }) => b
+                .draw_text(text, &SvgText(style), pos)
+                .map_err(|e| lift(e, DualError::Svg)),
+        }
     }
 
     fn estimate_text_size<S: BackendTextStyle>(

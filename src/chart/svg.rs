@@ -182,4 +182,21 @@ mod tests {
         assert!(svg.contains("<image x=\"40\" y=\"20\" width=\"4\" height=\"2\""));
         assert!(svg.ends_with("</svg>\n") || svg.trim_end().ends_with("</svg>"));
     }
+
+    #[test]
+    fn text_is_written_at_the_size_the_chart_asks_for() {
+        // As the canvas draws it; plotters-svg alone would write 15 / 1.24 ≈ 12.1.
+        let svg = render(200, 60, |root| {
+            root.draw(&Text::new("label", (10, 10), ("sans-serif", 15.0)))
+                .map_err(|e| e.to_string())
+        })
+        .expect("draws");
+        let at = svg.find("font-size=\"").expect("a text") + "font-size=\"".len();
+        let size: f64 = svg[at..]
+            .split('"')
+            .next()
+            .and_then(|v| v.parse().ok())
+            .expect("a number");
+        assert!((size - 15.0).abs() < 1e-9, "font-size {size}");
+    }
 }
