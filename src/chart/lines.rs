@@ -188,6 +188,23 @@ fn y_label_area(range: &Range<f64>, log: bool) -> f64 {
     52.0 + 7.0 * longest.saturating_sub(4) as f64
 }
 
+/// How many tick labels to ask plotters for on an axis over `range` (at most `linear`). Plotters
+/// steps by 1, 2 or 5 times a power of ten, as many steps as fit the count: on a logarithmic axis
+/// (values are log₁₀ of what is shown) asking for as many labels as the whole powers of ten in the
+/// range makes the step 1 (or 2, …): labels at 1, 10, 100, not also at 3.16, 31.6, 316 between
+/// them. A range with fewer than two powers in it gets two labels.
+fn label_count(range: &Range<f64>, log: bool, linear: usize) -> usize {
+    if !log {
+        return linear;
+    }
+    let powers = range.end.floor() - range.start.ceil() + 1.0;
+    if powers.is_finite() && powers >= 2.0 {
+        (powers as usize).min(linear)
+    } else {
+        2
+    }
+}
+
 /// Draws the plot: background, caption, axes with light grid, every series, the marker and the
 /// legend (top right, framed).
 pub fn draw<DB: DrawingBackend>(
@@ -227,8 +244,8 @@ pub fn draw_with<DB: DrawingBackend>(
         .axis_desc_style(font(13.0))
         .x_desc(spec.x_desc)
         .y_desc(spec.y_desc)
-        .x_labels(8)
-        .y_labels(6)
+        .x_labels(label_count(&x_range, extras.x_log, 8))
+        .y_labels(label_count(&y_range, extras.y_log, 6))
         .x_label_formatter(if extras.x_log {
             &power_label
         } else {
@@ -559,6 +576,39 @@ mod tests {
             assert!(out.contains(text), "missing {text}");
         }
         assert!(out.contains("<polygon"), "the band");
+    }
+
+    #[test]
+    fn a_log_axis_is_labelled_at_powers_of_ten() {
+        // Keys from ½ to 300 (as the layers strip of a short context): 1, 10, 100, not 3.16.
+        let s = LinePlotSpec {
+            y_range: -0.3..2.5,
+            ..spec()
+        };
+        let extras = Extras {
+            y_log: true,
+            ..Extras::default()
+        };
+        let out = svg::render(640, 400, |root| {
+            draw_with(root, &s, &extras)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        })
+        .unwrap();
+        let labels: Vec<&str> = out
+            .split("</text>")
+            .filter_map(|t| t.rsplit('>').next())
+            .map(str::trim)
+            .collect();
+        for power in ["1", "10", "100"] {
+            assert!(labels.contains(&power), "no {power} in {labels:?}");
+        }
+        for between in ["3.16", "31.6", "316"] {
+            assert!(!labels.contains(&between), "{between} in {labels:?}");
+        }
+        assert_eq!(label_count(&(-0.3..0.9), true, 6), 2);
+        assert_eq!(label_count(&(0.0..12.0), true, 6), 6);
+        assert_eq!(label_count(&(0.0..12.0), false, 6), 6);
     }
 
     #[test]
