@@ -7,7 +7,9 @@
 //   2. it loads the app itself (what Trunk's inline loader did), after the first paint, and if
 //      that fails — WebAssembly
 //      missing or blocked, a 404 — the loading message says so at once;
-//   3. it still dispatches Trunk's `TrunkApplicationStarted` event with the wasm exports.
+//   3. it still dispatches Trunk's `TrunkApplicationStarted` event with the wasm exports;
+//   4. to a link at the default settings, it shows the built page's copy of the book's first
+//      screen and a picture of its first figure until the app has built its own.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -21,6 +23,14 @@
   // An embed shows one figure: the page's static header and introduction are hidden before the
   // first paint (the app takes the class off again if the figure id is unknown).
   if (query.has("embed")) document.documentElement.classList.add("embedded");
+  // A link that leaves every setting at its default (no query but the theme, no fragment) is shown
+  // the copy of the book's first screen that the build put into the page, until the app's own is
+  // built (see showFirstView below).
+  var firstView = !location.hash;
+  query.forEach(function (value, key) {
+    if (key !== "theme") firstView = false;
+  });
+  if (firstView) document.documentElement.classList.add("first-view");
 
   function fail(text) {
     var show = function () {
@@ -32,6 +42,91 @@
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", show);
     else show();
   }
+
+  /** Takes the first screen's copy away (the app has built its own, or it panicked). If the app
+   * cannot load at all, the copy stays readable under the loading message's failure. */
+  function dropFirstView() {
+    document.documentElement.classList.remove("first-view");
+    var copy = document.querySelector(".first-screen");
+    if (copy) copy.remove();
+  }
+
+  /**
+   * The copy of the first screen (tools/first-view.mjs: the app's own DOM at the default state and
+   * pictures of its first figure, drawn by `pe render`, one per theme and width). Its picture is
+   * the one drawn for the width nearest the figure's on this screen, in the page's theme. When the
+   * app has built its own first screen, which lands exactly where the copy was, the copy goes and
+   * the picture moves over the live figure's canvas until that figure first draws, or until the
+   * reader changes anything (the picture would no longer be of the page's state).
+   */
+  function showFirstView() {
+    var root = document.documentElement;
+    var copy = document.querySelector(".first-screen");
+    if (!copy || !root.classList.contains("first-view")) {
+      dropFirstView();
+      return;
+    }
+    var picture = copy.querySelector(".first-picture");
+    var id = copy.getAttribute("data-figure");
+    var app = document.getElementById("app");
+    if (!picture || !id || !app) {
+      dropFirstView();
+      return;
+    }
+    var pick = function () {
+      var width = picture.getBoundingClientRect().width;
+      var list = (picture.getAttribute("data-" + root.getAttribute("data-theme")) || "").split(" ");
+      var best = null;
+      var gap = Infinity;
+      for (var i = 0; i < list.length; i++) {
+        var at = list[i].indexOf(":");
+        var d = Math.abs(Number(list[i].slice(0, at)) - width);
+        if (at > 0 && d < gap) {
+          gap = d;
+          best = list[i].slice(at + 1);
+        }
+      }
+      if (best && picture.getAttribute("src") !== best) picture.setAttribute("src", best);
+    };
+    pick();
+    var themes = new MutationObserver(pick);
+    themes.observe(root, { attributes: true, attributeFilter: ["data-theme"] });
+    var gone = false;
+    var done = function () {
+      gone = true;
+      themes.disconnect();
+      picture.remove();
+      document.removeEventListener("input", done, true);
+      document.removeEventListener("change", done, true);
+    };
+    document.addEventListener("input", done, true);
+    document.addEventListener("change", done, true);
+    var built = new MutationObserver(function () {
+      var live = document.getElementById(id);
+      if (!live) return;
+      built.disconnect();
+      var wrap = live.querySelector(".canvas-wrap");
+      // The figure's `data-drawn-at` is 0 until its first draw, then when that draw ended.
+      var drawn = function () {
+        return Number(live.getAttribute("data-drawn-at")) > 0;
+      };
+      if (wrap && !gone && !drawn()) {
+        picture.className = "first-overlay";
+        wrap.appendChild(picture);
+        new MutationObserver(function (records, watch) {
+          if (!drawn()) return;
+          watch.disconnect();
+          done();
+        }).observe(live, { attributes: true, attributeFilter: ["data-drawn-at"] });
+      } else {
+        done();
+      }
+      dropFirstView();
+    });
+    built.observe(app, { childList: true, subtree: true });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showFirstView);
+  else showFirstView();
 
   if (typeof WebAssembly !== "object") {
     fail(
@@ -95,6 +190,7 @@
     .catch(function (error) {
       if (document.getElementById("panic")) {
         // The app started and then panicked: its own banner says so, with the message.
+        dropFirstView();
         var loading = document.getElementById("loading");
         if (loading) loading.remove();
         return;

@@ -20,8 +20,10 @@
 //                          the tag Trunk.toml's `pattern_script` spells, with the hashed names.
 //                          With --one-module: `cargo build --release`, wasm-bindgen and wasm-opt,
 //                          byte for byte what `trunk build --release` writes.
-// Then every text file gets its `.br` and `.gz` copies (tools/precompress.mjs, Trunk's post-build
-// hook). The site is assembled in DIST/.stage and replaces DIST only when complete.
+// Then the page gets a copy of the book's first screen, shown before the app has built its own
+// (tools/first-view.mjs, which opens the staged site in Chromium and draws the first figure's
+// pictures with `pe render`), and every text file gets its `.br` and `.gz` copies
+// (tools/precompress.mjs, Trunk's post-build hook). The site is assembled in DIST/.stage and replaces DIST only when complete.
 // Tools come from PATH, as Trunk's offline mode takes them: wasm-bindgen at Cargo.lock's version
 // and wasm-split-cli (both installed by the Makefile), and wasm-opt from binaryen in
 // tools/node_modules.
@@ -30,6 +32,8 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
+
+import { firstView } from "./first-view.mjs";
 
 const ROOT = resolve(new URL("..", import.meta.url).pathname);
 const DIST = resolve(ROOT, process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "dist");
@@ -176,6 +180,8 @@ try {
   });
   if (built.includes("data-trunk")) throw new Error("index.html: a data-trunk link is not on a line of its own");
   writeFileSync(join(STAGE, "index.html"), built);
+  const first = await firstView(STAGE);
+  console.log(`build: the first screen's copy, ${first.bytes} bytes of HTML and ${first.pictures} pictures`);
   run("node", "tools/precompress.mjs", STAGE);
   // The finished site replaces the old one: a server pointed at DIST never sees half a build.
   const old = `${DIST}.old`;
