@@ -43,13 +43,101 @@ thread_local! {
     static LOADS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
     /// What waits for the book, or for its first chapters, to be built ([`when_built_through`]).
     static WAITING: RefCell<Vec<Waiting>> = const { RefCell::new(Vec::new()) };
+    /// Whether a figure has drawn (see [`FirstFigureFirst`]).
+    static DREW: Cell<bool> = const { Cell::new(false) };
+    /// Whether the book waits for its first figure to draw ([`FirstFigureFirst`]), and what
+    /// waits with it ([`after_first_figure`]).
+    static FIRST: RefCell<Option<Vec<Then>>> = const { RefCell::new(None) };
 }
+
+/// Something to run later.
+type Then = Box<dyn FnOnce()>;
 
 /// Something waiting to run once every chapter up to `through` (by place in the book, from 0) is
 /// built, or with `through` `None`, the whole book.
 struct Waiting {
     through: Option<usize>,
     then: Box<dyn FnOnce()>,
+}
+
+/// Longest wait for the first figure's draw before the rest of the book goes on anyway.
+const FIRST_FIGURE_WAIT: std::time::Duration = std::time::Duration::from_millis(2000);
+
+/// Put right after the part that holds the book's first figure: until that part is built and,
+/// if the figure is then in view, until it has drawn (at most [`FIRST_FIGURE_WAIT`]), the parts
+/// queued after it (the later chapters) wait, and so do the fetches of chapter modules
+/// ([`after_first_figure`]). On a slow phone those modules' downloads and compiles otherwise
+/// raced the first figure's draw, and when they won they delayed it by about 0.1–0.2 s (issue
+/// 27: the remaining chapters come after the first live figure). With the figure out of view, or
+/// not deferring (a link to a figure, an embed), nothing waits.
+#[component]
+pub fn FirstFigureFirst() -> impl IntoView {
+    if ON.with(Cell::get) && !DREW.with(Cell::get) {
+        FIRST.with(|f| {
+            f.borrow_mut().get_or_insert_with(Vec::new);
+        });
+        TaskQueue::push(&SLICES, hold_for_first_figure);
+    }
+}
+
+/// Runs `then` now, or once the book's first figure has drawn ([`FirstFigureFirst`]).
+pub fn after_first_figure(then: impl FnOnce() + 'static) {
+    let waits = FIRST.with(|f| match f.borrow_mut().as_mut() {
+        Some(list) => {
+            list.push(Box::new(then));
+            None
+        }
+        None => Some(then),
+    });
+    if let Some(then) = waits {
+        then();
+    }
+}
+
+/// Whether what [`after_first_figure`] is given waits.
+pub fn first_figure_pending() -> bool {
+    FIRST.with(|f| f.borrow().is_some())
+}
+
+/// The part holding the first figure is built: if the figure is in view and has not drawn, the
+/// book waits for it; else it goes on.
+fn hold_for_first_figure() {
+    let in_view = document()
+        .query_selector("#app figure[id^='fig-'] canvas")
+        .ok()
+        .flatten()
+        .is_some_and(|canvas| {
+            let r = canvas.get_bounding_client_rect();
+            let height = window()
+                .inner_height()
+                .ok()
+                .and_then(|h| h.as_f64())
+                .unwrap_or(0.0);
+            r.width() > 0.0 && r.bottom() > 0.0 && r.top() < height
+        });
+    if in_view && first_figure_pending() {
+        TaskQueue::hold(&SLICES);
+        set_timeout(first_figure_done, FIRST_FIGURE_WAIT);
+    } else {
+        first_figure_done();
+    }
+}
+
+/// The book's first figure has drawn (or need not be waited for): what waited goes on.
+fn first_figure_done() {
+    if let Some(waiting) = FIRST.with(|f| f.borrow_mut().take()) {
+        TaskQueue::release(&SLICES);
+        for then in waiting {
+            then();
+        }
+    }
+}
+
+/// A figure has drawn: the book, if waiting for its first figure ([`FirstFigureFirst`]), goes on.
+pub fn figure_drew() {
+    if !DREW.with(|d| d.replace(true)) {
+        first_figure_done();
+    }
 }
 
 /// Chapter `place`'s module (by place in the book, from 0) is on its way: the chapter is not

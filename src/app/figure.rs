@@ -248,6 +248,7 @@ fn run_boxed_draws(canvas: NodeRef<Canvas>, stats: DrawStats, mut draw: Box<dyn 
         let end = now();
         stats.ms.set(end - start);
         stats.at.set(end);
+        super::deferred::figure_drew();
         if prime {
             primed.set(false);
         }

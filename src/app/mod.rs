@@ -137,10 +137,14 @@ pub fn App() -> impl IntoView {
             <div class="chapters">
                 {chapters::UNITS
                     .iter()
-                    .map(|unit| view! {
+                    .enumerate()
+                    .map(|(place, unit)| view! {
                         <deferred::Deferred>
                             {chapters::with_code(unit, |code| (code.page)())}
                         </deferred::Deferred>
+                        // Chapter 1's opening holds the first figure: what comes after waits
+                        // for its draw.
+                        {(place == 0).then(|| view! { <deferred::FirstFigureFirst /> })}
                     })
                     .collect_view()}
             </div>

@@ -48,6 +48,8 @@ pub struct TaskQueue {
     when: When,
     /// Told how many pieces wait, whenever that changes.
     report: fn(usize),
+    /// While held, no piece runs (they keep their order and count as waiting).
+    held: Cell<bool>,
 }
 
 impl TaskQueue {
@@ -58,6 +60,23 @@ impl TaskQueue {
             scheduled: Cell::new(false),
             when,
             report,
+            held: Cell::new(false),
+        }
+    }
+
+    /// Runs no more pieces until [`TaskQueue::release`] (the piece running now ends as usual).
+    pub fn hold(queue: &'static LocalKey<TaskQueue>) {
+        queue.with(|q| q.held.set(true));
+    }
+
+    /// Runs the pieces again, from the next one on, after a hold.
+    pub fn release(queue: &'static LocalKey<TaskQueue>) {
+        let start = queue.with(|q| {
+            q.held.set(false);
+            !q.pieces.borrow().is_empty() && !q.scheduled.replace(true)
+        });
+        if start {
+            schedule(queue);
         }
     }
 
@@ -70,7 +89,7 @@ impl TaskQueue {
                 pieces.len()
             };
             (q.report)(waiting);
-            !q.scheduled.replace(true)
+            !q.held.get() && !q.scheduled.replace(true)
         });
         if start {
             schedule(queue);
@@ -80,16 +99,25 @@ impl TaskQueue {
 
 /// Runs the next piece of `queue`, then schedules the one after it.
 fn run_next(queue: &'static LocalKey<TaskQueue>) {
-    let Some(piece) = queue.with(|q| q.pieces.borrow_mut().pop_front()) else {
-        queue.with(|q| q.scheduled.set(false));
+    let piece = queue.with(|q| {
+        let piece = (!q.held.get())
+            .then(|| q.pieces.borrow_mut().pop_front())
+            .flatten();
+        if piece.is_none() {
+            q.scheduled.set(false);
+        }
+        piece
+    });
+    let Some(piece) = piece else {
         return;
     };
     piece();
     let more = queue.with(|q| {
         let waiting = q.pieces.borrow().len();
         (q.report)(waiting);
-        q.scheduled.set(waiting > 0);
-        waiting > 0
+        let more = waiting > 0 && !q.held.get();
+        q.scheduled.set(more);
+        more
     });
     if more {
         schedule(queue);

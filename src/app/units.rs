@@ -48,6 +48,8 @@ pub struct Unit {
     /// Its code: fetched with the chapter's own module the first time in a split build (a failure
     /// is not kept: the next call tries again), at once otherwise.
     pub code: fn() -> Loading,
+    /// Whether its code has a module of its own in a split build (all but chapter 1's opening).
+    pub own_module: bool,
 }
 
 /// Which part of its chapter a [`Unit`] is.
@@ -67,11 +69,18 @@ pub fn with_code(
     unit: &'static Unit,
     show: impl Fn(&'static Code) -> AnyView + Copy + Send + Sync + 'static,
 ) -> AnyView {
-    let mut loading = (unit.code)();
-    let ready = loading
-        .as_mut()
-        .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()));
-    if let std::task::Poll::Ready(Ok(code)) = ready {
+    // In a build split by chapter, a module's fetch waits while the book's first figure is on its
+    // way (deferred::FirstFigureFirst; polling the loader would start it): the chapter counts as
+    // on its way from now all the same, so chapters below it are still built after it.
+    let waits = cfg!(feature = "split") && unit.own_module && deferred::first_figure_pending();
+    let first = (!waits).then(|| {
+        let mut loading = (unit.code)();
+        let ready = loading
+            .as_mut()
+            .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()));
+        (loading, ready)
+    });
+    if let Some((_, std::task::Poll::Ready(Ok(code)))) = first {
         return arrived(code, show);
     }
     // `None` while the module is on its way; `Some(Err(()))` when it could not be loaded. The book
@@ -79,7 +88,6 @@ pub fn with_code(
     let place = crate::book::place(unit.id).unwrap_or(crate::book::CHAPTERS.len());
     let loaded = RwSignal::new(None::<Result<&'static Code, ()>>);
     let fetch = move |loading: Loading| {
-        deferred::load_started(place);
         leptos::task::spawn_local(async move {
             let outcome = loading.await.map_err(|_| ());
             deferred::after_chapters_above(place, move || {
@@ -89,16 +97,16 @@ pub fn with_code(
             });
         })
     };
-    match ready {
-        std::task::Poll::Pending => fetch(loading),
-        _ => {
-            // Every outcome ends one load: this one ends as soon as its message is built.
-            deferred::load_started(place);
-            loaded.set(Some(Err(())));
-        }
+    // Every outcome ends one load: a failure as soon as its message is built.
+    deferred::load_started(place);
+    match first {
+        None => deferred::after_first_figure(move || fetch((unit.code)())),
+        Some((loading, std::task::Poll::Pending)) => fetch(loading),
+        Some(_) => loaded.set(Some(Err(()))),
     }
     let retry = move |_| {
         loaded.set(None);
+        deferred::load_started(place);
         fetch((unit.code)());
     };
     (move || {

@@ -87,6 +87,22 @@ test("a link into chapter 1 lands on its figure, drawn, before the later chapter
   }
 });
 
+test("with the first figure in view, the later chapters' modules are fetched only after it has drawn", async () => {
+  await onPage(env.browser, env.server.url, { width: 1280, height: 900 }, async (page) => {
+    await bookMounted(page);
+    const { drawn, fetched } = await page.evaluate(() => ({
+      // The first figure's first draw: the one draw it has had, as nothing changed it since.
+      drawn: Number(document.getElementById("fig-attention").dataset.drawnAt),
+      fetched: performance
+        .getEntriesByType("resource")
+        .filter((e) => /\/(split_|chunk_)\w+-[0-9a-f]+\.wasm$/.test(e.name))
+        .map((e) => [e.name.split("/").pop(), e.startTime]),
+    }));
+    assert.ok(fetched.length > 0 && drawn > 0);
+    for (const [name, start] of fetched) assert.ok(start >= drawn, `${name} fetched at ${start} ms, the first figure drew at ${drawn} ms`);
+  });
+});
+
 test("a chapter whose module cannot be fetched says so, and Try again brings it", async () => {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();

@@ -29,7 +29,7 @@ use crate::scene;
 
 /// Chapter 1's opening, up to its first figure: in the main module, for the first figure to
 /// come with the least download. The rest of the chapter has a module of its own
-/// ([`sinusoids::REST`]), fetched as soon as the page is mounted.
+/// ([`sinusoids::REST`]), fetched once the first figure has drawn.
 static SINUSOIDS: Code = Code {
     // Chapter 1's state is the page's own: made at the start, with the link's.
     enter: || {},
@@ -112,26 +112,31 @@ pub const UNITS: [Unit; 5] = [
         id: "sinusoids",
         part: Part::Whole,
         code: || Box::pin(async { Ok(&SINUSOIDS) }),
+        own_module: false,
     },
     Unit {
         id: "rope",
         part: Part::Whole,
         code: || Box::pin(rope_code()),
+        own_module: true,
     },
     Unit {
         id: "context",
         part: Part::Whole,
         code: || Box::pin(context_code()),
+        own_module: true,
     },
     Unit {
         id: "tables",
         part: Part::Whole,
         code: || Box::pin(tables_code()),
+        own_module: true,
     },
     Unit {
         id: "models",
         part: Part::Whole,
         code: || Box::pin(models_code()),
+        own_module: true,
     },
 ];
 

@@ -57,11 +57,12 @@ fn Equation(func: &'static str, cos: bool) -> impl IntoView {
 }
 
 /// The rest of chapter 1 (after its first figure) as the shell knows it: a module of its own in a
-/// split build, fetched as soon as the page is mounted.
+/// split build, fetched once the first figure has drawn (`deferred::FirstFigureFirst`).
 pub static REST: Unit = Unit {
     id: "sinusoids",
     part: Part::Rest,
     code: || Box::pin(rest_code()),
+    own_module: true,
 };
 
 /// The rest of chapter 1's code.
@@ -95,8 +96,8 @@ pub fn Sinusoids() -> impl IntoView {
                 "the weights are merely shuffled along."
             </p>
             <OrderBlindness />
-            // Not deferred: its module is fetched now, so that it counts as on its way before any
-            // later chapter arrives (which is built only after it).
+            // Not deferred: it counts as on its way from now (its fetch waits for the first
+            // figure's draw), so that it is built before any later chapter.
             {with_code(&REST, |code| (code.page)())}
         </section>
     }
