@@ -17,3 +17,4 @@ pub mod plane;
 pub mod raster;
 pub mod svg;
 pub mod theme;
+pub mod ticks;
