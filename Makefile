@@ -2,8 +2,9 @@
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8080
 #   make test    install what is missing, run every test tier
 #   make fuzz    20,000 hostile links against the built page (the e2e tier runs 400)
-#   make hosts   the embed snippet pasted into a Hugo and a Jekyll post (Debian's packages), each
-#                served under a policy that refuses inline styles: the live figure must show
+#   make hosts   the embed snippet pasted into a Hugo and a Jekyll post (Debian's packages) and an
+#                mdBook chapter (crates.io), each served under a policy that refuses inline styles:
+#                the live figure must show
 #   make bench   criterion kernels (native), then the browser benchmark (input → repainted per
 #                figure and control, against PE-Lab's algorithm; the reader's clock: input → every
 #                figure in view repainted and the main thread free; bundle size; budgets), then what
@@ -29,6 +30,8 @@ WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(
 TRUNK_VERSION := 0.21.14
 # The tool that splits the book's wasm by chapter (tools/build.mjs), from crates.io.
 WASM_SPLIT_VERSION := 0.2.4
+# The mdBook that `make hosts` builds a book with (crates.io; builds on Rust 1.95).
+MDBOOK_VERSION := 0.4.52
 CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -102,6 +105,11 @@ tools: .tools/target .tools/chromium .tools/npm-tools .tools/npm-e2e .tools/wasm
 	command -v wasm-split-cli >/dev/null && cargo install --list | grep -qx 'wasm_split_cli_support v$(WASM_SPLIT_VERSION):' || cargo install --force --locked wasm_split_cli_support --version $(WASM_SPLIT_VERSION) --features build-binary
 	touch $@
 
+# mdBook for `make hosts` only (about 2 minutes to compile), into .tools/mdbook.
+.tools/mdbook-$(MDBOOK_VERSION): | .tools
+	cargo install --locked mdbook --version $(MDBOOK_VERSION) --no-default-features --features search --root .tools/mdbook
+	touch $@
+
 # Debian packages: the browser and its driver, and the font pe render draws PNG text with.
 .tools/chromium: | .tools
 	if [ ! -x $(CHROMIUM) ] || [ ! -x $(CHROMEDRIVER) ]; then \
@@ -150,10 +158,11 @@ fuzz: build
 	CHROMIUM=$(CHROMIUM) FUZZ_CASES=20000 node --test tests/e2e/fuzz.test.mjs
 
 # The embed snippet where bloggers write: a Hugo post (through a shortcode) and a Jekyll post
-# (raw HTML), built by Debian's generators, each on its own origin with a strict style policy.
-hosts: build
+# (raw HTML), built by Debian's generators, and an mdBook chapter (raw HTML; mdBook from crates.io,
+# pinned), each on its own origin with a strict style policy.
+hosts: build .tools/mdbook-$(MDBOOK_VERSION)
 	command -v hugo >/dev/null && command -v jekyll >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y hugo jekyll; }
-	CHROMIUM=$(CHROMIUM) node tests/hosts/check.mjs dist
+	PATH=$(CURDIR)/.tools/mdbook/bin:$$PATH CHROMIUM=$(CHROMIUM) node tests/hosts/check.mjs dist
 
 # The README's figure pictures (docs/figures/<id>-<theme>.png, listed in docs/figures/list.txt),
 # drawn by pe render; a test fails when one differs from what pe render draws now.
