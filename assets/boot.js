@@ -4,8 +4,8 @@
 // Trunk writes the tag that loads this file (Trunk.toml `pattern_script`), in <head>, as a plain
 // blocking script with the hashed names of the app's JavaScript glue and wasm as data attributes:
 //   1. it picks the theme before the first paint (the app keeps it in step afterwards);
-//   2. it loads the app itself (what Trunk's inline loader did), after the first paint, and if
-//      that fails — WebAssembly
+//   2. it loads the app itself (what Trunk's inline loader did), after the first paint (an
+//      embed, which has no text to show first, at once), and if that fails — WebAssembly
 //      missing or blocked, a 404 — the loading message says so at once;
 //   3. it still dispatches Trunk's `TrunkApplicationStarted` event with the wasm exports;
 //   4. to a link at the default settings, it shows the built page's copy of the book's first
@@ -154,7 +154,9 @@
   // with it. The browser says when it painted text ("first-contentful-paint"); in any case a timer
   // starts the app 300 ms after this script runs (no paint timing, a hidden tab that paints
   // nothing, or a slow first paint).
+  // An embed has no text to show first (its header is hidden): its app starts at once.
   var painted = new Promise(function (ok) {
+    if (query.has("embed")) ok();
     setTimeout(ok, 300);
     // The entry arrives as the frame is handed over; after the next frame it is on screen.
     var nextFrame = function () {
