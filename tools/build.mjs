@@ -23,7 +23,8 @@
 // Then the page gets a copy of the book's first screen, shown before the app has built its own
 // (tools/first-view.mjs, which opens the staged site in Chromium and draws the first figure's
 // pictures with `pe render`), and every text file gets its `.br` and `.gz` copies
-// (tools/precompress.mjs, Trunk's post-build hook). The site is assembled in DIST/.stage and replaces DIST only when complete.
+// (tools/precompress.mjs, Trunk's post-build hook). The site is assembled in DIST/.stage and
+// replaces DIST only when complete.
 // Tools come from PATH, as Trunk's offline mode takes them: wasm-bindgen at Cargo.lock's version
 // and wasm-split-cli (both installed by the Makefile), and wasm-opt from binaryen in
 // tools/node_modules.

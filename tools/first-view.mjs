@@ -20,7 +20,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { CHROMIUM_ARGS, serveStatic } from "../tests/e2e/serve.mjs";
+import { launchChromium, serveStatic } from "../tests/e2e/serve.mjs";
 
 const ROOT = resolve(new URL("..", import.meta.url).pathname);
 /** The book's first figure, the one the copy ends with. */
@@ -74,12 +74,6 @@ function copyFirstScreen(id) {
   return { html: copy.innerHTML, width: size.width, height: size.height };
 }
 
-async function launch() {
-  const url = pathToFileURL(join(ROOT, "tests/e2e/node_modules/playwright-core/index.mjs")).href;
-  const { chromium } = await import(url);
-  return chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: CHROMIUM_ARGS });
-}
-
 /** `pe render FIGURE` as SVG at `width`, in `theme`; returns the SVG and its height. */
 function render(pe, width, theme) {
   const out = join(ROOT, "target", `first-view-${theme}-${width}.svg`);
@@ -101,14 +95,15 @@ export async function firstView(site) {
   if (build.status !== 0) throw new Error("cargo build --bin pe failed");
 
   const server = await serveStatic({ "/": site });
-  const browser = await launch();
+  const browser = await launchChromium();
   let copy;
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(`${server.url}/`);
-    await page.waitForSelector(`#${FIGURE}[data-drawn-at]`, { timeout: 60000 });
+    // Drawn (its `data-drawn-at` is 0 until then): the canvas has the height the app gave it.
+    await page.waitForFunction((id) => Number(document.getElementById(id)?.dataset.drawnAt) > 0, FIGURE, { timeout: 60000 });
     copy = await page.evaluate(copyFirstScreen, FIGURE);
     if (errors.length) throw new Error(`the page failed: ${errors[0]}`);
   } finally {
@@ -116,6 +111,9 @@ export async function firstView(site) {
     await server.close();
   }
 
+  if (!WIDTHS.includes(Math.round(copy.width))) {
+    throw new Error(`the page gives ${FIGURE} ${copy.width} px at 1280 px, not a width in WIDTHS`);
+  }
   const folder = join(site, FOLDER);
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
@@ -132,9 +130,6 @@ export async function firstView(site) {
       names.push(`${width}:${FOLDER}/${name}`);
     }
     lists[theme] = names.join(" ");
-  }
-  if (!WIDTHS.includes(Math.round(copy.width))) {
-    throw new Error(`the page gives ${FIGURE} ${copy.width} px at 1280 px, not a width in WIDTHS`);
   }
   const html = copy.html.replace(
     '<img class="first-picture" alt="">',

@@ -7,8 +7,8 @@
 //   node benches/browser/animation.mjs [DIST_DIR] [--frames=600]
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { CHROMIUM_ARGS, serveStatic } from "../../tests/e2e/serve.mjs";
+import { fileURLToPath } from "node:url";
+import { launchChromium, serveStatic } from "../../tests/e2e/serve.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "..", "..");
@@ -24,15 +24,12 @@ const FIGURES = [
   { id: "fig-rope-cloud", play: "#fig-rope-cloud button:has-text('Play')", query: "?r.cn=256" },
 ];
 
-const { chromium } = await import(
-  pathToFileURL(join(ROOT, "tests", "e2e", "node_modules", "playwright-core", "index.mjs")).href
-);
 if (!existsSync(join(DIST, "index.html"))) {
   console.error(`${DIST}/index.html not found: run \`make build\` first`);
   process.exit(2);
 }
 const server = await serveStatic({ "/": DIST }, { "cache-control": "no-store" });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+const browser = await launchChromium();
 let failed = false;
 try {
   console.log(`Animation benchmark — ${FRAMES} frames after ${WARMUP} warm-up, Chromium ${browser.version()}`);

@@ -7,15 +7,14 @@
 //
 //   node benches/browser/memory.mjs [DIST_DIR] [--moves=10000]
 import { resolve } from "node:path";
-import { chromium } from "../../tests/e2e/node_modules/playwright-core/index.mjs";
-import { CHROMIUM_ARGS, serveStatic } from "../../tests/e2e/serve.mjs";
+import { launchChromium, serveStatic } from "../../tests/e2e/serve.mjs";
 import { FLAT, longSession } from "../../tests/e2e/memory.mjs";
 
 const args = process.argv.slice(2);
 const dist = resolve(args.find((a) => !a.startsWith("--")) ?? new URL("../../dist", import.meta.url).pathname);
 const moves = Number(args.find((a) => a.startsWith("--moves="))?.split("=")[1] ?? 10000);
 const server = await serveStatic({ "/": dist });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+const browser = await launchChromium();
 try {
   const r = await longSession(browser, `${server.url}/`, moves, { snapshot: true });
   const pct = (k) => ((r.after[k] - r.before[k]) / r.before[k]) * 100;

@@ -4,9 +4,9 @@
 
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
-import { CHROMIUM_ARGS } from "../../tests/e2e/serve.mjs";
+export { launchChromium } from "../../tests/e2e/serve.mjs";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -29,12 +29,6 @@ export function benchArgs(script, runs) {
     process.exit(1);
   }
   return { RUNS, DIST };
-}
-
-/** Debian's Chromium (or $CHROMIUM), headless. */
-export async function launchChromium() {
-  const { chromium } = await import(pathToFileURL(join(ROOT, "tests/e2e/node_modules/playwright-core/index.mjs")).href);
-  return chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 
 /** Puts `page` of `context` on the phone profile, with the browser cache off. */

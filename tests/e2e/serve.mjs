@@ -119,6 +119,16 @@ async function exists(path) {
   }
 }
 
+/**
+ * Launches Debian's Chromium (or $CHROMIUM) with [`CHROMIUM_ARGS`], through the playwright-core
+ * that tests/e2e installs (imported only when called, so that this module needs no playwright):
+ * the one launch of the benches, the build's first-screen copy and `make hosts`.
+ */
+export async function launchChromium() {
+  const { chromium } = await import(new URL("./node_modules/playwright-core/index.mjs", import.meta.url).href);
+  return chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
 /** Debian's Chromium, headless, quiet, offline. */
 export const CHROMIUM_ARGS = [
   "--headless=new",
