@@ -133,26 +133,33 @@ fn by_type(model: &Model) -> Vec<(&'static str, &Map<String, Value>)> {
     out
 }
 
-/// Whether transformers keeps this model type's RoPE per layer type whatever the values (Gemma 3
-/// and 4: `rope_parameters[layer_type]`).
-fn per_layer_type(model: &Model) -> bool {
-    matches!(model.model_type.as_str(), "gemma3_text" | "gemma4_text")
+/// The one RoPE that every rotating layer has, when transformers writes a single one: not when
+/// the layer types' differ, nor for the model types it keeps per layer type whatever the values
+/// (Gemma 3 and 4: `rope_parameters[layer_type]`).
+fn shared<'a>(
+    model: &Model,
+    types: &[(&str, &'a Map<String, Value>)],
+) -> Option<&'a Map<String, Value>> {
+    let first = types.first()?.1;
+    let per_layer_type = matches!(model.model_type.as_str(), "gemma3_text" | "gemma4_text");
+    (types.iter().all(|(_, p)| *p == first) && !per_layer_type).then_some(first)
 }
 
 /// The model's RoPE as transformers v5 writes it: `"rope_parameters": {…}` when every rotating
 /// layer has the same, else one dict per layer type (`None` when no layer rotates).
 pub fn v5_form(model: &Model) -> Option<String> {
     let types = by_type(model);
-    let first = types.first()?.1;
-    let value = if types.iter().all(|(_, p)| *p == first) && !per_layer_type(model) {
-        Value::Object(first.clone())
-    } else {
-        Value::Object(
+    if types.is_empty() {
+        return None;
+    }
+    let value = match shared(model, &types) {
+        Some(params) => Value::Object(params.clone()),
+        None => Value::Object(
             types
                 .iter()
                 .map(|(t, p)| ((*t).to_string(), Value::Object((*p).clone())))
                 .collect(),
-        )
+        ),
     };
     Some(format!("\"rope_parameters\": {value}"))
 }
@@ -179,9 +186,11 @@ fn legacy_pair(params: &Map<String, Value>) -> (Value, Value) {
 /// it (Gemma 4's proportional full layers beside plain sliding ones) or no layer rotates.
 pub fn legacy_form(model: &Model) -> Option<String> {
     let types = by_type(model);
-    let first = types.first()?.1;
-    if types.iter().all(|(_, p)| *p == first) && !per_layer_type(model) {
-        let (theta, scaling) = legacy_pair(first);
+    if types.is_empty() {
+        return None;
+    }
+    if let Some(params) = shared(model, &types) {
+        let (theta, scaling) = legacy_pair(params);
         return Some(format!(
             "\"rope_theta\": {theta}, \"rope_scaling\": {scaling}"
         ));
