@@ -200,6 +200,47 @@ pub fn draw_panels_effect(
     run_draws(first, stats, draw);
 }
 
+/// The canvases of a figure drawn in `N` panels by one [`draw_panels_effect`], each with its
+/// observed width.
+#[derive(Clone, Copy)]
+pub struct Panels<const N: usize> {
+    /// The panels' canvases, in order (the draw is given the first).
+    pub refs: [NodeRef<Canvas>; N],
+    widths: [RwSignal<f64>; N],
+}
+
+impl<const N: usize> Default for Panels<N> {
+    fn default() -> Panels<N> {
+        Panels::new()
+    }
+}
+
+impl<const N: usize> Panels<N> {
+    /// `N` canvases, their widths observed once they are mounted.
+    pub fn new() -> Panels<N> {
+        let refs: [NodeRef<Canvas>; N] = std::array::from_fn(|_| NodeRef::new());
+        Panels {
+            refs,
+            widths: refs.map(observed_width),
+        }
+    }
+
+    /// Redraws all of them on every change of what `draw` reads, each panel given its surface
+    /// (panel 0 the one [`draw_panels_effect`] gives; the others at their observed widths, and
+    /// skipped before they are mounted).
+    pub fn draw(self, stats: DrawStats, mut draw: impl FnMut(usize, &Surface) + 'static) {
+        draw_panels_effect(&self.refs, stats, move |first| {
+            draw(0, first);
+            for k in 1..N {
+                if let Some(el) = self.refs[k].get() {
+                    let css_width = self.widths[k].get();
+                    draw(k, &Surface { el, css_width });
+                }
+            }
+        });
+    }
+}
+
 /// The effect of [`draw_effect_into`]: draws on `canvas` whenever what `draw` reads changes or
 /// the canvas is resized, while `stats.near` holds, and times each run.
 ///
@@ -261,6 +302,11 @@ thread_local! {
     static PRIMERS: TaskQueue = const { TaskQueue::new(When::Idle, |_| {}) };
 }
 
+/// The id of the figure being built (set by the `figure!` view of `frame.rs`), for the parts
+/// inside it that name themselves after it (an [`InteractiveCanvas`]'s readout is `{id}-readout`).
+#[derive(Clone, Copy)]
+pub struct FigureId(pub &'static str);
+
 /// What the pointer and the keys do on an [`InteractiveCanvas`]: a selection moved by pointer
 /// moves and keys, kept or cleared when the pointer leaves. Held as `dyn`, so the canvas's view is
 /// built once for every figure.
@@ -298,8 +344,10 @@ impl Pointer {
 pub fn InteractiveCanvas<L>(
     /// The canvas the figure draws on.
     node_ref: NodeRef<Canvas>,
-    /// The id of the readout paragraph that describes the canvas.
-    readout_id: &'static str,
+    /// The id of the readout paragraph that describes the canvas: by default the figure's id
+    /// (its [`FigureId`]) followed by `-readout`.
+    #[prop(optional)]
+    readout_id: Option<&'static str>,
     /// The readout's text, kept current: the paragraph follows the canvas. Without it the canvas is
     /// described by a paragraph that another canvas of the figure shows.
     #[prop(optional, into)]
@@ -322,10 +370,11 @@ where
 }
 
 /// The view of [`InteractiveCanvas`], built once for every figure's label (as `dyn`), not once
-/// per closure type.
-fn interactive_canvas(
+/// per closure type; [`super::matrix::MatrixPair`]'s canvases too. Without `readout_id`, the
+/// readout is the figure's (`{id}-readout`, with the [`FigureId`] of the figure around it).
+pub(super) fn interactive_canvas(
     node_ref: NodeRef<Canvas>,
-    readout_id: &'static str,
+    readout_id: Option<&'static str>,
     readout: Option<TextProp>,
     label: std::sync::Arc<dyn Fn() -> String + Send + Sync>,
     pointer: Pointer,
@@ -335,6 +384,12 @@ fn interactive_canvas(
         on_leave,
         on_key,
     } = pointer;
+    let readout_id = match readout_id {
+        Some(id) => id.to_string(),
+        None => use_context::<FigureId>()
+            .map(|f| format!("{}-readout", f.0))
+            .unwrap_or_default(),
+    };
     view! {
         <div class="canvas-wrap">
             <canvas
@@ -342,7 +397,7 @@ fn interactive_canvas(
                 tabindex="0"
                 role="img"
                 aria-label=move || label()
-                aria-describedby=readout_id
+                aria-describedby=readout_id.clone()
                 on:mousemove=on_move
                 on:mouseleave=move |_| on_leave()
                 on:keydown=on_key
@@ -373,4 +428,120 @@ pub fn StillCanvas(
             <canvas node_ref=node_ref role="img" aria-label=move || label.get()></canvas>
         </div>
     }
+}
+
+/// Called on a drag's press (`true`) and on each move while pressed (`false`).
+type DragFn = dyn Fn(&web_sys::PointerEvent, bool);
+
+/// What the pointer and the keys do on a [`DragCanvas`]: `drag` for the press and each move while
+/// pressed (the canvas captures the pointer meanwhile), `hover` for moves while not pressed,
+/// `leave` when the pointer leaves, `key` for keys. Held as `dyn`, like [`Pointer`].
+pub struct Drag {
+    drag: Box<DragFn>,
+    hover: Box<dyn Fn(&web_sys::PointerEvent)>,
+    leave: Box<dyn Fn()>,
+    key: Box<dyn Fn(web_sys::KeyboardEvent)>,
+}
+
+impl Drag {
+    /// `drag(event, first)` on the press (`first` true) and on every move while pressed; `key` on
+    /// keys.
+    pub fn new(
+        drag: impl Fn(&web_sys::PointerEvent, bool) + 'static,
+        key: impl Fn(web_sys::KeyboardEvent) + 'static,
+    ) -> Drag {
+        Drag {
+            drag: Box::new(drag),
+            hover: Box::new(|_| {}),
+            leave: Box::new(|| {}),
+            key: Box::new(key),
+        }
+    }
+
+    /// The same, with `hover` on moves while not pressed and `leave` when the pointer leaves.
+    pub fn hovering(
+        self,
+        hover: impl Fn(&web_sys::PointerEvent) + 'static,
+        leave: impl Fn() + 'static,
+    ) -> Drag {
+        Drag {
+            hover: Box::new(hover),
+            leave: Box::new(leave),
+            ..self
+        }
+    }
+}
+
+/// A figure's canvas that the pointer drags (a vector's tip, a point cloud's view): focusable
+/// (the keys do what dragging does), an image with a live text alternative, described by the
+/// readout paragraph `readout_id` that the figure places.
+#[component]
+pub fn DragCanvas<L>(
+    /// The canvas the figure draws on.
+    node_ref: NodeRef<Canvas>,
+    /// The id of the readout paragraph that describes the canvas.
+    readout_id: &'static str,
+    /// The text alternative, kept current.
+    label: L,
+    /// What the pointer and the keys do.
+    drag: Drag,
+) -> impl IntoView
+where
+    L: Fn() -> String + Send + Sync + 'static,
+{
+    drag_canvas(node_ref, readout_id, std::sync::Arc::new(label), drag)
+}
+
+/// The view of [`DragCanvas`], built once for every figure's label.
+fn drag_canvas(
+    node_ref: NodeRef<Canvas>,
+    readout_id: &'static str,
+    label: std::sync::Arc<dyn Fn() -> String + Send + Sync>,
+    drag: Drag,
+) -> AnyView {
+    let Drag {
+        drag,
+        hover,
+        leave,
+        key,
+    } = drag;
+    let drag = Rc::new(drag);
+    let pressed = StoredValue::new(false);
+    let on_down = {
+        let drag = drag.clone();
+        move |ev: web_sys::PointerEvent| {
+            pressed.set_value(true);
+            if let Some(el) = node_ref.get_untracked() {
+                let _ = el.set_pointer_capture(ev.pointer_id());
+            }
+            drag(&ev, true);
+        }
+    };
+    let on_move = move |ev: web_sys::PointerEvent| {
+        if pressed.get_value() {
+            drag(&ev, false);
+        } else {
+            hover(&ev);
+        }
+    };
+    let on_up = move |_| pressed.set_value(false);
+    view! {
+        <div class="canvas-wrap">
+            <canvas
+                node_ref=node_ref
+                class="draggable"
+                tabindex="0"
+                role="img"
+                aria-label=move || label()
+                aria-describedby=readout_id
+                on:pointerdown=on_down
+                on:pointermove=on_move
+                on:pointerup=on_up
+                on:pointercancel=on_up
+                on:pointerleave=move |_| leave()
+                on:keydown=key
+            ></canvas>
+        </div>
+    }
+    .into_any()
 }

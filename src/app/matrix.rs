@@ -569,3 +569,42 @@ pub fn cell_pointer(
 ) -> Pointer {
     Pointer::new(hover_cell(canvas, layout, cursor), on_key).clearing(cursor)
 }
+
+/// Two matrices side by side with one cursor (`<div class="pair">`): each canvas is hovered and
+/// stepped as [`cell_pointer`] does, both have the text alternative `label`, and both are
+/// described by the readout paragraph `readout_id`, which follows them.
+#[component]
+pub fn MatrixPair<L, K>(
+    /// The two canvases, left then right, with the layouts their draws keep.
+    canvases: [(NodeRef<Canvas>, StoredValue<Option<HeatmapLayout>>); 2],
+    /// The selected cell, shared.
+    cursor: RwSignal<Option<(usize, usize)>>,
+    /// What the keys do on either canvas (usually [`key_cursor`]).
+    on_key: K,
+    /// The id of the readout paragraph.
+    readout_id: &'static str,
+    /// The readout's text, kept current.
+    #[prop(into)]
+    readout: TextProp,
+    /// The text alternative of both canvases, kept current.
+    label: L,
+) -> impl IntoView
+where
+    L: Fn() -> String + Send + Sync + 'static,
+    K: Fn(web_sys::KeyboardEvent) + Copy + 'static,
+{
+    let label: std::sync::Arc<dyn Fn() -> String + Send + Sync> = std::sync::Arc::new(label);
+    let [left, right] = canvases.map(|(canvas, layout)| {
+        super::figure::interactive_canvas(
+            canvas,
+            Some(readout_id),
+            None,
+            label.clone(),
+            cell_pointer(canvas, layout, cursor, on_key),
+        )
+    });
+    view! {
+        <div class="pair">{left} {right}</div>
+        <p class="readout" id=readout_id aria-live="polite">{move || readout.get()}</p>
+    }
+}

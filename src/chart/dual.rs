@@ -159,54 +159,7 @@ where
         forward!(self, b => b.present())
     }
 
-    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Drawn<(), C::ErrorType> {
-        forward!(self, b => b.draw_pixel(point, color))
-    }
-
-    fn draw_line<S: BackendStyle>(
-        &mut self,
-        from: BackendCoord,
-        to: BackendCoord,
-        style: &S,
-    ) -> Drawn<(), C::ErrorType> {
-        forward!(self, b => b.draw_line(from, to, style))
-    }
-
-    fn draw_rect<S: BackendStyle>(
-        &mut self,
-        upper_left: BackendCoord,
-        bottom_right: BackendCoord,
-        style: &S,
-        fill: bool,
-    ) -> Drawn<(), C::ErrorType> {
-        forward!(self, b => b.draw_rect(upper_left, bottom_right, style, fill))
-    }
-
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        path: I,
-        style: &S,
-    ) -> Drawn<(), C::ErrorType> {
-        forward!(self, b => b.draw_path(path, style))
-    }
-
-    fn draw_circle<S: BackendStyle>(
-        &mut self,
-        center: BackendCoord,
-        radius: u32,
-        style: &S,
-        fill: bool,
-    ) -> Drawn<(), C::ErrorType> {
-        forward!(self, b => b.draw_circle(center, radius, style, fill))
-    }
-
-    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        vert: I,
-        style: &S,
-    ) -> Drawn<(), C::ErrorType> {
-        forward!(self, b => b.fill_polygon(vert, style))
-    }
+    delegate_shapes!(DualError<C::ErrorType>, forward);
 
     fn draw_text<S: BackendTextStyle>(
         &mut self,

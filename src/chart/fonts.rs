@@ -135,6 +135,14 @@ pub struct Glyphs<B>(pub B);
 
 type Drawn<T, E> = Result<T, DrawingErrorKind<E>>;
 
+/// Runs `$call` on the backend a [`Glyphs`] wraps.
+macro_rules! inner {
+    ($self:expr, $b:ident => $call:expr) => {{
+        let $b = &mut $self.0;
+        $call
+    }};
+}
+
 impl<B: DrawingBackend> DrawingBackend for Glyphs<B> {
     type ErrorType = B::ErrorType;
 
@@ -150,54 +158,7 @@ impl<B: DrawingBackend> DrawingBackend for Glyphs<B> {
         self.0.present()
     }
 
-    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Drawn<(), B::ErrorType> {
-        self.0.draw_pixel(point, color)
-    }
-
-    fn draw_line<S: BackendStyle>(
-        &mut self,
-        from: BackendCoord,
-        to: BackendCoord,
-        style: &S,
-    ) -> Drawn<(), B::ErrorType> {
-        self.0.draw_line(from, to, style)
-    }
-
-    fn draw_rect<S: BackendStyle>(
-        &mut self,
-        upper_left: BackendCoord,
-        bottom_right: BackendCoord,
-        style: &S,
-        fill: bool,
-    ) -> Drawn<(), B::ErrorType> {
-        self.0.draw_rect(upper_left, bottom_right, style, fill)
-    }
-
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        path: I,
-        style: &S,
-    ) -> Drawn<(), B::ErrorType> {
-        self.0.draw_path(path, style)
-    }
-
-    fn draw_circle<S: BackendStyle>(
-        &mut self,
-        center: BackendCoord,
-        radius: u32,
-        style: &S,
-        fill: bool,
-    ) -> Drawn<(), B::ErrorType> {
-        self.0.draw_circle(center, radius, style, fill)
-    }
-
-    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        vert: I,
-        style: &S,
-    ) -> Drawn<(), B::ErrorType> {
-        self.0.fill_polygon(vert, style)
-    }
+    delegate_shapes!(B::ErrorType, inner);
 
     /// The text's box placed by its anchor at `pos`, turned by its transform about `pos`, each
     /// covered pixel blended at its coverage.

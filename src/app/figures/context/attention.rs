@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use super::method_name;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::context::ContextState;
 use crate::app::theme::PageTheme;
@@ -104,36 +104,28 @@ pub fn AttentionFactor() -> impl IntoView {
     };
     let live = move || format_significant(s.factor.get(), 4);
     let yarn_value = move || format_significant(yarn_mscale(s.factor.get()), 5);
-    view! {
-        <figure {..frame("fig-ctx-attention", "ctl-c-s ctl-c-L ctl-c-ms ctl-c-msa", stats)}>
-            <FigureLink id="fig-ctx-attention" />
-            <math display="block">
-                <mrow>
-                    <mi>"get_mscale"</mi><mo>"("</mo><mn>{live}</mn><mo>")"</mo>
-                    <mo>"="</mo>
-                    <mn>"0.1"</mn><mo>"·"</mo><mi>"ln"</mi><mo>"("</mo><mn>{live}</mn><mo>")"</mo>
-                    <mo>"+"</mo><mn>"1"</mn>
-                    <mo>"="</mo><mn>{yarn_value}</mn>
-                </mrow>
-            </math>
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-ctx-attention-readout"
-                readout=readout
-                label=describe
-                pointer=cursor.pointer(canvas_ref, count, index)
-            />
-            <p class="readout">{current}</p>
-            <figcaption>
-                {crate::explain::context::notes::YARN_TEMPERATURE}
-                " DeepSeek splits that temperature: the rotary tables "
-                "carry get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) (1 when the two are "
-                "equal), and its attention multiplies the softmax scale by get_mscale(s, "
-                "mscale_all_dim)², outside modeling_rope_utils; this figure shows the tables' "
-                "factor. transformers' LongRoPE default (from Phi-3) is √(1 + ln s / ln L₀). A "
-                "config's own attention_factor overrides each. The other methods leave scores "
-                "unscaled."
-            </figcaption>
-        </figure>
+    figure! { "fig-ctx-attention", "ctl-c-s ctl-c-L ctl-c-ms ctl-c-msa", stats;
+        <math display="block">
+            <mrow>
+                <mi>"get_mscale"</mi><mo>"("</mo><mn>{live}</mn><mo>")"</mo>
+                <mo>"="</mo>
+                <mn>"0.1"</mn><mo>"·"</mo><mi>"ln"</mi><mo>"("</mo><mn>{live}</mn><mo>")"</mo>
+                <mo>"+"</mo><mn>"1"</mn>
+                <mo>"="</mo><mn>{yarn_value}</mn>
+            </mrow>
+        </math>
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cursor.pointer(canvas_ref, count, index) />
+        <p class="readout">{current}</p>
+        <figcaption>
+            {crate::explain::context::notes::YARN_TEMPERATURE}
+            " DeepSeek splits that temperature: the rotary tables "
+            "carry get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) (1 when the two are "
+            "equal), and its attention multiplies the softmax scale by get_mscale(s, "
+            "mscale_all_dim)², outside modeling_rope_utils; this figure shows the tables' "
+            "factor. transformers' LongRoPE default (from Phi-3) is √(1 + ln s / ln L₀). A "
+            "config's own attention_factor overrides each. The other methods leave scores "
+            "unscaled."
+        </figcaption>
     }
 }

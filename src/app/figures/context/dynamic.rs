@@ -9,7 +9,7 @@ use super::length_text;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::state::context::ContextState;
 use crate::app::theme::PageTheme;
 use crate::explain::context as claims;
@@ -66,39 +66,31 @@ pub fn DynamicNtk() -> impl IntoView {
             numbers(s.len.get())
         )
     };
-    view! {
-        <figure {..frame("fig-ctx-dynamic", "ctl-c-len ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base", stats)}>
-            <FigureLink id="fig-ctx-dynamic" />
-            <div class="figure-tools">
-                <IntSlider label="current length L" id="ctl-c-len" min=LENGTH.0 max=Signal::derive(move || (2 * s.target.get()).clamp(LENGTH.0, LENGTH.1)) value=s.len step=16 />
-            </div>
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-ctx-dynamic-readout"
-                readout=readout
-                label=describe
-                pointer=cursor.pointer(canvas_ref, count, index)
-            />
-            <figcaption>
-                "Dynamic NTK (transformers' \"dynamic\") computes the base for a length "
-                "L = max(current length, L₀): base·(s·L/L₀ − (s − 1))" <sup>"d/(d−2)"</sup>
-                ", which the curve draws; past L₀ the base, and with it every wavelength but the "
-                "first pair's, grows with L. "
-                {move || s.view().with(claims::dynamic_factor_note)}
-                "At run time transformers 5.24 "
-                "(dynamic_frequency_update) does not follow every length: it recomputes the "
-                "frequencies only when a sequence is longer than the longest so far, and goes back "
-                "to the trained ones only when a sequence shorter than L₀ comes after a longer "
-                "one. "
-                {move || {
-                    s.view()
-                        .with(|v| claims::dynamic_runtime(v).map(|r| format!("{r} ")))
-                        .unwrap_or_default()
-                }}
-                "And a token's rotation depends on the length of the whole sequence, so keys "
-                "cached after rotation (as Hugging Face's cache holds them) were turned with the "
-                "frequencies of a shorter length than the current one."
-            </figcaption>
-        </figure>
+    figure! { "fig-ctx-dynamic", "ctl-c-len ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base", stats;
+        <div class="figure-tools">
+            <IntSlider label="current length L" id="ctl-c-len" min=LENGTH.0 max=Signal::derive(move || (2 * s.target.get()).clamp(LENGTH.0, LENGTH.1)) value=s.len step=16 />
+        </div>
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cursor.pointer(canvas_ref, count, index) />
+        <figcaption>
+            "Dynamic NTK (transformers' \"dynamic\") computes the base for a length "
+            "L = max(current length, L₀): base·(s·L/L₀ − (s − 1))" <sup>"d/(d−2)"</sup>
+            ", which the curve draws; past L₀ the base, and with it every wavelength but the "
+            "first pair's, grows with L. "
+            {move || s.view().with(claims::dynamic_factor_note)}
+            "At run time transformers 5.24 "
+            "(dynamic_frequency_update) does not follow every length: it recomputes the "
+            "frequencies only when a sequence is longer than the longest so far, and goes back "
+            "to the trained ones only when a sequence shorter than L₀ comes after a longer "
+            "one. "
+            {move || {
+                s.view()
+                    .with(|v| claims::dynamic_runtime(v).map(|r| format!("{r} ")))
+                    .unwrap_or_default()
+            }}
+            "And a token's rotation depends on the length of the whole sequence, so keys "
+            "cached after rotation (as Hugging Face's cache holds them) were turned with the "
+            "frequencies of a shorter length than the current one."
+        </figcaption>
     }
 }

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use super::{length_text, method_name};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::state::context::ContextState;
 use crate::app::theme::PageTheme;
 use crate::math::rope_extension::log_columns;
@@ -93,29 +93,21 @@ pub fn ScoresByDistance() -> impl IntoView {
             method_name(s.rope_type.get())
         )
     };
-    view! {
-        <figure {..frame("fig-ctx-scores", "ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base ctl-c-bf ctl-c-bs c-type", stats)}>
-            <FigureLink id="fig-ctx-scores" />
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-ctx-scores-readout"
-                readout=readout
-                label=describe
-                pointer=cursor.pointer(canvas_ref, count, index)
-            />
-            <figcaption>
-                "With q = k = (1, …, 1), RoPE's score at distance r is (1/P)·Σ" <sub>"i"</sub>
-                " cos(r·θ" <sub>"i"</sub> ") over the P pairs: 1 at r = 0, then, with more than "
-                "a few pairs, a noisy decay on average (RoFormer §3.4.3 derives an upper bound "
-                "by Abel summation and shows numerically that it decays with the distance; the "
-                "all-ones score is a common illustration of it). Linear interpolation gives exactly plain RoPE's curve "
-                "stretched s times along the distance; the other methods stretch mostly what "
-                "the slow pairs contribute, at long distances. transformers "
-                "multiplies both cos and sin by the attention factor, so the rotary part of each "
-                "score grows by its square (the whole score when the whole head rotates). Each point is the exact mean of the score over one column of distances "
-                "(single distances near 0), summed in closed form, so the curve costs the same "
-                "for 2²⁴ positions as for 100."
-            </figcaption>
-        </figure>
+    figure! { "fig-ctx-scores", "ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base ctl-c-bf ctl-c-bs c-type", stats;
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cursor.pointer(canvas_ref, count, index) />
+        <figcaption>
+            "With q = k = (1, …, 1), RoPE's score at distance r is (1/P)·Σ" <sub>"i"</sub>
+            " cos(r·θ" <sub>"i"</sub> ") over the P pairs: 1 at r = 0, then, with more than "
+            "a few pairs, a noisy decay on average (RoFormer §3.4.3 derives an upper bound "
+            "by Abel summation and shows numerically that it decays with the distance; the "
+            "all-ones score is a common illustration of it). Linear interpolation gives exactly plain RoPE's curve "
+            "stretched s times along the distance; the other methods stretch mostly what "
+            "the slow pairs contribute, at long distances. transformers "
+            "multiplies both cos and sin by the attention factor, so the rotary part of each "
+            "score grows by its square (the whole score when the whole head rotates). Each point is the exact mean of the score over one column of distances "
+            "(single distances near 0), summed in closed form, so the curve costs the same "
+            "for 2²⁴ positions as for 100."
+        </figcaption>
     }
 }

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use super::method_name;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::context::ContextState;
 use crate::app::theme::PageTheme;
@@ -76,26 +76,18 @@ pub fn Turns() -> impl IntoView {
             summary()
         )
     };
-    view! {
-        <figure {..frame("fig-ctx-turns", "ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base c-type", stats)}>
-            <FigureLink id="fig-ctx-turns" />
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-ctx-turns-readout"
-                readout=readout
-                label=describe
-                pointer=cursor.pointer(canvas_ref, count, |x| x)
-            />
-            <p class="readout">{summary}</p>
-            <figcaption>
-                "Pair i turns by θ" <sub>"i"</sub> " per position, so at the trained positions "
-                "0 … L₀ − 1 its angle covers (L₀ − 1)·θ" <sub>"i"</sub> "/2π of a turn (green, "
-                "capped at one full turn). A pair that turned at least once saw every angle; a "
-                "slower one only an arc. When T > L₀, positions up to T − 1 push the slow pairs past that arc (red): "
-                "angles the model never saw in training. The blue line is what the chosen "
-                "method's frequencies θ′" <sub>"i"</sub> " reach by T; where it stays inside the "
-                "green, the pair is interpolated (slowed) enough."
-            </figcaption>
-        </figure>
+    figure! { "fig-ctx-turns", "ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base c-type", stats;
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cursor.pointer(canvas_ref, count, |x| x) />
+        <p class="readout">{summary}</p>
+        <figcaption>
+            "Pair i turns by θ" <sub>"i"</sub> " per position, so at the trained positions "
+            "0 … L₀ − 1 its angle covers (L₀ − 1)·θ" <sub>"i"</sub> "/2π of a turn (green, "
+            "capped at one full turn). A pair that turned at least once saw every angle; a "
+            "slower one only an arc. When T > L₀, positions up to T − 1 push the slow pairs past that arc (red): "
+            "angles the model never saw in training. The blue line is what the chosen "
+            "method's frequencies θ′" <sub>"i"</sub> " reach by T; where it stays inside the "
+            "green, the pair is interpolated (slowed) enough."
+        </figcaption>
     }
 }

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::state::models::ModelsState;
 use crate::app::theme::PageTheme;
 use crate::explain::models::{BYTES_PER_NUMBER, bytes_text, grouped};
@@ -77,29 +77,21 @@ pub fn CacheBytes() -> impl IntoView {
             }
         })
     };
-    view! {
-        <figure {..frame("fig-models-cache", "ctl-m-model ctl-m-L", stats)}>
-            <FigureLink id="fig-models-cache" />
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-models-cache-readout"
-                readout=readout
-                label=describe
-                pointer=cursor.pointer(canvas_ref, count, index).clearing(cursor.at)
-            />
-            <figcaption>
-                "The cache as transformers 5.24's DynamicCache keeps it, in bfloat16 (2 bytes a "
-                "number): a full layer keeps the keys and values of every position; a sliding or "
-                "chunked layer only the last W − 1 (DynamicSlidingWindowLayer; the query's own "
-                "key and value are added when it is computed), for one sequence. Each kept "
-                "position holds num_key_value_heads keys and values of head_dim numbers (Gemma "
-                "4's full layers: num_global_key_value_heads of global_head_dim, as its keys "
-                "double as values) — DeepSeek-V3's MLA caches one latent of 512 numbers and one "
-                "shared rotated key of 64 instead. "
-                "“Every layer full” is the same model with no window and no chunk. Until the "
-                "first window fills, the two are the same; past it, a windowed layer's cache "
-                "stops growing, and only the full layers' keeps rising with the context."
-            </figcaption>
-        </figure>
+    figure! { "fig-models-cache", "ctl-m-model ctl-m-L", stats;
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cursor.pointer(canvas_ref, count, index).clearing(cursor.at) />
+        <figcaption>
+            "The cache as transformers 5.24's DynamicCache keeps it, in bfloat16 (2 bytes a "
+            "number): a full layer keeps the keys and values of every position; a sliding or "
+            "chunked layer only the last W − 1 (DynamicSlidingWindowLayer; the query's own "
+            "key and value are added when it is computed), for one sequence. Each kept "
+            "position holds num_key_value_heads keys and values of head_dim numbers (Gemma "
+            "4's full layers: num_global_key_value_heads of global_head_dim, as its keys "
+            "double as values) — DeepSeek-V3's MLA caches one latent of 512 numbers and one "
+            "shared rotated key of 64 instead. "
+            "“Every layer full” is the same model with no window and no chunk. Until the "
+            "first window fills, the two are the same; past it, a windowed layer's cache "
+            "stops growing, and only the full layers' keeps rising with the context."
+        </figcaption>
     }
 }

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::state::models::ModelsState;
 use crate::app::theme::PageTheme;
 use crate::explain::count as keys_count;
@@ -74,26 +74,18 @@ pub fn QuerySees() -> impl IntoView {
             finding()
         )
     };
-    view! {
-        <figure {..frame("fig-models-sees", "ctl-m-model ctl-m-layer ctl-m-p", stats)}>
-            <FigureLink id="fig-models-sees" />
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-models-sees-readout"
-                readout=readout
-                label=describe
-                pointer=cursor.pointer(canvas_ref, count, |x| x).clearing(cursor.at)
-            />
-            <p class="finding">{finding}</p>
-            <figcaption>
-                "A layer mixes into each position what that position's query attends to. So the "
-                "query reads, in layer i, positions that already hold what they read in layer "
-                "i − 1: a window of W moves information W − 1 positions back per layer, and one "
-                "full layer brings in everything before it. The grey bars mark the positions "
-                "those paths start from; "
-                "whether a model uses them, and how well, is a matter of training, not of the "
-                "masks."
-            </figcaption>
-        </figure>
+    figure! { "fig-models-sees", "ctl-m-model ctl-m-layer ctl-m-p", stats;
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cursor.pointer(canvas_ref, count, |x| x).clearing(cursor.at) />
+        <p class="finding">{finding}</p>
+        <figcaption>
+            "A layer mixes into each position what that position's query attends to. So the "
+            "query reads, in layer i, positions that already hold what they read in layer "
+            "i − 1: a window of W moves information W − 1 positions back per layer, and one "
+            "full layer brings in everything before it. The grey bars mark the positions "
+            "those paths start from; "
+            "whether a model uses them, and how well, is a matter of training, not of the "
+            "masks."
+        </figcaption>
     }
 }

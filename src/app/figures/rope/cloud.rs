@@ -10,7 +10,7 @@ use crate::app::animation::{Player, reduced_motion};
 use crate::app::backend;
 use crate::app::canvas;
 use crate::app::controls::{Choice, FloatSlider, IntSlider, split_pair};
-use crate::app::figure::draw_effect;
+use crate::app::figure::{Drag, DragCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::event_pixel;
 use crate::app::state::AppState;
@@ -65,23 +65,22 @@ pub fn TokenCloud() -> impl IntoView {
         });
     });
     // Dragging turns the view: half a degree per pixel.
-    let drag = StoredValue::new(None::<(i32, i32)>);
-    let on_down = move |ev: web_sys::PointerEvent| {
-        drag.set_value(Some((ev.client_x(), ev.client_y())));
-        if let Some(el) = canvas_ref.get_untracked() {
-            let _ = el.set_pointer_capture(ev.pointer_id());
+    let last = StoredValue::new((0, 0));
+    let on_drag = move |ev: &web_sys::PointerEvent, first: bool| {
+        let (x0, y0) = last.get_value();
+        last.set_value((ev.client_x(), ev.client_y()));
+        if first {
+            return;
         }
+        let (dx, dy) = (ev.client_x() - x0, ev.client_y() - y0);
+        s.view.update(|[yaw, pitch]| {
+            *yaw = turn_yaw(*yaw + f64::from(dx) * 0.5);
+            *pitch = (*pitch + f64::from(dy) * 0.5).clamp(PITCH.0, PITCH.1);
+        });
     };
-    let on_move = move |ev: web_sys::PointerEvent| {
-        if let Some((x0, y0)) = drag.get_value() {
-            let (dx, dy) = (ev.client_x() - x0, ev.client_y() - y0);
-            drag.set_value(Some((ev.client_x(), ev.client_y())));
-            s.view.update(|[yaw, pitch]| {
-                *yaw = turn_yaw(*yaw + f64::from(dx) * 0.5);
-                *pitch = (*pitch + f64::from(dy) * 0.5).clamp(PITCH.0, PITCH.1);
-            });
-        } else if let Some(el) = canvas_ref.get_untracked() {
-            let (x, y) = event_pixel(&el, &ev);
+    let on_hover = move |ev: &web_sys::PointerEvent| {
+        if let Some(el) = canvas_ref.get_untracked() {
+            let (x, y) = event_pixel(&el, ev);
             let radius = 12.0 * crate::app::canvas::device_pixel_ratio();
             let hit = layout.with_value(|l| l.nearest(x, y, radius));
             if hit != hovered.get_untracked() {
@@ -89,7 +88,6 @@ pub fn TokenCloud() -> impl IntoView {
             }
         }
     };
-    let on_up = move |_| drag.set_value(None);
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let (dy, dp) = match ev.key().as_str() {
             "ArrowLeft" => (-5.0, 0.0),
@@ -207,22 +205,8 @@ pub fn TokenCloud() -> impl IntoView {
                 })}
                 <button type="button" class="button" on:click=move |_| step(1) aria-label="Show one position more">"more ▶"</button>
             </div>
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=canvas_ref
-                    class="draggable"
-                    tabindex="0"
-                    role="img"
-                    aria-label=describe
-                    aria-describedby="fig-rope-cloud-readout"
-                    on:pointerdown=on_down
-                    on:pointermove=on_move
-                    on:pointerup=on_up
-                    on:pointercancel=on_up
-                    on:pointerleave=move |_| hovered.set(None)
-                    on:keydown=on_key
-                ></canvas>
-            </div>
+            <DragCanvas node_ref=canvas_ref readout_id="fig-rope-cloud-readout" label=describe
+                drag=Drag::new(on_drag, on_key).hovering(on_hover, move || hovered.set(None)) />
             <p class="readout" id="fig-rope-cloud-readout" aria-live="polite">{readout}</p>
             <figcaption>
                 "Chapter 1's sentence, repeated (or cut) to fill the positions: the toy model's "

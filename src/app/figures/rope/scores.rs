@@ -10,7 +10,7 @@ use crate::app::controls::Choice;
 use crate::app::figure::{
     DrawStats, InteractiveCanvas, StillCanvas, draw_panels_effect, observed_width,
 };
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::rope::RopeState;
@@ -155,46 +155,37 @@ pub fn ScoresOverPositions() -> impl IntoView {
         )
     };
 
-    view! {
-        <figure
-            {..frame("fig-rope-scores", "ctl-r-n ctl-r-d ctl-r-base r-qk", stats)}
-            data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
-            data-value=move || cursor.get().map(|c| format!("{}", value_at(c))).unwrap_or_default()
-        >
-            <FigureLink id="fig-rope-scores" />
-            <div class="figure-tools">
-                <Choice legend="q and k" name="r-qk" options=vec![(QkSource::Ones, "all ones"), (QkSource::Random, "random")] value=s.qk />
-                <button type="button" class="button" on:click=reroll>"Re-roll q, k"</button>
-                <span class="hint">{move || match s.qk.get() {
-                    QkSource::Ones => "every coordinate 1".to_string(),
-                    QkSource::Random => format!("standard normal, seed {}", s.seed.get()),
-                }}</span>
-            </div>
-            <InteractiveCanvas
-                node_ref=matrix_ref
-                readout_id="fig-rope-scores-readout"
-                readout=readout
-                label=describe
-                pointer=cell_pointer(matrix_ref, layout, cursor, on_key)
-            />
-            <StillCanvas node_ref=curve_ref label="The score as a function of the distance m − n, with the shape of RoFormer's bound scaled to start at the same height (the score can cross this scaled curve; it never exceeds the unscaled bound)." />
-            <p class="hint">{bound_note}</p>
-            <figcaption>
-                "Rotate q to position m and k to position n, then take the dot product: pair i "
-                "adds one wave, A" <sub>"i"</sub> " cos((m − n)θ" <sub>"i"</sub> ") − B"
-                <sub>"i"</sub> " sin((m − n)θ" <sub>"i"</sub> "), with A" <sub>"i"</sub> " and B"
-                <sub>"i"</sub> " fixed by q and k, so the score depends only on m − n and the "
-                "matrix is constant along every diagonal. (This is the raw dot product; the "
-                "scores of “Why not add?” are divided by √d.) A few waves swing without dying "
-                "down; many fall out of step and the sum shrinks over the distances shown — though "
-                "a finite sum of waves never goes to zero for good. RoFormer (§3.4.3) bounds the "
-                "score by a sum that shrinks the same way, which the paper shows numerically; the "
-                "drawn shape is that bound scaled to meet the score at distance 0. A smaller base "
-                "turns the pairs faster, so they fall out of step within fewer positions; a larger "
-                "base stretches the same fall over longer distances. Random q and k stay under "
-                "their (unscaled) bound but need not fall. "
-                {trend}
-            </figcaption>
-        </figure>
+    figure! { "fig-rope-scores", "ctl-r-n ctl-r-d ctl-r-base r-qk", stats, [
+        data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
+        data-value=move || cursor.get().map(|c| format!("{}", value_at(c))).unwrap_or_default()
+    ];
+        <div class="figure-tools">
+            <Choice legend="q and k" name="r-qk" options=vec![(QkSource::Ones, "all ones"), (QkSource::Random, "random")] value=s.qk />
+            <button type="button" class="button" on:click=reroll>"Re-roll q, k"</button>
+            <span class="hint">{move || match s.qk.get() {
+                QkSource::Ones => "every coordinate 1".to_string(),
+                QkSource::Random => format!("standard normal, seed {}", s.seed.get()),
+            }}</span>
+        </div>
+        <InteractiveCanvas node_ref=matrix_ref readout=readout label=describe
+            pointer=cell_pointer(matrix_ref, layout, cursor, on_key) />
+        <StillCanvas node_ref=curve_ref label="The score as a function of the distance m − n, with the shape of RoFormer's bound scaled to start at the same height (the score can cross this scaled curve; it never exceeds the unscaled bound)." />
+        <p class="hint">{bound_note}</p>
+        <figcaption>
+            "Rotate q to position m and k to position n, then take the dot product: pair i "
+            "adds one wave, A" <sub>"i"</sub> " cos((m − n)θ" <sub>"i"</sub> ") − B"
+            <sub>"i"</sub> " sin((m − n)θ" <sub>"i"</sub> "), with A" <sub>"i"</sub> " and B"
+            <sub>"i"</sub> " fixed by q and k, so the score depends only on m − n and the "
+            "matrix is constant along every diagonal. (This is the raw dot product; the "
+            "scores of “Why not add?” are divided by √d.) A few waves swing without dying "
+            "down; many fall out of step and the sum shrinks over the distances shown — though "
+            "a finite sum of waves never goes to zero for good. RoFormer (§3.4.3) bounds the "
+            "score by a sum that shrinks the same way, which the paper shows numerically; the "
+            "drawn shape is that bound scaled to meet the score at distance 0. A smaller base "
+            "turns the pairs faster, so they fall out of step within fewer positions; a larger "
+            "base stretches the same fall over longer distances. Random q and k stay under "
+            "their (unscaled) bound but need not fall. "
+            {trend}
+        </figcaption>
     }
 }

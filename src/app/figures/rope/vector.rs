@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::app::animation::{Player, reduced_motion};
 use crate::app::canvas::Surface;
 use crate::app::controls::{FloatSlider, IntSlider, split_pair};
-use crate::app::figure::draw_effect;
+use crate::app::figure::{Drag, DragCanvas, draw_effect};
 use crate::app::frame::{FigureLink, frame};
 use crate::app::matrix::event_pixel;
 use crate::app::plot::paint_plane;
@@ -59,8 +59,7 @@ pub fn RotatingVector() -> impl IntoView {
         let theta = s.theta_deg.get().to_radians();
         layout.set_value(paint(surface, s.vector.get(), m, theta, theme.get()));
     });
-    let dragging = RwSignal::new(false);
-    let set_from_pointer = move |ev: &web_sys::MouseEvent| {
+    let set_from_pointer = move |ev: &web_sys::PointerEvent, _first: bool| {
         let Some(el) = canvas_ref.get_untracked() else {
             return;
         };
@@ -69,19 +68,6 @@ pub fn RotatingVector() -> impl IntoView {
             s.vector.set([coordinate(p[0]), coordinate(p[1])]);
         }
     };
-    let on_down = move |ev: web_sys::PointerEvent| {
-        dragging.set(true);
-        if let Some(el) = canvas_ref.get_untracked() {
-            let _ = el.set_pointer_capture(ev.pointer_id());
-        }
-        set_from_pointer(&ev);
-    };
-    let on_move = move |ev: web_sys::PointerEvent| {
-        if dragging.get_untracked() {
-            set_from_pointer(&ev);
-        }
-    };
-    let on_up = move |_| dragging.set(false);
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let delta = if ev.shift_key() { 0.25 } else { 0.05 };
         let [x, y] = s.vector.get_untracked();
@@ -199,21 +185,8 @@ pub fn RotatingVector() -> impl IntoView {
                     "Walkthrough: [1, 0] (the word “apple”), 90° per position"
                 </button>
             </div>
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=canvas_ref
-                    class="draggable"
-                    tabindex="0"
-                    role="img"
-                    aria-label=describe
-                    aria-describedby="fig-rope-2d-readout"
-                    on:pointerdown=on_down
-                    on:pointermove=on_move
-                    on:pointerup=on_up
-                    on:pointercancel=on_up
-                    on:keydown=on_key
-                ></canvas>
-            </div>
+            <DragCanvas node_ref=canvas_ref readout_id="fig-rope-2d-readout" label=describe
+                drag=Drag::new(set_from_pointer, on_key) />
             <p class="readout" id="fig-rope-2d-readout" aria-live="polite">{readout}</p>
             <table class="numbers">
                 <caption>"v at the first positions (and the current one)"</caption>

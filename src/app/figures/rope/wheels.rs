@@ -12,7 +12,7 @@ use crate::app::canvas::{self, Surface};
 use crate::app::figure::{
     DrawStats, InteractiveCanvas, StillCanvas, draw_panels_effect, observed_width,
 };
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::MatrixPainter;
 use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
@@ -178,35 +178,27 @@ pub fn FrequencyWheels() -> impl IntoView {
         }
     };
 
-    view! {
-        <figure {..frame("fig-rope-wheels", "ctl-r-d ctl-r-base ctl-r-pos r-layout ctl-r-rot", stats)}>
-            <FigureLink id="fig-rope-wheels" />
-            <InteractiveCanvas
-                node_ref=wheels_ref
-                readout_id="fig-rope-wheels-readout"
-                readout=readout
-                label=describe
-                pointer=pointer
-            />
-            <StillCanvas
-                node_ref=matrix_ref
-                label=move || {
-                    format!(
-                        "The {d} × {d} rotation matrix R_m at position {}: zero except for one 2×2 rotation block per turning coordinate pair ({}), and ones on the diagonal for coordinates that do not turn.",
-                        pos.get(),
-                        if s.layout.get() == Layout::Interleaved { "along the diagonal" } else { "at rows and columns i and i + rotary_dim/2" },
-                        d = s.dim.get(),
-                    )
-                }
-            />
-            <div class="blocks">{block(0)}{block(1)}</div>
-            <figcaption>
-                "Each wheel is one turning coordinate pair of a query or key, turned by m·θ"
-                <sub>"i"</sub> " with θ" <sub>"i"</sub> " = base" <sup>"−2i/r"</sup>
-                ", r = rotary_dim. The matrix R" <sub>"m"</sub> " applies every wheel at once: a "
-                "2×2 rotation per pair, 1 on the diagonal for coordinates past rotary_dim, zeros "
-                "elsewhere, so it never mixes one pair with another."
-            </figcaption>
-        </figure>
+    figure! { "fig-rope-wheels", "ctl-r-d ctl-r-base ctl-r-pos r-layout ctl-r-rot", stats;
+        <InteractiveCanvas node_ref=wheels_ref readout=readout label=describe
+            pointer=pointer />
+        <StillCanvas
+            node_ref=matrix_ref
+            label=move || {
+                format!(
+                    "The {d} × {d} rotation matrix R_m at position {}: zero except for one 2×2 rotation block per turning coordinate pair ({}), and ones on the diagonal for coordinates that do not turn.",
+                    pos.get(),
+                    if s.layout.get() == Layout::Interleaved { "along the diagonal" } else { "at rows and columns i and i + rotary_dim/2" },
+                    d = s.dim.get(),
+                )
+            }
+        />
+        <div class="blocks">{block(0)}{block(1)}</div>
+        <figcaption>
+            "Each wheel is one turning coordinate pair of a query or key, turned by m·θ"
+            <sub>"i"</sub> " with θ" <sub>"i"</sub> " = base" <sup>"−2i/r"</sup>
+            ", r = rotary_dim. The matrix R" <sub>"m"</sub> " applies every wheel at once: a "
+            "2×2 rotation per pair, 1 on the diagonal for coordinates past rotary_dim, zeros "
+            "elsewhere, so it never mixes one pair with another."
+        </figcaption>
     }
 }

@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::figure::{InteractiveCanvas, draw_effect};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
@@ -165,69 +165,60 @@ pub fn OrderBlindness() -> impl IntoView {
         )
     };
 
-    view! {
-        <figure
-            {..frame("fig-attention", "ctl-sentence ctl-pe", stats)}
-            data-identical=identical_attr
-        >
-            <FigureLink id="fig-attention" />
-            <div class="figure-tools">
-                <label for="ctl-sentence">"sentence"</label>
-                <input
-                    id="ctl-sentence"
-                    type="text"
-                    class="exact sentence"
-                    maxlength="200"
-                    prop:value=move || state.sentence.get()
-                    on:change=on_sentence
-                    aria-describedby="ctl-sentence-hint"
-                />
-                <span id="ctl-sentence-hint" class="hint">"up to 16 words"</span>
-                <label class="switch">
-                    <input
-                        id="ctl-pe"
-                        type="checkbox"
-                        role="switch"
-                        prop:checked=move || state.with_position.get()
-                        on:change=move |ev| state.with_position.set(event_target_checked(&ev))
-                    />
-                    <span>"add positional encoding"</span>
-                </label>
-            </div>
-            <div class="figure-tools">
-                <span class="hint">"Try:"</span>
-                {["The brown dog chased the black dog", "dog bites man", "man bites dog"]
-                    .into_iter()
-                    .map(|s| {
-                        view! {
-                            <button
-                                type="button"
-                                class="button small"
-                                on:click=move |_| state.sentence.set(s.to_string())
-                            >
-                                {s}
-                            </button>
-                        }
-                    })
-                    .collect_view()}
-            </div>
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-attention-readout"
-                readout=readout
-                label=describe
-                pointer=cell_pointer(canvas_ref, layout, cursor, on_key)
+    figure! { "fig-attention", "ctl-sentence ctl-pe", stats, [
+        data-identical=identical_attr
+    ];
+        <div class="figure-tools">
+            <label for="ctl-sentence">"sentence"</label>
+            <input
+                id="ctl-sentence"
+                type="text"
+                class="exact sentence"
+                maxlength="200"
+                prop:value=move || state.sentence.get()
+                on:change=on_sentence
+                aria-describedby="ctl-sentence-hint"
             />
-            <p class="finding" id="fig-attention-twins">{twins}</p>
-            <p class="finding">{word_order_readout()}</p>
-            <figcaption>
-                "A toy attention layer (d = 16, fixed random embeddings and projections): each row "
-                "is how much one word attends to every word. Turn positions off and repeated words "
-                "(like the two “dog”s of the first example) look at the sentence in exactly the "
-                "same way. Its positions are always the paper's sinusoids at d = 16, base 10000, "
-                "interleaved: the controls further down change the figures below them, not this "
-                "toy."
-            </figcaption>
-        </figure>
+            <span id="ctl-sentence-hint" class="hint">"up to 16 words"</span>
+            <label class="switch">
+                <input
+                    id="ctl-pe"
+                    type="checkbox"
+                    role="switch"
+                    prop:checked=move || state.with_position.get()
+                    on:change=move |ev| state.with_position.set(event_target_checked(&ev))
+                />
+                <span>"add positional encoding"</span>
+            </label>
+        </div>
+        <div class="figure-tools">
+            <span class="hint">"Try:"</span>
+            {["The brown dog chased the black dog", "dog bites man", "man bites dog"]
+                .into_iter()
+                .map(|s| {
+                    view! {
+                        <button
+                            type="button"
+                            class="button small"
+                            on:click=move |_| state.sentence.set(s.to_string())
+                        >
+                            {s}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </div>
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cell_pointer(canvas_ref, layout, cursor, on_key) />
+        <p class="finding" id="fig-attention-twins">{twins}</p>
+        <p class="finding">{word_order_readout()}</p>
+        <figcaption>
+            "A toy attention layer (d = 16, fixed random embeddings and projections): each row "
+            "is how much one word attends to every word. Turn positions off and repeated words "
+            "(like the two “dog”s of the first example) look at the sentence in exactly the "
+            "same way. Its positions are always the paper's sinusoids at d = 16, base 10000, "
+            "interleaved: the controls further down change the figures below them, not this "
+            "toy."
+        </figcaption>
     }
 }

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::state::AppState;
 use crate::app::theme::PageTheme;
 use crate::chart::clock::{self, ClockLayout, pair_readout, shown_pairs};
@@ -94,24 +94,16 @@ pub fn SinusoidalClocks() -> impl IntoView {
         )
     };
 
-    view! {
-        <figure {..frame("fig-clocks", "ctl-pos ctl-d ctl-base spacing", stats)}>
-            <FigureLink id="fig-clocks" />
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-clocks-readout"
-                readout=readout
-                label=describe
-                pointer=pointer
-            />
-            <figcaption>
-                "Each frequency pair is a clock hand: its tip is (sin, cos) of pos·ω" <sub>"i"</sub>
-                ". λ is the pair's wavelength in positions. "
-                {move || crate::explain::sinusoids::clocks_shown_text(&params.get())}
-                " Move the position slider and watch the "
-                "fast hands race while the slow ones creep, like the second, minute and hour hands "
-                "of a clock; " {move || readings.get().to_string()} "."
-            </figcaption>
-        </figure>
+    figure! { "fig-clocks", "ctl-pos ctl-d ctl-base spacing", stats;
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=pointer />
+        <figcaption>
+            "Each frequency pair is a clock hand: its tip is (sin, cos) of pos·ω" <sub>"i"</sub>
+            ". λ is the pair's wavelength in positions. "
+            {move || crate::explain::sinusoids::clocks_shown_text(&params.get())}
+            " Move the position slider and watch the "
+            "fast hands race while the slow ones creep, like the second, minute and hour hands "
+            "of a clock; " {move || readings.get().to_string()} "."
+        </figcaption>
     }
 }

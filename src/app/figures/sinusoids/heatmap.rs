@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::app::controls::show_value;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
@@ -128,40 +128,33 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
             .unwrap_or_default()
     };
 
-    view! {
-        <figure {..frame("fig-heatmap", "ctl-n ctl-d ctl-base ctl-pos layout spacing ctl-rows-from ctl-rows-to ctl-cols-from ctl-cols-to", stats)}>
-            <FigureLink id="fig-heatmap" />
-            <div class="figure-tools" role="group" aria-label="Zoom">
-                <SpanInput what="positions" id="ctl-rows" span=state.rows len=state.positions />
-                <SpanInput what="columns" id="ctl-cols" span=state.cols len=state.dim />
-                <button
-                    type="button"
-                    class="button small"
-                    on:click=move |_| {
-                        state.rows.set(None);
-                        state.cols.set(None);
-                    }
-                >
-                    "show all"
-                </button>
-            </div>
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-heatmap-readout"
-                label=move || describe(&params.get(), pos.get())
-                pointer=cell_pointer(canvas_ref, layout, cursor, on_key)
-            />
-            <p
-                class="readout"
-                id="fig-heatmap-readout"
-                aria-live="polite"
-                data-cell=cursor_cell
-                data-value=cursor_value
+    figure! { "fig-heatmap", "ctl-n ctl-d ctl-base ctl-pos layout spacing ctl-rows-from ctl-rows-to ctl-cols-from ctl-cols-to", stats;
+        <div class="figure-tools" role="group" aria-label="Zoom">
+            <SpanInput what="positions" id="ctl-rows" span=state.rows len=state.positions />
+            <SpanInput what="columns" id="ctl-cols" span=state.cols len=state.dim />
+            <button
+                type="button"
+                class="button small"
+                on:click=move |_| {
+                    state.rows.set(None);
+                    state.cols.set(None);
+                }
             >
-                {readout}
-            </p>
-            <figcaption>{move || crate::explain::sinusoids::heatmap_caption(&params.get())}</figcaption>
-        </figure>
+                "show all"
+            </button>
+        </div>
+        <InteractiveCanvas node_ref=canvas_ref label=move || describe(&params.get(), pos.get())
+            pointer=cell_pointer(canvas_ref, layout, cursor, on_key) />
+        <p
+            class="readout"
+            id="fig-heatmap-readout"
+            aria-live="polite"
+            data-cell=cursor_cell
+            data-value=cursor_value
+        >
+            {readout}
+        </p>
+        <figcaption>{move || crate::explain::sinusoids::heatmap_caption(&params.get())}</figcaption>
     }
 }
 

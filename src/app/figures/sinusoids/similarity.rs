@@ -8,7 +8,7 @@ use crate::app::canvas::Surface;
 use crate::app::figure::{
     DrawStats, InteractiveCanvas, StillCanvas, draw_panels_effect, observed_width,
 };
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -163,31 +163,22 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
         )
     };
 
-    view! {
-        <figure
-            {..frame("fig-similarity", "ctl-n ctl-d ctl-base ctl-pos spacing", stats)}
-            data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
-            data-value=move || cursor.get().map(|c| format!("{}", cell_value(c))).unwrap_or_default()
-        >
-            <FigureLink id="fig-similarity" />
-            <InteractiveCanvas
-                node_ref=matrix_ref
-                readout_id="fig-similarity-readout"
-                readout=readout
-                label=describe
-                pointer=cell_pointer(matrix_ref, layout, cursor, on_key)
-            />
-            <StillCanvas
-                node_ref=curve_ref
-                label=move || {
-                    format!(
-                        "Similarity of position {} to every other position: 1 at the position \
-                         itself, and a sum of waves in the distance on either side.",
-                        pos.get()
-                    )
-                }
-            />
-            <figcaption>{move || caption.get()}</figcaption>
-        </figure>
+    figure! { "fig-similarity", "ctl-n ctl-d ctl-base ctl-pos spacing", stats, [
+        data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
+        data-value=move || cursor.get().map(|c| format!("{}", cell_value(c))).unwrap_or_default()
+    ];
+        <InteractiveCanvas node_ref=matrix_ref readout=readout label=describe
+            pointer=cell_pointer(matrix_ref, layout, cursor, on_key) />
+        <StillCanvas
+            node_ref=curve_ref
+            label=move || {
+                format!(
+                    "Similarity of position {} to every other position: 1 at the position \
+                     itself, and a sum of waves in the distance on either side.",
+                    pos.get()
+                )
+            }
+        />
+        <figcaption>{move || caption.get()}</figcaption>
     }
 }

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
@@ -130,33 +130,25 @@ pub fn SinusoidalWaves() -> impl IntoView {
         )
     };
 
-    view! {
-        <figure {..frame("fig-waves", "ctl-n ctl-d ctl-base ctl-pos ctl-dims layout spacing", stats)}>
-            <FigureLink id="fig-waves" />
-            <div class="figure-tools">
-                <label for="ctl-dims">"columns"</label>
-                <input
-                    id="ctl-dims"
-                    type="text"
-                    inputmode="numeric"
-                    class="exact wide"
-                    prop:value=move || dims.with(|d| format_dims(d))
-                    on:change=on_dims
-                    aria-describedby="ctl-dims-hint"
-                />
-                <span id="ctl-dims-hint" class="hint">"comma-separated, up to 8"</span>
-            </div>
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-waves-readout"
-                readout=readout
-                label=describe
-                pointer=Pointer::new(on_move, on_key).clearing(cursor)
+    figure! { "fig-waves", "ctl-n ctl-d ctl-base ctl-pos ctl-dims layout spacing", stats;
+        <div class="figure-tools">
+            <label for="ctl-dims">"columns"</label>
+            <input
+                id="ctl-dims"
+                type="text"
+                inputmode="numeric"
+                class="exact wide"
+                prop:value=move || dims.with(|d| format_dims(d))
+                on:change=on_dims
+                aria-describedby="ctl-dims-hint"
             />
-            <figcaption>
-                {move || crate::explain::sinusoids::waves_caption(&params.get())}
-                " Hover a column of the heatmap to add its wave here (grey)."
-            </figcaption>
-        </figure>
+            <span id="ctl-dims-hint" class="hint">"comma-separated, up to 8"</span>
+        </div>
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=Pointer::new(on_move, on_key).clearing(cursor) />
+        <figcaption>
+            {move || crate::explain::sinusoids::waves_caption(&params.get())}
+            " Hover a column of the heatmap to add its wave here (grey)."
+        </figcaption>
     }
 }

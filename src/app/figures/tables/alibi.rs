@@ -10,7 +10,7 @@ use web_sys::ImageData;
 use crate::app::canvas::{self, Surface};
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::{MatrixPainter, cell_pointer, event_pixel, key_cursor, step_item};
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
@@ -224,57 +224,49 @@ pub fn AlibiBias() -> impl IntoView {
             super::slopes::shape(s.heads.get())
         )
     };
-    view! {
-        <figure {..frame("fig-tab-alibi", "ctl-t-an ctl-t-causal", stats)}>
-            <FigureLink id="fig-tab-alibi" />
-            <div class="figure-tools">
-                <IntSlider label="sequence length n" id="ctl-t-an" min=ALIBI_LEN.0 max=ALIBI_LEN.1 value=s.alibi_len />
-                <label class="check" for="ctl-t-causal">
-                    <input type="checkbox" id="ctl-t-causal" prop:checked=move || s.causal.get() on:change=move |_| s.causal.update(|c| *c = !*c) />
-                    "causal (a decoder: keys after the query are masked)"
-                </label>
-            </div>
-            <InteractiveCanvas
-                node_ref=matrix_ref
-                readout_id="fig-tab-alibi-readout"
-                readout=readout
-                label=describe
-                pointer=cell_pointer(matrix_ref, layout, cursor, on_key)
-            />
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=tiles_ref
-                    class="tiles"
-                    tabindex="0"
-                    role="img"
-                    aria-label=describe_tiles
-                    aria-describedby="fig-tab-alibi-tiles-readout"
-                    on:mousemove=on_tiles_move
-                    on:mouseleave=move |_| tile_cursor.set(None)
-                    on:click=move |_| {
-                        if let Some(k) = tile_cursor.get_untracked() {
-                            choose(k);
-                        }
+    figure! { "fig-tab-alibi", "ctl-t-an ctl-t-causal", stats;
+        <div class="figure-tools">
+            <IntSlider label="sequence length n" id="ctl-t-an" min=ALIBI_LEN.0 max=ALIBI_LEN.1 value=s.alibi_len />
+            <label class="check" for="ctl-t-causal">
+                <input type="checkbox" id="ctl-t-causal" prop:checked=move || s.causal.get() on:change=move |_| s.causal.update(|c| *c = !*c) />
+                "causal (a decoder: keys after the query are masked)"
+            </label>
+        </div>
+        <InteractiveCanvas node_ref=matrix_ref readout=readout label=describe
+            pointer=cell_pointer(matrix_ref, layout, cursor, on_key) />
+        <div class="canvas-wrap">
+            <canvas
+                node_ref=tiles_ref
+                class="tiles"
+                tabindex="0"
+                role="img"
+                aria-label=describe_tiles
+                aria-describedby="fig-tab-alibi-tiles-readout"
+                on:mousemove=on_tiles_move
+                on:mouseleave=move |_| tile_cursor.set(None)
+                on:click=move |_| {
+                    if let Some(k) = tile_cursor.get_untracked() {
+                        choose(k);
                     }
-                    on:keydown=on_tiles_key
-                ></canvas>
-            </div>
-            <p class="readout" id="fig-tab-alibi-tiles-readout" aria-live="polite">{tiles_readout}</p>
-            {move || {
-                let note = alibi_mask_note(s.causal.get());
-                (!note.is_empty()).then(|| view! { <p class="finding" id="fig-tab-alibi-mask">{note}</p> })
-            }}
-            <figcaption>
-                "The bias is added to the attention score before the softmax, so relative to the "
-                "key at the query's own position a key's weight is multiplied by e^(−m·|i − j|): "
-                "farther keys are damped, more so for larger slopes. Colours stop at −8 (a factor e⁻⁸ ≈ 0.0003); hover for exact values. "
-                "The formula has no length in it: make n as long as you like, and every bias "
-                "is still defined. That alone does not make a model work past its training "
-                "length (the sinusoidal table is defined everywhere too). What ALiBi adds is an "
-                "inductive bias towards recency (Press et al., §3), and it does extrapolate: "
-                "their 1.3-billion-parameter model, trained on 1024 tokens, reaches on 2048 the "
-                "perplexity of a sinusoidal model trained on 2048 (§4.2). " {APP_B}
-            </figcaption>
-        </figure>
+                }
+                on:keydown=on_tiles_key
+            ></canvas>
+        </div>
+        <p class="readout" id="fig-tab-alibi-tiles-readout" aria-live="polite">{tiles_readout}</p>
+        {move || {
+            let note = alibi_mask_note(s.causal.get());
+            (!note.is_empty()).then(|| view! { <p class="finding" id="fig-tab-alibi-mask">{note}</p> })
+        }}
+        <figcaption>
+            "The bias is added to the attention score before the softmax, so relative to the "
+            "key at the query's own position a key's weight is multiplied by e^(−m·|i − j|): "
+            "farther keys are damped, more so for larger slopes. Colours stop at −8 (a factor e⁻⁸ ≈ 0.0003); hover for exact values. "
+            "The formula has no length in it: make n as long as you like, and every bias "
+            "is still defined. That alone does not make a model work past its training "
+            "length (the sinusoidal table is defined everywhere too). What ALiBi adds is an "
+            "inductive bias towards recency (Press et al., §3), and it does extrapolate: "
+            "their 1.3-billion-parameter model, trained on 1024 tokens, reaches on 2048 the "
+            "perplexity of a sinusoidal model trained on 2048 (§4.2). " {APP_B}
+        </figcaption>
     }
 }

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
@@ -80,49 +80,41 @@ pub fn AlibiAttention() -> impl IntoView {
             readout()
         )
     };
-    view! {
-        <figure {..frame("fig-tab-alibi-attention", "ctl-t-an ctl-t-causal ctl-t-h", stats)}>
-            <FigureLink id="fig-tab-alibi-attention" />
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-tab-alibi-attention-readout"
-                readout=readout
-                label=describe
-                pointer=cursor.pointer(canvas_ref, count, |x| x).clearing(cursor.at)
-            />
-            <p class="finding">{finding}</p>
-            <details class="head-table">
-                <summary>"Every head: slope and the distance at which its weight halves"</summary>
-                <table class="numbers">
-                    <thead>
-                        <tr><th scope="col">"head"</th><th scope="col">"slope m"</th><th scope="col">"weight halves every (ln 2 / m)"</th></tr>
-                    </thead>
-                    <tbody>
-                        {move || slopes.with(|ms| {
-                            ms.iter()
-                                .enumerate()
-                                .map(|(k, &m)| {
-                                    let cells = (
-                                        (k + 1).to_string(),
-                                        format_significant(m, 4),
-                                        format_significant(alibi::half_weight_distance(m), 4),
-                                    );
-                                    view! { <tr><td>{cells.0}</td><td>{cells.1}</td><td>{cells.2}</td></tr> }
-                                })
-                                .collect_view()
-                        })}
-                    </tbody>
-                </table>
-            </details>
-            <figcaption>
-                "Every key gets the same content score here, so the weights come from the bias "
-                "alone: softmax over keys of −m·|i − j|. A key's weight relative to the query's "
-                "own is e^(−m·distance), which halves every ln 2 / m positions: one position "
-                "for m = ln 2 ≈ 0.69, about 177 for m = 1/256. The heads share the same keys "
-                "but look at them at different ranges, from local to nearly global. "
-                {BIAS_AGAINST_CONTENT}
-                " The sequence length, causal mask and heads are those of the figures above."
-            </figcaption>
-        </figure>
+    figure! { "fig-tab-alibi-attention", "ctl-t-an ctl-t-causal ctl-t-h", stats;
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cursor.pointer(canvas_ref, count, |x| x).clearing(cursor.at) />
+        <p class="finding">{finding}</p>
+        <details class="head-table">
+            <summary>"Every head: slope and the distance at which its weight halves"</summary>
+            <table class="numbers">
+                <thead>
+                    <tr><th scope="col">"head"</th><th scope="col">"slope m"</th><th scope="col">"weight halves every (ln 2 / m)"</th></tr>
+                </thead>
+                <tbody>
+                    {move || slopes.with(|ms| {
+                        ms.iter()
+                            .enumerate()
+                            .map(|(k, &m)| {
+                                let cells = (
+                                    (k + 1).to_string(),
+                                    format_significant(m, 4),
+                                    format_significant(alibi::half_weight_distance(m), 4),
+                                );
+                                view! { <tr><td>{cells.0}</td><td>{cells.1}</td><td>{cells.2}</td></tr> }
+                            })
+                            .collect_view()
+                    })}
+                </tbody>
+            </table>
+        </details>
+        <figcaption>
+            "Every key gets the same content score here, so the weights come from the bias "
+            "alone: softmax over keys of −m·|i − j|. A key's weight relative to the query's "
+            "own is e^(−m·distance), which halves every ln 2 / m positions: one position "
+            "for m = ln 2 ≈ 0.69, about 177 for m = 1/256. The heads share the same keys "
+            "but look at them at different ranges, from local to nearly global. "
+            {BIAS_AGAINST_CONTENT}
+            " The sequence length, causal mask and heads are those of the figures above."
+        </figcaption>
     }
 }

@@ -9,7 +9,7 @@ use super::SeedField;
 use crate::app::controls::{IntSlider, LengthSlider, LogSlider};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::explain::tables::{DropeFinding, weight_text};
@@ -98,49 +98,37 @@ pub fn DroppedRotation() -> impl IntoView {
     let index = move |x: f64| {
         curves.with_untracked(|c| scene::nearest_distance(&c.distance, 10f64.powf(x)) as f64)
     };
-    view! {
-        <figure {..frame(
-            "fig-tab-drope",
-            "ctl-t-dd ctl-t-db ctl-t-dL ctl-t-ds ctl-t-dn ctl-t-dseed",
-            stats,
-        )}>
-            <FigureLink id="fig-tab-drope" />
-            <div class="figure-tools">
-                <IntSlider label="head_dim d" id="ctl-t-dd" min=DROPE_DIM.0 max=DROPE_DIM.1 step=2 value=s.drope_dim />
-                <LogSlider label="base" id="ctl-t-db" min=BASE.0 max=BASE.1 value=s.drope_base />
-                <LengthSlider label="trained length L₀" id="ctl-t-dL" range=DROPE_TRAINED value=s.drope_trained />
-                <IntSlider label="target T = s × L₀, s" id="ctl-t-ds" min=DROPE_FACTOR.0 max=DROPE_FACTOR.1 value=s.drope_factor />
-                <IntSlider label="distractor keys N" id="ctl-t-dn" min=DROPE_DISTRACTORS.0 max=DROPE_DISTRACTORS.1 value=s.drope_distractors />
-                <SeedField id="ctl-t-dseed" seed=s.drope_seed />
-            </div>
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-tab-drope-readout"
-                readout=readout
-                label=describe
-                pointer=cursor.pointer(canvas_ref, count, index).clearing(cursor.at)
-            />
-            <p class="finding">{finding}</p>
-            <figcaption>
-                "A toy, not the paper's experiment. One query q of d standard-normal entries; a "
-                "key equal to q, t positions before it; N distractor keys, also standard normal, "
-                "at distances 1 … N. The plot gives the matching key's share of the softmax "
-                "over the N + 1 keys, for t from N + 1 to T, at every distance when there are "
-                "fewer than 2048, else at up to 2048 spread about evenly on the logarithmic "
-                "axis, one step per doubling: a line while the step is one, then dots, since "
-                "between samples the weight moves faster than they could show. The same N + 1 "
-                "keys compete at every distance; in a text a farther key competes with more of "
-                "them, which thins its weight even without rotation (the paper offsets that "
-                "with a softmax scale fitted at the target length, below). RoPE uses the rotate_half pairs with θ" <sub>"i"</sub> " = base"
-                <sup>"−2i/d"</sup> "; YaRN uses factor s = T/L₀ with β_fast 32 and β_slow 1 and "
-                "its attention factor 0.1 ln s + 1 on q and k (transformers' "
-                "_compute_yarn_parameters); no rotation is what DroPE's code puts in every layer "
-                "(SakanaAI/DroPE, custom_models/attention.py: cos = 1, sin = 0). With random "
-                "vectors, RoPE spreads q·k over the pairs' angles, so the match can fade well "
-                "inside L₀ (the finding above says where, for this setting); a trained model's "
-                "queries and keys are not random, and this toy does not say how far a real "
-                "model's match carries."
-            </figcaption>
-        </figure>
+    figure! { "fig-tab-drope", "ctl-t-dd ctl-t-db ctl-t-dL ctl-t-ds ctl-t-dn ctl-t-dseed", stats;
+        <div class="figure-tools">
+            <IntSlider label="head_dim d" id="ctl-t-dd" min=DROPE_DIM.0 max=DROPE_DIM.1 step=2 value=s.drope_dim />
+            <LogSlider label="base" id="ctl-t-db" min=BASE.0 max=BASE.1 value=s.drope_base />
+            <LengthSlider label="trained length L₀" id="ctl-t-dL" range=DROPE_TRAINED value=s.drope_trained />
+            <IntSlider label="target T = s × L₀, s" id="ctl-t-ds" min=DROPE_FACTOR.0 max=DROPE_FACTOR.1 value=s.drope_factor />
+            <IntSlider label="distractor keys N" id="ctl-t-dn" min=DROPE_DISTRACTORS.0 max=DROPE_DISTRACTORS.1 value=s.drope_distractors />
+            <SeedField id="ctl-t-dseed" seed=s.drope_seed />
+        </div>
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cursor.pointer(canvas_ref, count, index).clearing(cursor.at) />
+        <p class="finding">{finding}</p>
+        <figcaption>
+            "A toy, not the paper's experiment. One query q of d standard-normal entries; a "
+            "key equal to q, t positions before it; N distractor keys, also standard normal, "
+            "at distances 1 … N. The plot gives the matching key's share of the softmax "
+            "over the N + 1 keys, for t from N + 1 to T, at every distance when there are "
+            "fewer than 2048, else at up to 2048 spread about evenly on the logarithmic "
+            "axis, one step per doubling: a line while the step is one, then dots, since "
+            "between samples the weight moves faster than they could show. The same N + 1 "
+            "keys compete at every distance; in a text a farther key competes with more of "
+            "them, which thins its weight even without rotation (the paper offsets that "
+            "with a softmax scale fitted at the target length, below). RoPE uses the rotate_half pairs with θ" <sub>"i"</sub> " = base"
+            <sup>"−2i/d"</sup> "; YaRN uses factor s = T/L₀ with β_fast 32 and β_slow 1 and "
+            "its attention factor 0.1 ln s + 1 on q and k (transformers' "
+            "_compute_yarn_parameters); no rotation is what DroPE's code puts in every layer "
+            "(SakanaAI/DroPE, custom_models/attention.py: cos = 1, sin = 0). With random "
+            "vectors, RoPE spreads q·k over the pairs' angles, so the match can fade well "
+            "inside L₀ (the finding above says where, for this setting); a trained model's "
+            "queries and keys are not random, and this toy does not say how far a real "
+            "model's match carries."
+        </figcaption>
     }
 }

@@ -4,12 +4,10 @@
 //! showed); ALiBi's bias just grows; T5's bucket stops changing at the last bucket's first
 //! distance, at or before max_distance.
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{DrawStats, draw_panels_effect, observed_width};
+use crate::app::figure::{DrawStats, Panels};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
@@ -33,29 +31,16 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
         let buckets = (s.buckets.get(), max_distance.get(), s.bidirectional.get());
         slopes.with(|m| Inputs::new(table, m, buckets))
     });
-    let refs: [NodeRef<Canvas>; PANELS] = std::array::from_fn(|_| NodeRef::new());
-    let widths: Vec<RwSignal<f64>> = refs.iter().map(|r| observed_width(*r)).collect();
+    let panels = Panels::<PANELS>::new();
+    let stats = DrawStats::new();
     let cursor = XCursor::new();
     let count = move || s.seq_len.get_untracked();
-    let stats = DrawStats::new();
-    draw_panels_effect(&refs, stats, move |first| {
+    panels.draw(stats, move |k, surface| {
         let (n, t, x) = (s.seq_len.get(), theme.get(), inputs.get());
-        let at = cursor.get(n);
-        for k in 0..PANELS {
-            let surface = if k == 0 {
-                first.clone()
-            } else {
-                let Some(el) = refs[k].get() else { continue };
-                Surface {
-                    el,
-                    css_width: widths[k].get(),
-                }
-            };
-            let spec = scene::extrapolate_spec(k, n, x, at, t);
-            let layout = paint_lines(&surface, scene::extrapolate_height, &spec);
-            if k == 0 {
-                cursor.layout.set_value(layout);
-            }
+        let spec = scene::extrapolate_spec(k, n, x, cursor.get(n), t);
+        let layout = paint_lines(surface, scene::extrapolate_height, &spec);
+        if k == 0 {
+            cursor.layout.set_value(layout);
         }
     });
     let readout = move || {
@@ -101,7 +86,7 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
                 <IntSlider label="max_len (the training length)" id="ctl-t-xL" min=MAX_LEN.0 max=MAX_LEN.1 value=s.max_len />
                 <IntSlider label="sequence length" id="ctl-t-xn" min=SEQUENCE.0 max=SEQUENCE.1 value=s.seq_len />
             </div>
-            {refs
+            {panels.refs
                 .into_iter()
                 .enumerate()
                 .map(|(k, r)| {

@@ -10,9 +10,9 @@ use leptos::prelude::*;
 use super::{Presets, SeedField};
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{InteractiveCanvas, draw_effect, observed_width};
+use crate::app::figure::{draw_effect, observed_width};
 use crate::app::frame::{FigureLink, frame};
-use crate::app::matrix::{MatrixPainter, cell_pointer, key_cursor};
+use crate::app::matrix::{MatrixPainter, MatrixPair, key_cursor};
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
@@ -143,21 +143,8 @@ pub fn LearnedCliff() -> impl IntoView {
                 <IntSlider label="width d" id="ctl-t-d" min=WIDTH.0 max=WIDTH.1 value=s.dim />
                 <SeedField id="ctl-t-seed" seed=s.seed />
             </div>
-            <div class="pair">
-                <InteractiveCanvas
-                    node_ref=learned_ref
-                    readout_id="fig-tab-learned-readout"
-                    label=describe
-                    pointer=cell_pointer(learned_ref, learned_layout, cursor, on_key)
-                />
-                <InteractiveCanvas
-                    node_ref=sin_ref
-                    readout_id="fig-tab-learned-readout"
-                    label=describe
-                    pointer=cell_pointer(sin_ref, sin_layout, cursor, on_key)
-                />
-            </div>
-            <p class="readout" id="fig-tab-learned-readout" aria-live="polite">{readout}</p>
+            <MatrixPair canvases=[(learned_ref, learned_layout), (sin_ref, sin_layout)] cursor=cursor on_key=on_key
+                readout_id="fig-tab-learned-readout" readout=readout label=describe />
             <p class="finding">{status}</p>
             <figcaption>
                 "A learned table is a trainable matrix with one row per position, looked up and "

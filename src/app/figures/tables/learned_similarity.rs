@@ -7,9 +7,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
-use crate::app::figure::{InteractiveCanvas, draw_effect, observed_width};
+use crate::app::figure::{draw_effect, observed_width};
 use crate::app::frame::{FigureLink, frame};
-use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, MatrixPair, key_cursor};
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
 use crate::chart::heatmap::HeatmapLayout;
@@ -144,21 +144,8 @@ pub fn LearnedSimilarity() -> impl IntoView {
     view! {
         <figure {..frame("fig-tab-learned-sim", "ctl-t-d ctl-t-seed", stats)}>
             <FigureLink id="fig-tab-learned-sim" />
-            <div class="pair">
-                <InteractiveCanvas
-                    node_ref=learned_ref
-                    readout_id="fig-tab-learned-sim-readout"
-                    label=describe
-                    pointer=cell_pointer(learned_ref, left_layout, cursor, on_key)
-                />
-                <InteractiveCanvas
-                    node_ref=sin_ref
-                    readout_id="fig-tab-learned-sim-readout"
-                    label=describe
-                    pointer=cell_pointer(sin_ref, right_layout, cursor, on_key)
-                />
-            </div>
-            <p class="readout" id="fig-tab-learned-sim-readout" aria-live="polite">{readout}</p>
+            <MatrixPair canvases=[(learned_ref, left_layout), (sin_ref, right_layout)] cursor=cursor on_key=on_key
+                readout_id="fig-tab-learned-sim-readout" readout=readout label=describe />
             <p class="finding">{finding}</p>
             <figcaption>
                 "The same table as above (its seed, width and rows; at most the first 128 "

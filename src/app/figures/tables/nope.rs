@@ -11,7 +11,7 @@ use super::SeedField;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, InteractiveCanvas, draw_effect_into};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::state::tables::TablesState;
 use crate::app::tasks::run_in_slices;
 use crate::app::theme::PageTheme;
@@ -145,41 +145,33 @@ pub fn NoPosition() -> impl IntoView {
             finding()
         )
     };
-    view! {
-        <figure {..frame("fig-tab-nope", "ctl-t-nn ctl-t-nd ctl-t-nseed", stats)}>
-            <FigureLink id="fig-tab-nope" />
-            <div class="figure-tools">
-                <IntSlider label="sequence length" id="ctl-t-nn" min=NOPE_LEN.0 max=NOPE_LEN.1 value=s.nope_len />
-                <IntSlider label="value width d" id="ctl-t-nd" min=NOPE_DIM.0 max=NOPE_DIM.1 value=s.nope_dim />
-                <SeedField id="ctl-t-nseed" seed=s.seed />
-            </div>
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-tab-nope-readout"
-                readout=readout
-                label=describe
-                pointer=cursor.pointer(canvas_ref, count, |x| 10f64.powf(x) - 1.0).clearing(cursor.at)
-            />
-            <p class="finding">{finding}</p>
-            <figcaption>
-                "A decoder without any positional encoding (NoPE) still has its causal mask: "
-                "query i may attend to keys 0 … i only. Even when every score is equal, that "
-                "mask makes each weight 1/(i + 1), and averaging i + 1 independent values with "
-                "unit variance leaves variance 1/(i + 1) — a signal of position that later "
-                "layers can read (the argument of Chi et al. 2023). Irie et al. (2019) already "
-                "found that deep Transformer language models do not need positional encoding; "
-                "Haviv et al. (2022) found causal language models without it competitive with "
-                "those with it, and probed position from their activations. Kazemnejad et al. "
-                "(2023, Theorem 1) prove that a first causal layer can recover absolute "
-                "positions by another route: attending equally to every key and reading a "
-                "marker only the first token carries, it outputs exactly 1/(i + 1); they also "
-                "report that NoPE generalises to longer inputs better than the encodings they "
-                "compared on their tasks, though it too fails past a limit (Wang et al. 2024). "
-                "All of this needs the mask: an encoder without positions attends both ways, is "
-                "blind to order (" <a href="#fig-attention">"chapter 1's order-blindness figure"</a> "), and masked language "
-                "models trained without positions do worse. The values share the learned "
-                "table's seed."
-            </figcaption>
-        </figure>
+    figure! { "fig-tab-nope", "ctl-t-nn ctl-t-nd ctl-t-nseed", stats;
+        <div class="figure-tools">
+            <IntSlider label="sequence length" id="ctl-t-nn" min=NOPE_LEN.0 max=NOPE_LEN.1 value=s.nope_len />
+            <IntSlider label="value width d" id="ctl-t-nd" min=NOPE_DIM.0 max=NOPE_DIM.1 value=s.nope_dim />
+            <SeedField id="ctl-t-nseed" seed=s.seed />
+        </div>
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cursor.pointer(canvas_ref, count, |x| 10f64.powf(x) - 1.0).clearing(cursor.at) />
+        <p class="finding">{finding}</p>
+        <figcaption>
+            "A decoder without any positional encoding (NoPE) still has its causal mask: "
+            "query i may attend to keys 0 … i only. Even when every score is equal, that "
+            "mask makes each weight 1/(i + 1), and averaging i + 1 independent values with "
+            "unit variance leaves variance 1/(i + 1) — a signal of position that later "
+            "layers can read (the argument of Chi et al. 2023). Irie et al. (2019) already "
+            "found that deep Transformer language models do not need positional encoding; "
+            "Haviv et al. (2022) found causal language models without it competitive with "
+            "those with it, and probed position from their activations. Kazemnejad et al. "
+            "(2023, Theorem 1) prove that a first causal layer can recover absolute "
+            "positions by another route: attending equally to every key and reading a "
+            "marker only the first token carries, it outputs exactly 1/(i + 1); they also "
+            "report that NoPE generalises to longer inputs better than the encodings they "
+            "compared on their tasks, though it too fails past a limit (Wang et al. 2024). "
+            "All of this needs the mask: an encoder without positions attends both ways, is "
+            "blind to order (" <a href="#fig-attention">"chapter 1's order-blindness figure"</a> "), and masked language "
+            "models trained without positions do worse. The values share the learned "
+            "table's seed."
+        </figcaption>
     }
 }

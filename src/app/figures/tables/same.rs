@@ -3,12 +3,10 @@
 //! turns q and k by, and the biases ALiBi adds to the scores of query `p` — under one position
 //! slider.
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{DrawStats, draw_panels_effect, observed_width};
+use crate::app::figure::{DrawStats, Panels};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::{FigureLink, frame};
 use crate::app::plot::paint_lines;
@@ -35,29 +33,17 @@ pub fn SamePosition() -> impl IntoView {
             (m, own),
         )
     });
-    let refs: [NodeRef<Canvas>; PANELS] = std::array::from_fn(|_| NodeRef::new());
-    let widths: Vec<RwSignal<f64>> = refs.iter().map(|r| observed_width(*r)).collect();
-    let cursors: [XCursor; PANELS] = std::array::from_fn(|_| XCursor::new());
+    let panels = Panels::<PANELS>::new();
     let stats = DrawStats::new();
-    draw_panels_effect(&refs, stats, move |first| {
+    let cursors: [XCursor; PANELS] = std::array::from_fn(|_| XCursor::new());
+    panels.draw(stats, move |k, surface| {
         let (p, h, t) = (s.pos.get(), head.get(), theme.get());
         data.with(|c| {
-            for k in 0..PANELS {
-                let surface = if k == 0 {
-                    first.clone()
-                } else {
-                    let Some(el) = refs[k].get() else { continue };
-                    Surface {
-                        el,
-                        css_width: widths[k].get(),
-                    }
-                };
-                let at = cursors[k].get(panel(k, c, p, h).3.len());
-                let spec = scene::same_spec(k, c, (p, h), at, t);
-                cursors[k]
-                    .layout
-                    .set_value(paint_lines(&surface, scene::same_height, &spec));
-            }
+            let at = cursors[k].get(panel(k, c, p, h).3.len());
+            let spec = scene::same_spec(k, c, (p, h), at, t);
+            cursors[k]
+                .layout
+                .set_value(paint_lines(surface, scene::same_height, &spec));
         });
     });
     let read = move |k: usize| {
@@ -105,7 +91,7 @@ pub fn SamePosition() -> impl IntoView {
         }
     };
     let canvas = move |k: usize| {
-        let r = refs[k];
+        let r = panels.refs[k];
         let count = move || data.with_untracked(|c| panel(k, c, s.pos.get_untracked(), 1).3.len());
         view! {
             <div>

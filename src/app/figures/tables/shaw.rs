@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::app::controls::IntSlider;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
@@ -90,32 +90,24 @@ pub fn ShawClipped() -> impl IntoView {
             )
         }
     };
-    view! {
-        <figure {..frame("fig-tab-shaw", "ctl-t-k ctl-t-sn", stats)}>
-            <FigureLink id="fig-tab-shaw" />
-            <div class="figure-tools">
-                <IntSlider label="clipping distance k" id="ctl-t-k" min=SHAW_K.0 max=SHAW_K.1 value=s.shaw_k />
-                <IntSlider label="positions" id="ctl-t-sn" min=SHAW_POSITIONS.0 max=SHAW_POSITIONS.1 value=s.shaw_len />
-            </div>
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-tab-shaw-readout"
-                readout=readout
-                label=describe
-                pointer=cell_pointer(canvas_ref, layout, cursor, on_key)
-            />
-            <p class="finding">{finding}</p>
-            <figcaption>
-                "Shaw, Uszkoreit and Vaswani (2018) give attention no absolute positions at all. "
-                "Each query–key pair adds a learned vector for its distance j − i to the key (in "
-                "the score) and to the value (in the output), and distances are clipped at ±k "
-                "(their base translation model used k = 16 and their big one k = 8; BLEU barely "
-                "changed for any k ≥ 2, which they explain by stacked layers passing precise "
-                "relative position on beyond the clip, §4.3). In their ablation (Table 3) the "
-                "key vectors alone gave the same BLEU as both (25.8) and the value vectors alone "
-                "25.3; T5, ALiBi and RoPE after them act on the scores only. Only distance "
-                "matters, and the same 2k + 1 vectors serve any sequence length."
-            </figcaption>
-        </figure>
+    figure! { "fig-tab-shaw", "ctl-t-k ctl-t-sn", stats;
+        <div class="figure-tools">
+            <IntSlider label="clipping distance k" id="ctl-t-k" min=SHAW_K.0 max=SHAW_K.1 value=s.shaw_k />
+            <IntSlider label="positions" id="ctl-t-sn" min=SHAW_POSITIONS.0 max=SHAW_POSITIONS.1 value=s.shaw_len />
+        </div>
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cell_pointer(canvas_ref, layout, cursor, on_key) />
+        <p class="finding">{finding}</p>
+        <figcaption>
+            "Shaw, Uszkoreit and Vaswani (2018) give attention no absolute positions at all. "
+            "Each query–key pair adds a learned vector for its distance j − i to the key (in "
+            "the score) and to the value (in the output), and distances are clipped at ±k "
+            "(their base translation model used k = 16 and their big one k = 8; BLEU barely "
+            "changed for any k ≥ 2, which they explain by stacked layers passing precise "
+            "relative position on beyond the clip, §4.3). In their ablation (Table 3) the "
+            "key vectors alone gave the same BLEU as both (25.8) and the value vectors alone "
+            "25.3; T5, ALiBi and RoPE after them act on the scores only. Only distance "
+            "matters, and the same 2k + 1 vectors serve any sequence length."
+        </figcaption>
     }
 }

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::app::controls::{IntSlider, show_value};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::state::Notices;
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
@@ -75,38 +75,29 @@ pub fn AlibiSlopes() -> impl IntoView {
             readout()
         )
     };
-    view! {
-        <figure
-            {..frame("fig-tab-slopes", "ctl-t-h ctl-t-head ctl-t-m", stats)}
-            data-slopes=move || slopes.with(|m| m.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","))
-        >
-            <FigureLink id="fig-tab-slopes" />
-            <div class="figure-tools">
-                <IntSlider label="heads H" id="ctl-t-h" min=HEADS.0 max=HEADS.1 value=s.heads />
-                <HeadPicker />
-                <SlopeSlider />
-            </div>
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-tab-slopes-readout"
-                readout=readout
-                label=describe
-                pointer=cursor.pointer(canvas_ref, count, |x| x - 1.0).clearing(cursor.at)
-            />
-            <p class="finding">{finding}</p>
-            <figcaption>
-                "ALiBi adds no position vector anywhere. Each head subtracts m·|i − j| from the "
-                "score of query i and key j, with its own slope m. Large slopes make a head look "
-                "only at its neighbours; small ones let it see far. Press, Smith and Lewis "
-                "(2022, §3) fix the slopes instead of learning them (trainable slopes did not "
-                "yield strong extrapolation in their experiments). Why a geometric sequence? "
-                "In their exploration the slope sets that worked best had slopes in (0, 1), "
-                "denser towards 0; a geometric sequence is exactly that, and it gives each head "
-                "a range (ln 2 / m) a constant factor longer than the previous head's. The "
-                "slopes are those of the authors' code and of Hugging Face transformers' BLOOM "
-                "code (bloom._get_alibi_slopes in transformers 5)."
-            </figcaption>
-        </figure>
+    figure! { "fig-tab-slopes", "ctl-t-h ctl-t-head ctl-t-m", stats, [
+        data-slopes=move || slopes.with(|m| m.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","))
+    ];
+        <div class="figure-tools">
+            <IntSlider label="heads H" id="ctl-t-h" min=HEADS.0 max=HEADS.1 value=s.heads />
+            <HeadPicker />
+            <SlopeSlider />
+        </div>
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cursor.pointer(canvas_ref, count, |x| x - 1.0).clearing(cursor.at) />
+        <p class="finding">{finding}</p>
+        <figcaption>
+            "ALiBi adds no position vector anywhere. Each head subtracts m·|i − j| from the "
+            "score of query i and key j, with its own slope m. Large slopes make a head look "
+            "only at its neighbours; small ones let it see far. Press, Smith and Lewis "
+            "(2022, §3) fix the slopes instead of learning them (trainable slopes did not "
+            "yield strong extrapolation in their experiments). Why a geometric sequence? "
+            "In their exploration the slope sets that worked best had slopes in (0, 1), "
+            "denser towards 0; a geometric sequence is exactly that, and it gives each head "
+            "a range (ln 2 / m) a constant factor longer than the previous head's. The "
+            "slopes are those of the authors' code and of Hugging Face transformers' BLOOM "
+            "code (bloom._get_alibi_slopes in transformers 5)."
+        </figcaption>
     }
 }
 

@@ -12,7 +12,7 @@ use crate::app::canvas::Surface;
 use crate::app::controls::{Choice, IntSlider};
 use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::tables::TablesState;
@@ -107,44 +107,36 @@ pub fn T5Buckets() -> impl IntoView {
             .0
             .max(exact_buckets(s.buckets.get(), s.bidirectional.get()) + 1)
     });
-    view! {
-        <figure {..frame("fig-tab-t5", "ctl-t-nb ctl-t-md ctl-t-tn t-bi", stats)}>
-            <FigureLink id="fig-tab-t5" />
-            <div class="figure-tools">
-                <IntSlider label="num_buckets" id="ctl-t-nb" min=T5_BUCKETS.0 max=T5_BUCKETS.1 value=s.buckets />
-                <IntSlider label="max_distance" id="ctl-t-md" min=distance_min max=T5_MAX_DISTANCE.1 value=s.max_distance />
-                <IntSlider label="positions" id="ctl-t-tn" min=T5_POSITIONS.0 max=T5_POSITIONS.1 value=s.t5_len />
-                <Choice legend="attention" name="t-bi" options=directions value=s.bidirectional />
-            </div>
-            <InteractiveCanvas
-                node_ref=matrix_ref
-                readout_id="fig-tab-t5-readout"
-                readout=readout
-                label=describe
-                pointer=cell_pointer(matrix_ref, layout, cursor, on_key)
-            />
-            <InteractiveCanvas
-                node_ref=curve_ref
-                readout_id="fig-tab-t5-curve-readout"
-                readout=curve_readout
-                label=describe
-                pointer=x_cursor.pointer(curve_ref, count, move |x| {
-                    x + reach(s.t5_len.get_untracked(), max_distance.get_untracked()) as f64
-                })
-            />
-            <p class="finding">{finding}</p>
-            <figcaption>
-                "T5 (Raffel et al. 2020) adds one learned scalar per bucket and head to the "
-                "attention logits. Near distances are told apart exactly; far ones only roughly, "
-                "in buckets whose width grows with the distance. The log buckets reach the last "
-                "one at or before max_distance (at distance 91 with T5's own 32 buckets and "
-                "max_distance 128, bidirectional), and from there on every distance looks the "
-                "same to this bias, so it stops changing and any length can be read. That is "
-                "one layer's view: T5's authors note that a layer is insensitive to relative "
-                "position beyond 128 tokens, but subsequent layers can build a sensitivity to "
-                "larger offsets by combining local information (Raffel et al. 2020, §2.1). The "
-                "numbers are those of transformers' T5Attention._relative_position_bucket."
-            </figcaption>
-        </figure>
+    figure! { "fig-tab-t5", "ctl-t-nb ctl-t-md ctl-t-tn t-bi", stats;
+        <div class="figure-tools">
+            <IntSlider label="num_buckets" id="ctl-t-nb" min=T5_BUCKETS.0 max=T5_BUCKETS.1 value=s.buckets />
+            <IntSlider label="max_distance" id="ctl-t-md" min=distance_min max=T5_MAX_DISTANCE.1 value=s.max_distance />
+            <IntSlider label="positions" id="ctl-t-tn" min=T5_POSITIONS.0 max=T5_POSITIONS.1 value=s.t5_len />
+            <Choice legend="attention" name="t-bi" options=directions value=s.bidirectional />
+        </div>
+        <InteractiveCanvas node_ref=matrix_ref readout=readout label=describe
+            pointer=cell_pointer(matrix_ref, layout, cursor, on_key) />
+        <InteractiveCanvas
+            node_ref=curve_ref
+            readout_id="fig-tab-t5-curve-readout"
+            readout=curve_readout
+            label=describe
+            pointer=x_cursor.pointer(curve_ref, count, move |x| {
+                x + reach(s.t5_len.get_untracked(), max_distance.get_untracked()) as f64
+            })
+        />
+        <p class="finding">{finding}</p>
+        <figcaption>
+            "T5 (Raffel et al. 2020) adds one learned scalar per bucket and head to the "
+            "attention logits. Near distances are told apart exactly; far ones only roughly, "
+            "in buckets whose width grows with the distance. The log buckets reach the last "
+            "one at or before max_distance (at distance 91 with T5's own 32 buckets and "
+            "max_distance 128, bidirectional), and from there on every distance looks the "
+            "same to this bias, so it stops changing and any length can be read. That is "
+            "one layer's view: T5's authors note that a layer is insensitive to relative "
+            "position beyond 128 tokens, but subsequent layers can build a sensitivity to "
+            "larger offsets by combining local information (Raffel et al. 2020, §2.1). The "
+            "numbers are those of transformers' T5Attention._relative_position_bucket."
+        </figcaption>
     }
 }

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use super::SeedField;
 use crate::app::controls::{Choice, TextField};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
@@ -200,50 +200,42 @@ pub fn TransformerXl() -> impl IntoView {
         (TxlTerm::Rows, "code's rows"),
         (TxlTerm::Shifted, "after shift"),
     ];
-    view! {
-        <figure {..frame("fig-tab-txl", "ctl-t-xs ctl-t-xseed t-xterm", stats)}>
-            <FigureLink id="fig-tab-txl" />
-            <div class="figure-tools">
-                <TextField
-                    label="sentence"
-                    id="ctl-t-xs"
-                    hint="up to 16 words"
-                    current=move || s.txl_sentence.get()
-                    check=|text: &str| check_sentence(text).map(|_| text.to_string())
-                    set=move |text| s.txl_sentence.set(text)
-                />
-                <SeedField id="ctl-t-xseed" seed=s.txl_seed />
-                <Choice legend="show" name="t-xterm" options=terms_choice value=s.txl_term />
-            </div>
-            <InteractiveCanvas
-                node_ref=canvas_ref
-                readout_id="fig-tab-txl-readout"
-                readout=readout
-                label=describe
-                pointer=cell_pointer(canvas_ref, layout, cursor, on_key)
+    figure! { "fig-tab-txl", "ctl-t-xs ctl-t-xseed t-xterm", stats;
+        <div class="figure-tools">
+            <TextField
+                label="sentence"
+                id="ctl-t-xs"
+                hint="up to 16 words"
+                current=move || s.txl_sentence.get()
+                check=|text: &str| check_sentence(text).map(|_| text.to_string())
+                set=move |text| s.txl_sentence.set(text)
             />
-            <p class="finding">{finding}</p>
-            <figcaption>
-                "Transformer-XL (Dai et al. 2019) reads a long text in segments and lets each "
-                "segment attend to the cached states of the one before (§3.2). With absolute "
-                "positions both segments would number their tokens the same way, and the model "
-                "could not tell a cached token's position from that of the token at the same "
-                "place in this segment (§3.3), so the score is rewritten to use only the "
-                "distance i − j. The four products of "
-                "adding positions to the input become: (a) content-based addressing, the words "
-                "alone; (b) a content-dependent positional bias, the query word against "
-                "R" <sub>"i−j"</sub> ", a sinusoid of the distance with no learned parameter, "
-                "projected by a key matrix of its own, W" <sub>"k,R"</sub> "; (c) a global "
-                "content bias, a learned vector u in place of the query, the same at every "
-                "position; (d) a global positional bias, a learned v against the distance. Here "
-                "the words are chapter 1's toy model (W" <sub>"q"</sub> " and W" <sub>"k,E"</sub>
-                " as in its attention figure), and W" <sub>"k,R"</sub> ", u and v are drawn "
-                "from the seed, each term divided by √d as the authors' code scales the sum. "
-                "Their code builds (b) + (d) as one row per query over the distances klen − 1, …, "
-                "1, 0 (klen: the keys, cached ones included) and shifts each row into place ("
-                <code>"_rel_shift"</code> "); the causal mask hides what the shift leaves above "
-                "the diagonal (with cached keys, above the diagonal moved right by their number)."
-            </figcaption>
-        </figure>
+            <SeedField id="ctl-t-xseed" seed=s.txl_seed />
+            <Choice legend="show" name="t-xterm" options=terms_choice value=s.txl_term />
+        </div>
+        <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
+            pointer=cell_pointer(canvas_ref, layout, cursor, on_key) />
+        <p class="finding">{finding}</p>
+        <figcaption>
+            "Transformer-XL (Dai et al. 2019) reads a long text in segments and lets each "
+            "segment attend to the cached states of the one before (§3.2). With absolute "
+            "positions both segments would number their tokens the same way, and the model "
+            "could not tell a cached token's position from that of the token at the same "
+            "place in this segment (§3.3), so the score is rewritten to use only the "
+            "distance i − j. The four products of "
+            "adding positions to the input become: (a) content-based addressing, the words "
+            "alone; (b) a content-dependent positional bias, the query word against "
+            "R" <sub>"i−j"</sub> ", a sinusoid of the distance with no learned parameter, "
+            "projected by a key matrix of its own, W" <sub>"k,R"</sub> "; (c) a global "
+            "content bias, a learned vector u in place of the query, the same at every "
+            "position; (d) a global positional bias, a learned v against the distance. Here "
+            "the words are chapter 1's toy model (W" <sub>"q"</sub> " and W" <sub>"k,E"</sub>
+            " as in its attention figure), and W" <sub>"k,R"</sub> ", u and v are drawn "
+            "from the seed, each term divided by √d as the authors' code scales the sum. "
+            "Their code builds (b) + (d) as one row per query over the distances klen − 1, …, "
+            "1, 0 (klen: the keys, cached ones included) and shifts each row into place ("
+            <code>"_rel_shift"</code> "); the causal mask hides what the shift leaves above "
+            "the diagonal (with cached keys, above the diagonal moved right by their number)."
+        </figcaption>
     }
 }
