@@ -307,6 +307,17 @@ thread_local! {
 #[derive(Clone, Copy)]
 pub struct FigureId(pub &'static str);
 
+/// The id of a canvas's readout paragraph: `given`, else the figure's (`{id}-readout`, with the
+/// [`FigureId`] of the figure being built).
+pub(super) fn readout_of(given: Option<&'static str>) -> String {
+    match given {
+        Some(id) => id.to_string(),
+        None => use_context::<FigureId>()
+            .map(|f| format!("{}-readout", f.0))
+            .unwrap_or_default(),
+    }
+}
+
 /// What the pointer and the keys do on an [`InteractiveCanvas`]: a selection moved by pointer
 /// moves and keys, kept or cleared when the pointer leaves. Held as `dyn`, so the canvas's view is
 /// built once for every figure.
@@ -384,12 +395,7 @@ pub(super) fn interactive_canvas(
         on_leave,
         on_key,
     } = pointer;
-    let readout_id = match readout_id {
-        Some(id) => id.to_string(),
-        None => use_context::<FigureId>()
-            .map(|f| format!("{}-readout", f.0))
-            .unwrap_or_default(),
-    };
+    let readout_id = readout_of(readout_id);
     view! {
         <div class="canvas-wrap">
             <canvas
@@ -474,13 +480,12 @@ impl Drag {
 
 /// A figure's canvas that the pointer drags (a vector's tip, a point cloud's view): focusable
 /// (the keys do what dragging does), an image with a live text alternative, described by the
-/// readout paragraph `readout_id` that the figure places.
+/// readout paragraph that the figure places (`{id}-readout` of the figure, as for an
+/// [`InteractiveCanvas`]).
 #[component]
 pub fn DragCanvas<L>(
     /// The canvas the figure draws on.
     node_ref: NodeRef<Canvas>,
-    /// The id of the readout paragraph that describes the canvas.
-    readout_id: &'static str,
     /// The text alternative, kept current.
     label: L,
     /// What the pointer and the keys do.
@@ -489,13 +494,12 @@ pub fn DragCanvas<L>(
 where
     L: Fn() -> String + Send + Sync + 'static,
 {
-    drag_canvas(node_ref, readout_id, std::sync::Arc::new(label), drag)
+    drag_canvas(node_ref, std::sync::Arc::new(label), drag)
 }
 
 /// The view of [`DragCanvas`], built once for every figure's label.
 fn drag_canvas(
     node_ref: NodeRef<Canvas>,
-    readout_id: &'static str,
     label: std::sync::Arc<dyn Fn() -> String + Send + Sync>,
     drag: Drag,
 ) -> AnyView {
@@ -505,6 +509,7 @@ fn drag_canvas(
         leave,
         key,
     } = drag;
+    let readout_id = readout_of(None);
     let drag = Rc::new(drag);
     let pressed = StoredValue::new(false);
     let on_down = {

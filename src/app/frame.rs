@@ -31,7 +31,7 @@ pub fn frame(id: &'static str, controls: impl AttributeValue, stats: DrawStats) 
 /// context. A macro, not a component: the view stays one type, as if written out in place (a
 /// component wrapping each figure's children cost 13 KB of gzipped wasm in generic glue).
 macro_rules! figure {
-    ($id:literal, $controls:literal, $stats:expr $(, [$($attr:tt)*])?; $($children:tt)*) => {{
+    ($id:literal, $controls:expr, $stats:expr $(, [$($attr:tt)*])?; $($children:tt)*) => {{
         ::leptos::prelude::provide_context($crate::app::figure::FigureId($id));
         ::leptos::prelude::view! {
             <figure {..$crate::app::frame::frame($id, $controls, $stats)} $($($attr)*)?>

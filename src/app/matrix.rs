@@ -572,7 +572,7 @@ pub fn cell_pointer(
 
 /// Two matrices side by side with one cursor (`<div class="pair">`): each canvas is hovered and
 /// stepped as [`cell_pointer`] does, both have the text alternative `label`, and both are
-/// described by the readout paragraph `readout_id`, which follows them.
+/// described by the figure's readout paragraph (`{id}-readout`), which follows them.
 #[component]
 pub fn MatrixPair<L, K>(
     /// The two canvases, left then right, with the layouts their draws keep.
@@ -581,8 +581,6 @@ pub fn MatrixPair<L, K>(
     cursor: RwSignal<Option<(usize, usize)>>,
     /// What the keys do on either canvas (usually [`key_cursor`]).
     on_key: K,
-    /// The id of the readout paragraph.
-    readout_id: &'static str,
     /// The readout's text, kept current.
     #[prop(into)]
     readout: TextProp,
@@ -594,10 +592,11 @@ where
     K: Fn(web_sys::KeyboardEvent) + Copy + 'static,
 {
     let label: std::sync::Arc<dyn Fn() -> String + Send + Sync> = std::sync::Arc::new(label);
+    let readout_id = super::figure::readout_of(None);
     let [left, right] = canvases.map(|(canvas, layout)| {
         super::figure::interactive_canvas(
             canvas,
-            Some(readout_id),
+            None,
             None,
             label.clone(),
             cell_pointer(canvas, layout, cursor, on_key),

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use super::method_name;
 use crate::app::figure::{DrawStats, InteractiveCanvas, draw_effect_into};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::state::context::ContextState;
 use crate::app::theme::PageTheme;
 use crate::explain::context as claims;
@@ -119,62 +119,53 @@ pub fn Wavelengths() -> impl IntoView {
     };
     let describe_scale =
         move || "How much each method slows each pair, from 1 (untouched) to s.".to_string();
-    view! {
-        <figure {..frame(
-            "fig-ctx-wavelengths",
-            move || {
-                // The chosen method's own overlay box is disabled (it is always drawn).
-                let chosen = s.rope_type.get();
-                let boxes = RopeType::ALL
-                    .into_iter()
-                    .filter(|&t| t != RopeType::Default && t != chosen)
-                    .map(|t| format!(" ctl-c-cmp-{}", t.as_str()))
-                    .collect::<String>();
-                format!("ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base ctl-c-bf ctl-c-bs ctl-c-trunc ctl-c-lo ctl-c-hi{boxes} c-type ctl-c-model")
-            },
-            stats,
-        )}>
-            <FigureLink id="fig-ctx-wavelengths" />
-            <fieldset class="figure-tools checks">
-                <legend>"overlay"</legend>
-                {toggles}
-            </fieldset>
-            <InteractiveCanvas
-                node_ref=top_ref
-                readout_id="fig-ctx-wavelengths-readout"
-                label=describe
-                pointer=cursor.pointer(top_ref, count, |x| x)
-            />
-            <InteractiveCanvas
-                node_ref=bottom_ref
-                readout_id="fig-ctx-wavelengths-readout"
-                readout=readout
-                label=describe_scale
-                pointer=scale_cursor.pointer(bottom_ref, count, |x| x)
-            />
-            <p class="readout">{bands}</p>
-            <figcaption>
-                "Each pair's wavelength λ" <sub>"i"</sub> " = 2π/θ" <sub>"i"</sub>
-                " is the number of positions it needs for one full turn. Pairs whose wavelength "
-                "is longer than the trained context L₀ never completed a turn in training. "
-                "Position interpolation (Chen et al. 2023) stretches every wavelength s times, "
-                "the fast pairs' too: neighbouring tokens end up s times closer in angle on the "
-                "pairs that tell nearby positions apart, which blurs local detail (YaRN §3.1) and "
-                "is what NTK-aware scaling, NTK-by-parts and YaRN set out to avoid. Chen et al. "
-                "show that the attention scores stay far better bounded after interpolation than "
-                "after extrapolation (§2.3), yet the model still needs fine-tuning (about 1000 "
-                "steps) to work at the new length. NTK-aware scaling slows pair i by "
-                "s" <sup>"2i/(d−2)"</sup> ": only the slowest pair is slowed the full s, so at "
-                "T = s·L₀ the other slow pairs still pass their trained arc. YaRN and Llama 3 "
-                "decide per pair from how often it turns within L₀: at their usual settings they "
-                "keep the fast pairs and stretch the slow ones, but at others they can divide or "
-                "keep every pair, or invert the ramp; the readout above says what they do now. "
-                "The lower plot shows each method's "
-                "slow-down θ" <sub>"i"</sub> "/θ′" <sub>"i"</sub> ". Frequencies as Hugging Face "
-                "transformers computes them (modeling_rope_utils), at the target length T; "
-                "NTK-aware, which transformers has no fixed-factor type for, is bloc97's base "
-                "change base·s" <sup>"d/(d−2)"</sup> "."
-            </figcaption>
-        </figure>
+    figure! { "fig-ctx-wavelengths", move || {
+            // The chosen method's own overlay box is disabled (it is always drawn).
+            let chosen = s.rope_type.get();
+            let boxes = RopeType::ALL
+                .into_iter()
+                .filter(|&t| t != RopeType::Default && t != chosen)
+                .map(|t| format!(" ctl-c-cmp-{}", t.as_str()))
+                .collect::<String>();
+            format!("ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base ctl-c-bf ctl-c-bs ctl-c-trunc ctl-c-lo ctl-c-hi{boxes} c-type ctl-c-model")
+        }, stats;
+        <fieldset class="figure-tools checks">
+            <legend>"overlay"</legend>
+            {toggles}
+        </fieldset>
+        <InteractiveCanvas
+            node_ref=top_ref
+            label=describe
+            pointer=cursor.pointer(top_ref, count, |x| x)
+        />
+        <InteractiveCanvas
+            node_ref=bottom_ref
+            readout=readout
+            label=describe_scale
+            pointer=scale_cursor.pointer(bottom_ref, count, |x| x)
+        />
+        <p class="readout">{bands}</p>
+        <figcaption>
+            "Each pair's wavelength λ" <sub>"i"</sub> " = 2π/θ" <sub>"i"</sub>
+            " is the number of positions it needs for one full turn. Pairs whose wavelength "
+            "is longer than the trained context L₀ never completed a turn in training. "
+            "Position interpolation (Chen et al. 2023) stretches every wavelength s times, "
+            "the fast pairs' too: neighbouring tokens end up s times closer in angle on the "
+            "pairs that tell nearby positions apart, which blurs local detail (YaRN §3.1) and "
+            "is what NTK-aware scaling, NTK-by-parts and YaRN set out to avoid. Chen et al. "
+            "show that the attention scores stay far better bounded after interpolation than "
+            "after extrapolation (§2.3), yet the model still needs fine-tuning (about 1000 "
+            "steps) to work at the new length. NTK-aware scaling slows pair i by "
+            "s" <sup>"2i/(d−2)"</sup> ": only the slowest pair is slowed the full s, so at "
+            "T = s·L₀ the other slow pairs still pass their trained arc. YaRN and Llama 3 "
+            "decide per pair from how often it turns within L₀: at their usual settings they "
+            "keep the fast pairs and stretch the slow ones, but at others they can divide or "
+            "keep every pair, or invert the ramp; the readout above says what they do now. "
+            "The lower plot shows each method's "
+            "slow-down θ" <sub>"i"</sub> "/θ′" <sub>"i"</sub> ". Frequencies as Hugging Face "
+            "transformers computes them (modeling_rope_utils), at the target length T; "
+            "NTK-aware, which transformers has no fixed-factor type for, is bloc97's base "
+            "change base·s" <sup>"d/(d−2)"</sup> "."
+        </figcaption>
     }
 }

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::state::models::ModelsState;
 use crate::app::theme::PageTheme;
 use crate::explain::models::{PatternFinding, kind_counts, kind_parts, layer_text, raw_fields};
@@ -90,58 +90,53 @@ pub fn LayerStrip() -> impl IntoView {
         let chosen = s.layer().get();
         shown.with(|m| raw_fields(&m.model, chosen))
     };
-    view! {
-        <figure
-            {..frame("fig-models-layers", "ctl-m-model ctl-m-layer ctl-m-p", stats)}
-            data-text-controls="ctl-m-L"
-        >
-            <FigureLink id="fig-models-layers" />
-            <div on:click=move |_| choose()>
-                <InteractiveCanvas
-                    node_ref=canvas_ref
-                    readout_id="fig-models-layers-readout"
-                    readout=readout
-                    label=describe
-                    pointer=pointer
-                />
-            </div>
-            <p class="finding">{finding}</p>
-            <table class="raw-fields">
-                <caption>{move || format!("The config fields behind layer {}, and what they mean", s.layer().get())}</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"field"</th>
-                        <th scope="col">"value"</th>
-                        <th scope="col">"meaning here"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {move || {
-                        fields()
-                            .into_iter()
-                            .map(|f| {
-                                view! {
-                                    <tr>
-                                        <td><code>{f.field}</code></td>
-                                        <td><code>{f.value}</code></td>
-                                        <td>{f.meaning}</td>
-                                    </tr>
-                                }
-                            })
-                            .collect_view()
-                    }}
-                </tbody>
-            </table>
-            <figcaption>
-                "Each bar is one layer, lowest first. Its height is how many keys the query "
-                "attends to there: every key up to it in a full layer, the last W in a sliding "
-                "window (all of them while there are fewer), its own chunk up to itself in a chunked layer (transformers 5.24's "
-                "masks: full kv ≤ q; sliding q − W < kv ≤ q; chunked, the same chunk of C). "
-                "Its colour says which, and whether the layer rotates q and k at all. The "
-                "layers are read from the model's published config.json the way transformers "
-                "5.24 reads it (its config classes and attention modules); the table gives the "
-                "fields that decide the chosen layer."
-            </figcaption>
-        </figure>
+    figure! { "fig-models-layers", "ctl-m-model ctl-m-layer ctl-m-p", stats, [
+        data-text-controls="ctl-m-L"
+    ];
+        <div on:click=move |_| choose()>
+            <InteractiveCanvas
+                node_ref=canvas_ref
+                readout=readout
+                label=describe
+                pointer=pointer
+            />
+        </div>
+        <p class="finding">{finding}</p>
+        <table class="raw-fields">
+            <caption>{move || format!("The config fields behind layer {}, and what they mean", s.layer().get())}</caption>
+            <thead>
+                <tr>
+                    <th scope="col">"field"</th>
+                    <th scope="col">"value"</th>
+                    <th scope="col">"meaning here"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {move || {
+                    fields()
+                        .into_iter()
+                        .map(|f| {
+                            view! {
+                                <tr>
+                                    <td><code>{f.field}</code></td>
+                                    <td><code>{f.value}</code></td>
+                                    <td>{f.meaning}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </tbody>
+        </table>
+        <figcaption>
+            "Each bar is one layer, lowest first. Its height is how many keys the query "
+            "attends to there: every key up to it in a full layer, the last W in a sliding "
+            "window (all of them while there are fewer), its own chunk up to itself in a chunked layer (transformers 5.24's "
+            "masks: full kv ≤ q; sliding q − W < kv ≤ q; chunked, the same chunk of C). "
+            "Its colour says which, and whether the layer rotates q and k at all. The "
+            "layers are read from the model's published config.json the way transformers "
+            "5.24 reads it (its config classes and attention modules); the table gives the "
+            "fields that decide the chosen layer."
+        </figcaption>
     }
 }

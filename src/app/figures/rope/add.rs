@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, StillCanvas, draw_effect_into};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::lazy::near_memo;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -133,45 +133,41 @@ pub fn WhyNotAdd() -> impl IntoView {
             .to_string()
     };
 
-    view! {
-        <figure
-            {..frame("fig-rope-add", "ctl-r-shift ctl-r-qtok ctl-r-ktok", stats)}
-            data-rope-drift=move || {
-                curves.with(|c| {
-                    let r0 = c.first().map_or(0.0, |v| v.1);
-                    format!("{}", c.iter().map(|v| (v.1 - r0).abs()).fold(0.0, f64::max))
-                })
-            }
-        >
-            <FigureLink id="fig-rope-add" />
-            <div class="figure-tools">
-                <TokenSelect label="query token" id="ctl-r-qtok" tokens=tokens which=0 />
-                <TokenSelect label="key token" id="ctl-r-ktok" tokens=tokens which=1 />
-                <IntSlider label="offset o of both tokens" id="ctl-r-shift" min=SHIFT.0 max=SHIFT.1 value=s.shift />
-            </div>
-            <StillCanvas node_ref=canvas_ref label=describe />
-            <p class="readout" aria-live="polite">{readout}</p>
-            <table class="numbers">
-                <caption>"At the current offset, and the change since offset 0"</caption>
-                <thead>
-                    <tr><th scope="col">"term"</th><th scope="col">"value"</th><th scope="col">"change"</th></tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-            <figcaption>
-                "The toy model of chapter 1 (its sentence, word vectors x, projections W"
-                <sub>"q"</sub> ", W" <sub>"k"</sub> ", sinusoidal p). Added to the input, the score "
-                "(W" <sub>"q"</sub> "(x" <sub>"a"</sub> " + p" <sub>"m"</sub> "))·(W"
-                <sub>"k"</sub> "(x" <sub>"b"</sub> " + p" <sub>"n"</sub>
-                "))/√d splits into four terms (Ke, He & Liu 2021). Only content·content ignores "
-                "where the tokens are; the other three generally change when both tokens move together, "
-                "although their distance does not (p" <sub>"m"</sub> "·p" <sub>"n"</sub>
-                " alone depends only on m − n; the projections between them break that). RoPE scores (R" <sub>"m"</sub> "W" <sub>"q"</sub>
-                "x" <sub>"a"</sub> ")·(R" <sub>"n"</sub> "W" <sub>"k"</sub> "x" <sub>"b"</sub>
-                ")/√d, which depends on m − n only: its line is flat. The toy is fixed — 16 "
-                "dimensions, base 10000, interleaved pairs — so the chapter's head_dim, base, "
-                "layout and rotary_dim controls do not change this figure."
-            </figcaption>
-        </figure>
+    figure! { "fig-rope-add", "ctl-r-shift ctl-r-qtok ctl-r-ktok", stats, [
+        data-rope-drift=move || {
+            curves.with(|c| {
+                let r0 = c.first().map_or(0.0, |v| v.1);
+                format!("{}", c.iter().map(|v| (v.1 - r0).abs()).fold(0.0, f64::max))
+            })
+        }
+    ];
+        <div class="figure-tools">
+            <TokenSelect label="query token" id="ctl-r-qtok" tokens=tokens which=0 />
+            <TokenSelect label="key token" id="ctl-r-ktok" tokens=tokens which=1 />
+            <IntSlider label="offset o of both tokens" id="ctl-r-shift" min=SHIFT.0 max=SHIFT.1 value=s.shift />
+        </div>
+        <StillCanvas node_ref=canvas_ref label=describe />
+        <p class="readout" aria-live="polite">{readout}</p>
+        <table class="numbers">
+            <caption>"At the current offset, and the change since offset 0"</caption>
+            <thead>
+                <tr><th scope="col">"term"</th><th scope="col">"value"</th><th scope="col">"change"</th></tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+        <figcaption>
+            "The toy model of chapter 1 (its sentence, word vectors x, projections W"
+            <sub>"q"</sub> ", W" <sub>"k"</sub> ", sinusoidal p). Added to the input, the score "
+            "(W" <sub>"q"</sub> "(x" <sub>"a"</sub> " + p" <sub>"m"</sub> "))·(W"
+            <sub>"k"</sub> "(x" <sub>"b"</sub> " + p" <sub>"n"</sub>
+            "))/√d splits into four terms (Ke, He & Liu 2021). Only content·content ignores "
+            "where the tokens are; the other three generally change when both tokens move together, "
+            "although their distance does not (p" <sub>"m"</sub> "·p" <sub>"n"</sub>
+            " alone depends only on m − n; the projections between them break that). RoPE scores (R" <sub>"m"</sub> "W" <sub>"q"</sub>
+            "x" <sub>"a"</sub> ")·(R" <sub>"n"</sub> "W" <sub>"k"</sub> "x" <sub>"b"</sub>
+            ")/√d, which depends on m − n only: its line is flat. The toy is fixed — 16 "
+            "dimensions, base 10000, interleaved pairs — so the chapter's head_dim, base, "
+            "layout and rotary_dim controls do not change this figure."
+        </figcaption>
     }
 }

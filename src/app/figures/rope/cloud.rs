@@ -11,7 +11,7 @@ use crate::app::backend;
 use crate::app::canvas;
 use crate::app::controls::{Choice, FloatSlider, IntSlider, split_pair};
 use crate::app::figure::{Drag, DragCanvas, draw_effect};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::event_pixel;
 use crate::app::state::AppState;
 use crate::app::state::rope::RopeState;
@@ -177,52 +177,48 @@ pub fn TokenCloud() -> impl IntoView {
     };
     let animated = !reduced_motion();
 
-    view! {
-        <figure
-            {..frame("fig-rope-cloud", "r-cloud ctl-r-cn ctl-r-yaw ctl-r-pitch", stats)}
-            data-distinct=move || distinct().to_string()
-        >
-            <FigureLink id="fig-rope-cloud" />
-            <div class="figure-tools">
-                <Choice
-                    legend="vectors"
-                    name="r-cloud"
-                    options=vec![(CloudMode::Plain, "no positions"), (CloudMode::Sinusoidal, "+ sinusoidal"), (CloudMode::Rope, "RoPE")]
-                    value=s.cloud
-                />
-                <IntSlider label="positions" id="ctl-r-cn" min=CLOUD_POSITIONS.0 max=CLOUD_POSITIONS.1 value=s.cloud_positions />
-            </div>
-            <div class="figure-tools">
-                <FloatSlider label="view: turn (degrees)" id="ctl-r-yaw" min=YAW.0 max=YAW.1 step=1.0 value=yaw />
-                <FloatSlider label="view: tilt (degrees)" id="ctl-r-pitch" min=PITCH.0 max=PITCH.1 step=1.0 value=pitch />
-            </div>
-            <div class="figure-tools buttons">
-                <button type="button" class="button" on:click=move |_| step(-1) aria-label="Show one position fewer">"◀ fewer"</button>
-                {animated.then(|| view! {
-                    <button type="button" class="button" on:click=toggle aria-pressed=move || player.playing.get().to_string()>
-                        {move || if player.playing.get() { "❚❚ Pause" } else { "▶ Play from position 0" }}
-                    </button>
-                })}
-                <button type="button" class="button" on:click=move |_| step(1) aria-label="Show one position more">"more ▶"</button>
-            </div>
-            <DragCanvas node_ref=canvas_ref readout_id="fig-rope-cloud-readout" label=describe
-                drag=Drag::new(on_drag, on_key).hovering(on_hover, move || hovered.set(None)) />
-            <p class="readout" id="fig-rope-cloud-readout" aria-live="polite">{readout}</p>
-            <figcaption>
-                "Chapter 1's sentence, repeated (or cut) to fill the positions: the toy model's "
-                "16-dimensional word vectors x, projected on the three directions of largest "
-                "variance (PCA). Without positions every copy of a word is the same vector, so there "
-                "is one point per different word: the inputs cannot tell the copies apart (a causal "
-                "model can still infer order from its mask — chapter 4's NoPE). Adding "
-                "the sinusoidal encoding spreads them out; RoPE's rotation, applied here to x itself "
-                "(a model turns W" <sub>"q"</sub> "x and W" <sub>"k"</sub> "x), turns each vector "
-                "by its position instead, so every copy keeps its length in the full 16 dimensions "
-                "(the picture is centred on the cloud's mean and keeps 3 of 16 directions, so "
-                "distances from its centre are not these lengths, and points that overlap here may "
-                "be far apart in 16D). Its encodings use base 10000 and interleaved pairs whatever "
-                "the chapter's controls say. Drag to turn the view; hover a point to read it."
-            </figcaption>
-        </figure>
+    figure! { "fig-rope-cloud", "r-cloud ctl-r-cn ctl-r-yaw ctl-r-pitch", stats, [
+        data-distinct=move || distinct().to_string()
+    ];
+        <div class="figure-tools">
+            <Choice
+                legend="vectors"
+                name="r-cloud"
+                options=vec![(CloudMode::Plain, "no positions"), (CloudMode::Sinusoidal, "+ sinusoidal"), (CloudMode::Rope, "RoPE")]
+                value=s.cloud
+            />
+            <IntSlider label="positions" id="ctl-r-cn" min=CLOUD_POSITIONS.0 max=CLOUD_POSITIONS.1 value=s.cloud_positions />
+        </div>
+        <div class="figure-tools">
+            <FloatSlider label="view: turn (degrees)" id="ctl-r-yaw" min=YAW.0 max=YAW.1 step=1.0 value=yaw />
+            <FloatSlider label="view: tilt (degrees)" id="ctl-r-pitch" min=PITCH.0 max=PITCH.1 step=1.0 value=pitch />
+        </div>
+        <div class="figure-tools buttons">
+            <button type="button" class="button" on:click=move |_| step(-1) aria-label="Show one position fewer">"◀ fewer"</button>
+            {animated.then(|| view! {
+                <button type="button" class="button" on:click=toggle aria-pressed=move || player.playing.get().to_string()>
+                    {move || if player.playing.get() { "❚❚ Pause" } else { "▶ Play from position 0" }}
+                </button>
+            })}
+            <button type="button" class="button" on:click=move |_| step(1) aria-label="Show one position more">"more ▶"</button>
+        </div>
+        <DragCanvas node_ref=canvas_ref label=describe
+            drag=Drag::new(on_drag, on_key).hovering(on_hover, move || hovered.set(None)) />
+        <p class="readout" id="fig-rope-cloud-readout" aria-live="polite">{readout}</p>
+        <figcaption>
+            "Chapter 1's sentence, repeated (or cut) to fill the positions: the toy model's "
+            "16-dimensional word vectors x, projected on the three directions of largest "
+            "variance (PCA). Without positions every copy of a word is the same vector, so there "
+            "is one point per different word: the inputs cannot tell the copies apart (a causal "
+            "model can still infer order from its mask — chapter 4's NoPE). Adding "
+            "the sinusoidal encoding spreads them out; RoPE's rotation, applied here to x itself "
+            "(a model turns W" <sub>"q"</sub> "x and W" <sub>"k"</sub> "x), turns each vector "
+            "by its position instead, so every copy keeps its length in the full 16 dimensions "
+            "(the picture is centred on the cloud's mean and keeps 3 of 16 directions, so "
+            "distances from its centre are not these lengths, and points that overlap here may "
+            "be far apart in 16D). Its encodings use base 10000 and interleaved pairs whatever "
+            "the chapter's controls say. Drag to turn the view; hover a point to read it."
+        </figcaption>
     }
 }
 

@@ -6,7 +6,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::figure::{StillCanvas, draw_effect};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
@@ -59,18 +59,15 @@ pub fn BeforeAfter() -> impl IntoView {
         )
     };
 
-    view! {
-        <figure {..frame("fig-rope-dims", "ctl-r-pos ctl-r-base ctl-r-d r-layout ctl-r-rot", stats)}>
-            <FigureLink id="fig-rope-dims" />
-            <StillCanvas node_ref=canvas_ref label=describe />
-            <p class="readout" aria-live="polite">{turns}</p>
-            <figcaption>
-                "The same q at positions 0, the current m and the last row n − 1. Where pairs turn "
-                "fast the curves disagree; where a pair's largest turn (n − 1)·θ" <sub>"i"</sub>
-                " is small they lie on top of each other (with a small base, no pair is slow). Interleaved, the pairs (2i, 2i + 1) go from fast on the left to slow on "
-                "the right; half-split, the pairs are (i, i + rotary_dim/2), so both halves of the "
-                "turning coordinates go from fast to slow. Coordinates past rotary_dim never turn."
-            </figcaption>
-        </figure>
+    figure! { "fig-rope-dims", "ctl-r-pos ctl-r-base ctl-r-d r-layout ctl-r-rot", stats;
+        <StillCanvas node_ref=canvas_ref label=describe />
+        <p class="readout" aria-live="polite">{turns}</p>
+        <figcaption>
+            "The same q at positions 0, the current m and the last row n − 1. Where pairs turn "
+            "fast the curves disagree; where a pair's largest turn (n − 1)·θ" <sub>"i"</sub>
+            " is small they lie on top of each other (with a small base, no pair is slow). Interleaved, the pairs (2i, 2i + 1) go from fast on the left to slow on "
+            "the right; half-split, the pairs are (i, i + rotary_dim/2), so both halves of the "
+            "turning coordinates go from fast to slow. Coordinates past rotary_dim never turn."
+        </figcaption>
     }
 }

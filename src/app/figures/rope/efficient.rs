@@ -6,7 +6,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::figure::{StillCanvas, draw_effect};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
@@ -92,48 +92,44 @@ pub fn EfficientForm() -> impl IntoView {
         )
     };
 
-    view! {
-        <figure
-            {..frame("fig-rope-efficient", "ctl-r-pos ctl-r-d r-layout ctl-r-rot", stats)}
-            data-max-diff=move || format!("{}", computed.get().2.max(other_diff.get()))
-        >
-            <FigureLink id="fig-rope-efficient" />
-            <math display="block">
-                <mrow>
-                    <msub><mi>"R"</mi><mi>"m"</mi></msub><mi>"q"</mi>
-                    <mo>"="</mo>
-                    <mi>"q"</mi><mo>"⊙"</mo><mi>"cos"</mi><mo>"("</mo><mi>"m"</mi><mi>"θ"</mi><mo>")"</mo>
-                    <mo>"+"</mo>
-                    <mi>{move || rope::shuffle_name(s.layout.get())}</mi><mo>"("</mo><mi>"q"</mi><mo>")"</mo><mo>"⊙"</mo><mi>"sin"</mi><mo>"("</mo><mi>"m"</mi><mi>"θ"</mi><mo>")"</mo>
-                </mrow>
-            </math>
-            <StillCanvas node_ref=canvas_ref label=describe />
-            <p class="readout" aria-live="polite">{diff_text}</p>
-            <table class="numbers">
-                <caption>{move || format!("The first coordinates at m = {} ({} layout)", pos.get(), s.layout.get().as_str())}</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"coordinate"</th>
-                        <th scope="col">"q"</th>
-                        <th scope="col">"cos"</th>
-                        <th scope="col">{move || format!("{}(q)", rope::shuffle_name(s.layout.get()))}</th>
-                        <th scope="col">"sin"</th>
-                        <th scope="col">"element-wise"</th>
-                        <th scope="col">"R_m·q"</th>
-                    </tr>
-                </thead>
-                <tbody>{table}</tbody>
-            </table>
-            <figcaption>
-                "R" <sub>"m"</sub> " has at most two nonzero entries in each row. Hugging Face "
-                "and GPT-NeoX use this element-wise "
-                "form (rotate_half), GPT-J the same with rotate_every_two for the interleaved "
-                "layout, and Meta's LLaMA code multiplies complex numbers, which is the same thing. "
-                "Each angle appears twice in the cos and sin vectors (repeated pairwise when "
-                "interleaved, as two copies of the list when half-split), and the shuffle turns each "
-                "pair (a, b) into (−b, a). Coordinates past rotary_dim pass through. q here is the "
-                "q·k figure's q (all ones, or the random one)."
-            </figcaption>
-        </figure>
+    figure! { "fig-rope-efficient", "ctl-r-pos ctl-r-d r-layout ctl-r-rot", stats, [
+        data-max-diff=move || format!("{}", computed.get().2.max(other_diff.get()))
+    ];
+        <math display="block">
+            <mrow>
+                <msub><mi>"R"</mi><mi>"m"</mi></msub><mi>"q"</mi>
+                <mo>"="</mo>
+                <mi>"q"</mi><mo>"⊙"</mo><mi>"cos"</mi><mo>"("</mo><mi>"m"</mi><mi>"θ"</mi><mo>")"</mo>
+                <mo>"+"</mo>
+                <mi>{move || rope::shuffle_name(s.layout.get())}</mi><mo>"("</mo><mi>"q"</mi><mo>")"</mo><mo>"⊙"</mo><mi>"sin"</mi><mo>"("</mo><mi>"m"</mi><mi>"θ"</mi><mo>")"</mo>
+            </mrow>
+        </math>
+        <StillCanvas node_ref=canvas_ref label=describe />
+        <p class="readout" aria-live="polite">{diff_text}</p>
+        <table class="numbers">
+            <caption>{move || format!("The first coordinates at m = {} ({} layout)", pos.get(), s.layout.get().as_str())}</caption>
+            <thead>
+                <tr>
+                    <th scope="col">"coordinate"</th>
+                    <th scope="col">"q"</th>
+                    <th scope="col">"cos"</th>
+                    <th scope="col">{move || format!("{}(q)", rope::shuffle_name(s.layout.get()))}</th>
+                    <th scope="col">"sin"</th>
+                    <th scope="col">"element-wise"</th>
+                    <th scope="col">"R_m·q"</th>
+                </tr>
+            </thead>
+            <tbody>{table}</tbody>
+        </table>
+        <figcaption>
+            "R" <sub>"m"</sub> " has at most two nonzero entries in each row. Hugging Face "
+            "and GPT-NeoX use this element-wise "
+            "form (rotate_half), GPT-J the same with rotate_every_two for the interleaved "
+            "layout, and Meta's LLaMA code multiplies complex numbers, which is the same thing. "
+            "Each angle appears twice in the cos and sin vectors (repeated pairwise when "
+            "interleaved, as two copies of the list when half-split), and the shuffle turns each "
+            "pair (a, b) into (−b, a). Coordinates past rotary_dim pass through. q here is the "
+            "q·k figure's q (all ones, or the random one)."
+        </figcaption>
     }
 }

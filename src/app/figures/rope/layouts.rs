@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::app::backend;
 use crate::app::canvas;
 use crate::app::figure::{StillCanvas, draw_effect};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
 use crate::chart::pairs;
@@ -127,57 +127,53 @@ pub fn Layouts() -> impl IntoView {
         }
     };
 
-    view! {
-        <figure
-            {..frame("fig-rope-layouts", "ctl-r-d ctl-r-rot", stats)}
-            data-scores=move || {
-                let sc = result.get();
-                format!("{},{},{}", sc.interleaved, sc.half_same, sc.half_permuted)
+    figure! { "fig-rope-layouts", "ctl-r-d ctl-r-rot", stats, [
+        data-scores=move || {
+            let sc = result.get();
+            format!("{},{},{}", sc.interleaved, sc.half_same, sc.half_permuted)
+        }
+    ];
+        <div class="figure-tools buttons">
+            <span class="hint">"Set head_dim, rotary_dim and layout as in:"</span>
+            {PRESETS
+                .iter()
+                .map(|p| view! {
+                    <button type="button" class="button" on:click=apply(p) title=p.source>{p.name}</button>
+                })
+                .collect_view()}
+        </div>
+        <StillCanvas
+            node_ref=canvas_ref
+            label=move || {
+                format!(
+                    "The {} coordinates of a head in two rows. Interleaved: arcs join neighbours 2i and 2i+1. Half-split: arcs join i and i + {}, across the middle of the turning coordinates.{}",
+                    s.dim.get(),
+                    rotary.get() / 2,
+                    if rotary.get() < s.dim.get() { " The coordinates past rotary_dim are hatched: they do not turn." } else { "" }
+                )
             }
-        >
-            <FigureLink id="fig-rope-layouts" />
-            <div class="figure-tools buttons">
-                <span class="hint">"Set head_dim, rotary_dim and layout as in:"</span>
-                {PRESETS
-                    .iter()
-                    .map(|p| view! {
-                        <button type="button" class="button" on:click=apply(p) title=p.source>{p.name}</button>
-                    })
-                    .collect_view()}
-            </div>
-            <StillCanvas
-                node_ref=canvas_ref
-                label=move || {
-                    format!(
-                        "The {} coordinates of a head in two rows. Interleaved: arcs join neighbours 2i and 2i+1. Half-split: arcs join i and i + {}, across the middle of the turning coordinates.{}",
-                        s.dim.get(),
-                        rotary.get() / 2,
-                        if rotary.get() < s.dim.get() { " The coordinates past rotary_dim are hatched: they do not turn." } else { "" }
-                    )
-                }
-            />
-            <table class="numbers">
-                <caption>{move || format!("q · k with q at position m = {} and k at position 0 (random q, k; seed {})", pos.get(), s.seed.get())}</caption>
-                <tbody>
-                    <tr><th scope="row">"interleaved"</th><td>{move || format!("{:.6}", result.get().interleaved)}</td></tr>
-                    <tr><th scope="row">"half-split, same q and k"</th><td>{move || format!("{:.6}", result.get().half_same)}</td></tr>
-                    <tr><th scope="row">"half-split, q and k permuted"</th><td>{move || format!("{:.6}", result.get().half_permuted)}</td></tr>
-                </tbody>
-            </table>
-            <p class="readout" aria-live="polite">{verdict}</p>
-            <p class="hint">{perm_text}</p>
-            <figcaption>
-                "The two layouts pair different coordinates, so the same q and k turn into different "
-                "vectors and, in general, different scores. Hugging Face's LLaMA conversion permutes "
-                "the rows of W" <sub>"q"</sub> " and W" <sub>"k"</sub>
-                " (within each head of width d, row 2i + t moves to t·d/2 + i; here, within the "
-                "rotary_dim turning coordinates): the permuted q and k under the half-split layout "
-                "are the interleaved result, permuted, so every score is the same. Partial rotation "
-                "(GPT-NeoX, GPT-J) turns only the first rotary_dim coordinates and passes the rest "
-                "through: those add the same q·k at every distance, so a head can match on content "
-                "there with no position in the way, and fewer coordinates are turned (a common "
-                "reading of why, not a result we can cite)."
-            </figcaption>
-        </figure>
+        />
+        <table class="numbers">
+            <caption>{move || format!("q · k with q at position m = {} and k at position 0 (random q, k; seed {})", pos.get(), s.seed.get())}</caption>
+            <tbody>
+                <tr><th scope="row">"interleaved"</th><td>{move || format!("{:.6}", result.get().interleaved)}</td></tr>
+                <tr><th scope="row">"half-split, same q and k"</th><td>{move || format!("{:.6}", result.get().half_same)}</td></tr>
+                <tr><th scope="row">"half-split, q and k permuted"</th><td>{move || format!("{:.6}", result.get().half_permuted)}</td></tr>
+            </tbody>
+        </table>
+        <p class="readout" aria-live="polite">{verdict}</p>
+        <p class="hint">{perm_text}</p>
+        <figcaption>
+            "The two layouts pair different coordinates, so the same q and k turn into different "
+            "vectors and, in general, different scores. Hugging Face's LLaMA conversion permutes "
+            "the rows of W" <sub>"q"</sub> " and W" <sub>"k"</sub>
+            " (within each head of width d, row 2i + t moves to t·d/2 + i; here, within the "
+            "rotary_dim turning coordinates): the permuted q and k under the half-split layout "
+            "are the interleaved result, permuted, so every score is the same. Partial rotation "
+            "(GPT-NeoX, GPT-J) turns only the first rotary_dim coordinates and passes the rest "
+            "through: those add the same q·k at every distance, so a head can match on content "
+            "there with no position in the way, and fewer coordinates are turned (a common "
+            "reading of why, not a result we can cite)."
+        </figcaption>
     }
 }

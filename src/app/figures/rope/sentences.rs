@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::app::canvas::Surface;
 use crate::app::controls::{FloatSlider, TextField};
 use crate::app::figure::{StillCanvas, draw_effect, observed_width};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::plot::paint_plane;
 use crate::app::state::rope::RopeState;
 use crate::app::theme::PageTheme;
@@ -111,43 +111,39 @@ pub fn SameAngle() -> impl IntoView {
     let word = move |k: usize| move || s.words.with(|v| v[k].clone());
     let check_text = |text: &str| check_sentence(text).map(|_| text.to_string());
 
-    view! {
-        <figure
-            {..frame("fig-rope-sentences", "ctl-r-stheta ctl-r-s1 ctl-r-s2 ctl-r-w1 ctl-r-w2", stats)}
-            data-angles=move || {
-                readings
-                    .get()
-                    .iter()
-                    .map(|(_, a)| a.map_or("none".to_string(), |a| format!("{}", a.to_degrees())))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            }
-        >
-            <FigureLink id="fig-rope-sentences" />
-            <div class="figure-tools">
-                <TextField label="sentence 1" id="ctl-r-s1" hint="2 to 16 words" current=sentence(0) check=check_text set=move |v| s.sentences.update(|x| x[0] = v) />
-                <TextField label="sentence 2" id="ctl-r-s2" hint="2 to 16 words" current=sentence(1) check=check_text set=move |v| s.sentences.update(|x| x[1] = v) />
-            </div>
-            <div class="figure-tools">
-                <TextField label="word" id="ctl-r-w1" hint="" current=word(0) check=check_word set=move |v| s.words.update(|x| x[0] = v) />
-                <TextField label="and word" id="ctl-r-w2" hint="" current=word(1) check=check_word set=move |v| s.words.update(|x| x[1] = v) />
-                <FloatSlider label="θ per position (degrees)" id="ctl-r-stheta" min=THETA_DEG.0 max=THETA_DEG.1 step=1.0 value=s.sentence_theta_deg />
-            </div>
-            <div class="pair">
-                <StillCanvas
-                    node_ref=first
-                    label=describe(0) />
-                <StillCanvas node_ref=second label=describe(1)
-                />
-            </div>
-            <p class="readout" aria-live="polite">{move || line(0)}<br />{move || line(1)}</p>
-            <p class="finding">{verdict}</p>
-            <figcaption>
-                "Each word is a unit arrow (its direction comes from the word) turned by its "
-                "position × θ, counting from 0. Edit the sentences — add words in front of the pair "
-                "to shift it — or change θ: while the two words stay the same distance apart, the "
-                "angle between them is the same in both sentences."
-            </figcaption>
-        </figure>
+    figure! { "fig-rope-sentences", "ctl-r-stheta ctl-r-s1 ctl-r-s2 ctl-r-w1 ctl-r-w2", stats, [
+        data-angles=move || {
+            readings
+                .get()
+                .iter()
+                .map(|(_, a)| a.map_or("none".to_string(), |a| format!("{}", a.to_degrees())))
+                .collect::<Vec<_>>()
+                .join(",")
+        }
+    ];
+        <div class="figure-tools">
+            <TextField label="sentence 1" id="ctl-r-s1" hint="2 to 16 words" current=sentence(0) check=check_text set=move |v| s.sentences.update(|x| x[0] = v) />
+            <TextField label="sentence 2" id="ctl-r-s2" hint="2 to 16 words" current=sentence(1) check=check_text set=move |v| s.sentences.update(|x| x[1] = v) />
+        </div>
+        <div class="figure-tools">
+            <TextField label="word" id="ctl-r-w1" hint="" current=word(0) check=check_word set=move |v| s.words.update(|x| x[0] = v) />
+            <TextField label="and word" id="ctl-r-w2" hint="" current=word(1) check=check_word set=move |v| s.words.update(|x| x[1] = v) />
+            <FloatSlider label="θ per position (degrees)" id="ctl-r-stheta" min=THETA_DEG.0 max=THETA_DEG.1 step=1.0 value=s.sentence_theta_deg />
+        </div>
+        <div class="pair">
+            <StillCanvas
+                node_ref=first
+                label=describe(0) />
+            <StillCanvas node_ref=second label=describe(1)
+            />
+        </div>
+        <p class="readout" aria-live="polite">{move || line(0)}<br />{move || line(1)}</p>
+        <p class="finding">{verdict}</p>
+        <figcaption>
+            "Each word is a unit arrow (its direction comes from the word) turned by its "
+            "position × θ, counting from 0. Edit the sentences — add words in front of the pair "
+            "to shift it — or change θ: while the two words stay the same distance apart, the "
+            "angle between them is the same in both sentences."
+        </figcaption>
     }
 }

@@ -9,7 +9,7 @@ use crate::app::animation::{Player, reduced_motion};
 use crate::app::canvas::Surface;
 use crate::app::controls::{FloatSlider, IntSlider, split_pair};
 use crate::app::figure::{Drag, DragCanvas, draw_effect};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::event_pixel;
 use crate::app::plot::paint_plane;
 use crate::app::state::rope::RopeState;
@@ -152,55 +152,51 @@ pub fn RotatingVector() -> impl IntoView {
     let (x, y) = split_pair(s.vector);
     let animated = !reduced_motion();
 
-    view! {
-        <figure
-            {..frame("fig-rope-2d", "ctl-r-vpos ctl-r-theta ctl-r-x ctl-r-y", stats)}
-            data-norm=move || {
-                let v = s.vector.get();
-                format!("{}", norm(rotate(v, shown_pos() * s.theta_deg.get().to_radians())))
-            }
-        >
-            <FigureLink id="fig-rope-2d" />
-            <div class="figure-tools">
-                <IntSlider label="position m" id="ctl-r-vpos" min=VECTOR_POS.0 max=VECTOR_POS.1 value=s.vector_pos />
-                <FloatSlider label="θ per position (degrees)" id="ctl-r-theta" min=0.0 max=180.0 step=1.0 value=s.theta_deg />
-                <FloatSlider label="x" id="ctl-r-x" min=VECTOR_COORD.0 max=VECTOR_COORD.1 step=0.01 value=x />
-                <FloatSlider label="y" id="ctl-r-y" min=VECTOR_COORD.0 max=VECTOR_COORD.1 step=0.01 value=y />
-            </div>
-            <div class="figure-tools buttons">
-                <button type="button" class="button" on:click=move |_| step_by(-1) title="Previous position">
-                    <span aria-hidden="true">"◀ "</span>
-                    "m − 1"
+    figure! { "fig-rope-2d", "ctl-r-vpos ctl-r-theta ctl-r-x ctl-r-y", stats, [
+        data-norm=move || {
+            let v = s.vector.get();
+            format!("{}", norm(rotate(v, shown_pos() * s.theta_deg.get().to_radians())))
+        }
+    ];
+        <div class="figure-tools">
+            <IntSlider label="position m" id="ctl-r-vpos" min=VECTOR_POS.0 max=VECTOR_POS.1 value=s.vector_pos />
+            <FloatSlider label="θ per position (degrees)" id="ctl-r-theta" min=0.0 max=180.0 step=1.0 value=s.theta_deg />
+            <FloatSlider label="x" id="ctl-r-x" min=VECTOR_COORD.0 max=VECTOR_COORD.1 step=0.01 value=x />
+            <FloatSlider label="y" id="ctl-r-y" min=VECTOR_COORD.0 max=VECTOR_COORD.1 step=0.01 value=y />
+        </div>
+        <div class="figure-tools buttons">
+            <button type="button" class="button" on:click=move |_| step_by(-1) title="Previous position">
+                <span aria-hidden="true">"◀ "</span>
+                "m − 1"
+            </button>
+            {animated.then(|| view! {
+                <button type="button" class="button" on:click=toggle aria-pressed=move || player.playing.get().to_string()>
+                    {move || if player.playing.get() { "❚❚ Pause" } else { "▶ Play" }}
                 </button>
-                {animated.then(|| view! {
-                    <button type="button" class="button" on:click=toggle aria-pressed=move || player.playing.get().to_string()>
-                        {move || if player.playing.get() { "❚❚ Pause" } else { "▶ Play" }}
-                    </button>
-                })}
-                <button type="button" class="button" on:click=move |_| step_by(1) title="Next position">
-                    "m + 1"
-                    <span aria-hidden="true">" ▶"</span>
-                </button>
-                <button type="button" class="button" on:click=apple>
-                    "Walkthrough: [1, 0] (the word “apple”), 90° per position"
-                </button>
-            </div>
-            <DragCanvas node_ref=canvas_ref readout_id="fig-rope-2d-readout" label=describe
-                drag=Drag::new(set_from_pointer, on_key) />
-            <p class="readout" id="fig-rope-2d-readout" aria-live="polite">{readout}</p>
-            <table class="numbers">
-                <caption>"v at the first positions (and the current one)"</caption>
-                <thead>
-                    <tr><th scope="col">"position m"</th><th scope="col">"angle m·θ"</th><th scope="col">"R(m·θ)·v"</th></tr>
-                </thead>
-                <tbody>{table}</tbody>
-            </table>
-            <figcaption>
-                "RoPE in two dimensions: the query (or key) vector v of a word at position m is turned by m·θ. "
-                "Drag the tip of v (or focus the picture and use the arrow keys), change θ, or "
-                "press play: the arrow turns, the dots mark the earlier positions, and the length "
-                "stays |v| because a rotation never stretches."
-            </figcaption>
-        </figure>
+            })}
+            <button type="button" class="button" on:click=move |_| step_by(1) title="Next position">
+                "m + 1"
+                <span aria-hidden="true">" ▶"</span>
+            </button>
+            <button type="button" class="button" on:click=apple>
+                "Walkthrough: [1, 0] (the word “apple”), 90° per position"
+            </button>
+        </div>
+        <DragCanvas node_ref=canvas_ref label=describe
+            drag=Drag::new(set_from_pointer, on_key) />
+        <p class="readout" id="fig-rope-2d-readout" aria-live="polite">{readout}</p>
+        <table class="numbers">
+            <caption>"v at the first positions (and the current one)"</caption>
+            <thead>
+                <tr><th scope="col">"position m"</th><th scope="col">"angle m·θ"</th><th scope="col">"R(m·θ)·v"</th></tr>
+            </thead>
+            <tbody>{table}</tbody>
+        </table>
+        <figcaption>
+            "RoPE in two dimensions: the query (or key) vector v of a word at position m is turned by m·θ. "
+            "Drag the tip of v (or focus the picture and use the arrow keys), change θ, or "
+            "press play: the arrow turns, the dots mark the earlier positions, and the length "
+            "stays |v| because a rotation never stretches."
+        </figcaption>
     }
 }

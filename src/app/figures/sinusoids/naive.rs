@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::app::controls::{IntSlider, LogSlider};
 use crate::app::figure::{DrawStats, StillCanvas, draw_effect_into};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
@@ -239,22 +239,18 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
 #[component]
 pub fn NaiveFixes() -> impl IntoView {
     let stats = DrawStats::new();
-    view! {
-        <figure
-            {..frame("fig-naive", "ctl-n ctl-d", stats)}
-            data-text-controls="ctl-npos ctl-eps"
-        >
-            <FigureLink id="fig-naive" />
-            <Magnitudes stats />
-            <SineCollision />
-            <BinaryBits stats />
-            <figcaption>
-                "Four first ideas for a position signal, each failing one of four requirements: "
-                "bounded (the integer fails), the same meaning at any sentence length (the "
-                "normalised position fails), unique per position (one sine fails: no two integers "
-                "have exactly the same sine, but some come within any tolerance — sin 2 ≈ sin 353), "
-                "smooth (binary bits fail)."
-            </figcaption>
-        </figure>
+    figure! { "fig-naive", "ctl-n ctl-d", stats, [
+        data-text-controls="ctl-npos ctl-eps"
+    ];
+        <Magnitudes stats />
+        <SineCollision />
+        <BinaryBits stats />
+        <figcaption>
+            "Four first ideas for a position signal, each failing one of four requirements: "
+            "bounded (the integer fails), the same meaning at any sentence length (the "
+            "normalised position fails), unique per position (one sine fails: no two integers "
+            "have exactly the same sine, but some come within any tolerance — sin 2 ≈ sin 353), "
+            "smooth (binary bits fail)."
+        </figcaption>
     }
 }

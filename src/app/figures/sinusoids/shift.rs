@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::app::controls::IntSlider;
 use crate::app::figure::draw_effect;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::tasks::run_in_slices;
@@ -131,105 +131,101 @@ pub fn RelativeShift() -> impl IntoView {
             .map(|(_, j, e)| (j, e))
     };
 
-    view! {
-        <figure
-            {..frame("fig-shift", "ctl-k ctl-pos ctl-d ctl-base layout spacing", stats)}
-            data-max-error=move || current_error().map(|(_, e)| format!("{e:e}")).unwrap_or_default()
-            data-max-error-k=move || current_error().map(|(k, _)| k.to_string()).unwrap_or_default()
-        >
-            <FigureLink id="fig-shift" />
-            <div class="figure-tools wide-slider">
-                <IntSlider label="offset k" id="ctl-k" min=0usize max=MAX_SHIFT value=k />
-            </div>
-            <div class="canvas-wrap">
-                <canvas
-                    node_ref=canvas_ref
-                    tabindex="0"
-                    role="img"
-                    aria-label=move || {
-                        format!(
-                            "Two curves over the dimensions: PE at position {} and the rotation \
-                             M_{} applied to PE at position {}{}. They coincide.",
-                            pos.get() + k.get(),
-                            k.get(),
-                            pos.get(),
-                            if crate::explain::sinusoids::lone_sine(&params.get()).is_some() {
-                                " (the lone sine's cosine taken from the position itself)"
-                            } else {
-                                ""
-                            }
-                        )
-                    }
-                    aria-describedby="fig-shift-block"
-                    on:mousemove=on_move
-                    on:keydown=on_key
-                ></canvas>
-            </div>
-            <div class="block-readout" id="fig-shift-block" aria-live="polite">
-                {move || {
-                    let (i, omega, m) = block();
-                    let kk = k.get();
-                    view! {
-                        <math display="block">
+    figure! { "fig-shift", "ctl-k ctl-pos ctl-d ctl-base layout spacing", stats, [
+        data-max-error=move || current_error().map(|(_, e)| format!("{e:e}")).unwrap_or_default()
+        data-max-error-k=move || current_error().map(|(k, _)| k.to_string()).unwrap_or_default()
+    ];
+        <div class="figure-tools wide-slider">
+            <IntSlider label="offset k" id="ctl-k" min=0usize max=MAX_SHIFT value=k />
+        </div>
+        <div class="canvas-wrap">
+            <canvas
+                node_ref=canvas_ref
+                tabindex="0"
+                role="img"
+                aria-label=move || {
+                    format!(
+                        "Two curves over the dimensions: PE at position {} and the rotation \
+                         M_{} applied to PE at position {}{}. They coincide.",
+                        pos.get() + k.get(),
+                        k.get(),
+                        pos.get(),
+                        if crate::explain::sinusoids::lone_sine(&params.get()).is_some() {
+                            " (the lone sine's cosine taken from the position itself)"
+                        } else {
+                            ""
+                        }
+                    )
+                }
+                aria-describedby="fig-shift-block"
+                on:mousemove=on_move
+                on:keydown=on_key
+            ></canvas>
+        </div>
+        <div class="block-readout" id="fig-shift-block" aria-live="polite">
+            {move || {
+                let (i, omega, m) = block();
+                let kk = k.get();
+                view! {
+                    <math display="block">
+                        <mrow>
+                            <msub><mi>"M"</mi><mn>{kk.to_string()}</mn></msub>
+                            <mo>"restricted to pair"</mo><mn>{i.to_string()}</mn>
+                            <mo>"="</mo>
                             <mrow>
-                                <msub><mi>"M"</mi><mn>{kk.to_string()}</mn></msub>
-                                <mo>"restricted to pair"</mo><mn>{i.to_string()}</mn>
-                                <mo>"="</mo>
-                                <mrow>
-                                    <mo>"["</mo>
-                                    <mtable>
-                                        <mtr><mtd><mn>{entry(m[0][0])}</mn></mtd><mtd><mn>{entry(m[0][1])}</mn></mtd></mtr>
-                                        <mtr><mtd><mn>{entry(m[1][0])}</mn></mtd><mtd><mn>{entry(m[1][1])}</mn></mtd></mtr>
-                                    </mtable>
-                                    <mo>"]"</mo>
-                                </mrow>
+                                <mo>"["</mo>
+                                <mtable>
+                                    <mtr><mtd><mn>{entry(m[0][0])}</mn></mtd><mtd><mn>{entry(m[0][1])}</mn></mtd></mtr>
+                                    <mtr><mtd><mn>{entry(m[1][0])}</mn></mtd><mtd><mn>{entry(m[1][1])}</mn></mtd></mtr>
+                                </mtable>
+                                <mo>"]"</mo>
                             </mrow>
-                        </math>
-                        <p class="readout">
-                            {format!(
-                                "pair {i}: rotation by k·ω = {kk} × {} = {} rad — no position in it.{}",
-                                crate::params::format_significant(omega, 4),
-                                crate::params::format_significant(kk as f64 * omega, 5),
-                                if crate::explain::sinusoids::lone_sine(&params.get()).is_some()
-                                    && i == params.get().dim / 2
-                                {
-                                    " Pair {i} is the lone sine: its block would need a cosine column the vector lacks (see below)."
-                                        .replace("{i}", &i.to_string())
-                                } else {
-                                    String::new()
-                                }
-                            )}
-                        </p>
-                    }
-                }}
-            </div>
-            <p class="finding">
-                {move || match current_error() {
-                    Some((kk, e)) => {
-                        let p = params.get();
-                        let h = p.dim / 2;
-                        let (who, odd) = match crate::explain::sinusoids::lone_sine_shift_note(&p, kk) {
-                            Some(note) => (format!("for the {h} complete pairs "), format!(" {note}")),
-                            None => (String::new(), String::new()),
-                        };
-                        format!(
-                            "Across all {} positions and {} columns, the largest entry of |M_{kk} · PE(p) − PE(p + {kk})| is {e:.1e}: {who}the same matrix shifts every position.{odd}",
-                            p.positions,
-                            p.dim,
-                        )
-                    }
-                    _ => format!("Checking M_{} against every position…", k.get()),
-                }}
-            </p>
-            <figcaption>
-                "Because sin and cos of (pos + k)·ω are sin and cos of pos·ω rotated by k·ω, "
-                "for every complete (sin, cos) pair, moving k positions is one fixed linear map, "
-                "whatever the position. Vaswani et al. "
-                "hypothesised that this would let attention easily learn to attend by relative "
-                "position; learned position embeddings did about as well (Table 3, row E), and in "
-                "a real layer q·k also mixes word and position (word × position terms). Hover the "
-                "plot (or use arrow keys) to pick a frequency pair."
-            </figcaption>
-        </figure>
+                        </mrow>
+                    </math>
+                    <p class="readout">
+                        {format!(
+                            "pair {i}: rotation by k·ω = {kk} × {} = {} rad — no position in it.{}",
+                            crate::params::format_significant(omega, 4),
+                            crate::params::format_significant(kk as f64 * omega, 5),
+                            if crate::explain::sinusoids::lone_sine(&params.get()).is_some()
+                                && i == params.get().dim / 2
+                            {
+                                " Pair {i} is the lone sine: its block would need a cosine column the vector lacks (see below)."
+                                    .replace("{i}", &i.to_string())
+                            } else {
+                                String::new()
+                            }
+                        )}
+                    </p>
+                }
+            }}
+        </div>
+        <p class="finding">
+            {move || match current_error() {
+                Some((kk, e)) => {
+                    let p = params.get();
+                    let h = p.dim / 2;
+                    let (who, odd) = match crate::explain::sinusoids::lone_sine_shift_note(&p, kk) {
+                        Some(note) => (format!("for the {h} complete pairs "), format!(" {note}")),
+                        None => (String::new(), String::new()),
+                    };
+                    format!(
+                        "Across all {} positions and {} columns, the largest entry of |M_{kk} · PE(p) − PE(p + {kk})| is {e:.1e}: {who}the same matrix shifts every position.{odd}",
+                        p.positions,
+                        p.dim,
+                    )
+                }
+                _ => format!("Checking M_{} against every position…", k.get()),
+            }}
+        </p>
+        <figcaption>
+            "Because sin and cos of (pos + k)·ω are sin and cos of pos·ω rotated by k·ω, "
+            "for every complete (sin, cos) pair, moving k positions is one fixed linear map, "
+            "whatever the position. Vaswani et al. "
+            "hypothesised that this would let attention easily learn to attend by relative "
+            "position; learned position embeddings did about as well (Table 3, row E), and in "
+            "a real layer q·k also mixes word and position (word × position terms). Hover the "
+            "plot (or use arrow keys) to pick a frequency pair."
+        </figcaption>
     }
 }

@@ -6,7 +6,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::figure::{StillCanvas, draw_effect};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::PageTheme;
@@ -63,59 +63,56 @@ pub fn AddToToken() -> impl IntoView {
         )
     };
 
-    view! {
-        <figure {..frame("fig-token", "ctl-at-0 ctl-at-1 ctl-at-2 ctl-d ctl-base layout spacing", stats)}>
-            <FigureLink id="fig-token" />
-            <div class="figure-tools">
-                {["reference p₀", "p₁", "p₂"]
-                    .into_iter()
-                    .enumerate()
-                    .map(|(slot, label)| {
-                        let id = format!("ctl-at-{slot}");
-                        view! {
-                            <label for=id.clone()>{label}</label>
-                            <input
-                                type="number"
-                                class="exact"
-                                id=id
-                                min="0"
-                                max=MAX_COMPARE.to_string()
-                                prop:value=move || at.get()[slot].to_string()
-                                on:change=move |ev| set_slot(slot, ev)
-                            />
-                        }
-                    })
-                    .collect_view()}
-            </div>
-            <StillCanvas
-                node_ref=canvas_ref
-                label=move || {
-                    let [p0, p1, p2] = at.get();
-                    format!(
-                        "Differences between the word placed at positions {p1} and {p2} and at \
-                         position {p0}, over the columns (fast pairs {}). {}",
-                        match params.get().layout {
-                            Layout::Interleaved => "on the left",
-                            Layout::Half => "at the start of each half",
-                        },
-                        summary()
-                    )
-                }
-            />
-            <p class="finding" id="fig-token-summary">{summary}</p>
-            <figcaption>
-                {move || {
-                    let [p0, _, p2] = at.get();
-                    let p = params.get();
-                    let q = diffs.with(|(_, d2)| pair_groups(&p, d2));
-                    let what = crate::explain::sinusoids::WordMove::from_groups(
-                        p2.abs_diff(p0),
-                        &q,
-                        group_name(&p),
-                    );
-                    format!("The model sees word + position. {what}")
-                }}
-            </figcaption>
-        </figure>
+    figure! { "fig-token", "ctl-at-0 ctl-at-1 ctl-at-2 ctl-d ctl-base layout spacing", stats;
+        <div class="figure-tools">
+            {["reference p₀", "p₁", "p₂"]
+                .into_iter()
+                .enumerate()
+                .map(|(slot, label)| {
+                    let id = format!("ctl-at-{slot}");
+                    view! {
+                        <label for=id.clone()>{label}</label>
+                        <input
+                            type="number"
+                            class="exact"
+                            id=id
+                            min="0"
+                            max=MAX_COMPARE.to_string()
+                            prop:value=move || at.get()[slot].to_string()
+                            on:change=move |ev| set_slot(slot, ev)
+                        />
+                    }
+                })
+                .collect_view()}
+        </div>
+        <StillCanvas
+            node_ref=canvas_ref
+            label=move || {
+                let [p0, p1, p2] = at.get();
+                format!(
+                    "Differences between the word placed at positions {p1} and {p2} and at \
+                     position {p0}, over the columns (fast pairs {}). {}",
+                    match params.get().layout {
+                        Layout::Interleaved => "on the left",
+                        Layout::Half => "at the start of each half",
+                    },
+                    summary()
+                )
+            }
+        />
+        <p class="finding" id="fig-token-summary">{summary}</p>
+        <figcaption>
+            {move || {
+                let [p0, _, p2] = at.get();
+                let p = params.get();
+                let q = diffs.with(|(_, d2)| pair_groups(&p, d2));
+                let what = crate::explain::sinusoids::WordMove::from_groups(
+                    p2.abs_diff(p0),
+                    &q,
+                    group_name(&p),
+                );
+                format!("The model sees word + position. {what}")
+            }}
+        </figcaption>
     }
 }

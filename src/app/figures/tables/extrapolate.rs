@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, Panels};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
@@ -79,49 +79,46 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
             finding()
         )
     };
-    view! {
-        <figure {..frame("fig-tab-extrapolate", "ctl-t-xL ctl-t-xn", stats)}>
-            <FigureLink id="fig-tab-extrapolate" />
-            <div class="figure-tools">
-                <IntSlider label="max_len (the training length)" id="ctl-t-xL" min=MAX_LEN.0 max=MAX_LEN.1 value=s.max_len />
-                <IntSlider label="sequence length" id="ctl-t-xn" min=SEQUENCE.0 max=SEQUENCE.1 value=s.seq_len />
-            </div>
-            {panels.refs
-                .into_iter()
-                .enumerate()
-                .map(|(k, r)| {
-                    view! {
-                        <div class="canvas-wrap">
-                            // Sized like a drawn panel from the start, so the figure is not
-                            // five default-sized canvases tall (and its first panel out of
-                            // view) before it draws.
-                            <canvas
-                                node_ref=r
-                                width="1000"
-                                height="190"
-                                tabindex=if k == 0 { "0" } else { "-1" }
-                                role="img"
-                                aria-label=move || if k == 0 { describe() } else { TITLES[k].0.to_string() }
-                                aria-describedby="fig-tab-extrapolate-readout"
-                                on:mousemove=cursor.on_move(r, count, |x| x)
-                                on:mouseleave=move |_| cursor.at.set(None)
-                                on:keydown=cursor.on_key(count)
-                            ></canvas>
-                        </div>
-                    }
-                })
-                .collect_view()}
-            <p class="readout" id="fig-tab-extrapolate-readout" aria-live="polite">{readout}</p>
-            <p class="finding">{finding}</p>
-            <figcaption>
-                "One length slider for every method, past the training length max_len (the same "
-                "sliders as the learned table's). The learned table and the sinusoids use its "
-                "width d; RoPE's panel uses head_dim d rounded down to even (base 10000); ALiBi "
-                "the smallest slope of the heads above; "
-                "T5 its buckets above. Continuing is not the same as working: the sinusoid and "
-                "RoPE's angle are defined everywhere, but past max_len the model meets positions "
-                "(and, for pairs that had not turned a full circle, angles) it never trained on."
-            </figcaption>
-        </figure>
+    figure! { "fig-tab-extrapolate", "ctl-t-xL ctl-t-xn", stats;
+        <div class="figure-tools">
+            <IntSlider label="max_len (the training length)" id="ctl-t-xL" min=MAX_LEN.0 max=MAX_LEN.1 value=s.max_len />
+            <IntSlider label="sequence length" id="ctl-t-xn" min=SEQUENCE.0 max=SEQUENCE.1 value=s.seq_len />
+        </div>
+        {panels.refs
+            .into_iter()
+            .enumerate()
+            .map(|(k, r)| {
+                view! {
+                    <div class="canvas-wrap">
+                        // Sized like a drawn panel from the start, so the figure is not
+                        // five default-sized canvases tall (and its first panel out of
+                        // view) before it draws.
+                        <canvas
+                            node_ref=r
+                            width="1000"
+                            height="190"
+                            tabindex=if k == 0 { "0" } else { "-1" }
+                            role="img"
+                            aria-label=move || if k == 0 { describe() } else { TITLES[k].0.to_string() }
+                            aria-describedby="fig-tab-extrapolate-readout"
+                            on:mousemove=cursor.on_move(r, count, |x| x)
+                            on:mouseleave=move |_| cursor.at.set(None)
+                            on:keydown=cursor.on_key(count)
+                        ></canvas>
+                    </div>
+                }
+            })
+            .collect_view()}
+        <p class="readout" id="fig-tab-extrapolate-readout" aria-live="polite">{readout}</p>
+        <p class="finding">{finding}</p>
+        <figcaption>
+            "One length slider for every method, past the training length max_len (the same "
+            "sliders as the learned table's). The learned table and the sinusoids use its "
+            "width d; RoPE's panel uses head_dim d rounded down to even (base 10000); ALiBi "
+            "the smallest slope of the heads above; "
+            "T5 its buckets above. Continuing is not the same as working: the sinusoid and "
+            "RoPE's angle are defined everywhere, but past max_len the model meets positions "
+            "(and, for pairs that had not turned a full circle, angles) it never trained on."
+        </figcaption>
     }
 }

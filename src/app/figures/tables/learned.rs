@@ -11,7 +11,7 @@ use super::{Presets, SeedField};
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{draw_effect, observed_width};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::{MatrixPainter, MatrixPair, key_cursor};
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
@@ -130,31 +130,27 @@ pub fn LearnedCliff() -> impl IntoView {
         ("gpt2", "GPT-2 small: 1024 × 768", 1024, 768),
     ];
 
-    view! {
-        <figure
-            {..frame("fig-tab-learned", "ctl-t-L ctl-t-n ctl-t-d ctl-t-seed", stats)}
-            data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
-        >
-            <FigureLink id="fig-tab-learned" />
-            <div class="figure-tools">
-                <Presets id="ctl-t-preset" presets=presets rows=s.max_len cols=s.dim />
-                <IntSlider label="max_len (rows of the table)" id="ctl-t-L" min=MAX_LEN.0 max=MAX_LEN.1 value=s.max_len />
-                <IntSlider label="sequence length n" id="ctl-t-n" min=SEQUENCE.0 max=SEQUENCE.1 value=s.seq_len />
-                <IntSlider label="width d" id="ctl-t-d" min=WIDTH.0 max=WIDTH.1 value=s.dim />
-                <SeedField id="ctl-t-seed" seed=s.seed />
-            </div>
-            <MatrixPair canvases=[(learned_ref, learned_layout), (sin_ref, sin_layout)] cursor=cursor on_key=on_key
-                readout_id="fig-tab-learned-readout" readout=readout label=describe />
-            <p class="finding">{status}</p>
-            <figcaption>
-                "A learned table is a trainable matrix with one row per position, looked up and "
-                "added to the token embedding. Before training it is random (here N(0, 0.02²), "
-                "the initialisation Hugging Face transformers gives BERT's and GPT-2's); training "
-                "shapes it. Whatever training "
-                "does, it has max_len rows: BERT has 512, GPT-2 1024, and a position past the "
-                "last row has no vector at all (greyed out). The sinusoidal table on the right is "
-                "computed, not stored, so it has a row for every position."
-            </figcaption>
-        </figure>
+    figure! { "fig-tab-learned", "ctl-t-L ctl-t-n ctl-t-d ctl-t-seed", stats, [
+        data-cell=move || cursor.get().map(|(a, b)| format!("{a},{b}")).unwrap_or_default()
+    ];
+        <div class="figure-tools">
+            <Presets id="ctl-t-preset" presets=presets rows=s.max_len cols=s.dim />
+            <IntSlider label="max_len (rows of the table)" id="ctl-t-L" min=MAX_LEN.0 max=MAX_LEN.1 value=s.max_len />
+            <IntSlider label="sequence length n" id="ctl-t-n" min=SEQUENCE.0 max=SEQUENCE.1 value=s.seq_len />
+            <IntSlider label="width d" id="ctl-t-d" min=WIDTH.0 max=WIDTH.1 value=s.dim />
+            <SeedField id="ctl-t-seed" seed=s.seed />
+        </div>
+        <MatrixPair canvases=[(learned_ref, learned_layout), (sin_ref, sin_layout)] cursor=cursor on_key=on_key
+            readout=readout label=describe />
+        <p class="finding">{status}</p>
+        <figcaption>
+            "A learned table is a trainable matrix with one row per position, looked up and "
+            "added to the token embedding. Before training it is random (here N(0, 0.02²), "
+            "the initialisation Hugging Face transformers gives BERT's and GPT-2's); training "
+            "shapes it. Whatever training "
+            "does, it has max_len rows: BERT has 512, GPT-2 1024, and a position past the "
+            "last row has no vector at all (greyed out). The sinusoidal table on the right is "
+            "computed, not stored, so it has a row for every position."
+        </figcaption>
     }
 }

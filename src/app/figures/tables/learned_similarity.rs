@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::app::canvas::Surface;
 use crate::app::figure::{draw_effect, observed_width};
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, MatrixPair, key_cursor};
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
@@ -141,23 +141,20 @@ pub fn LearnedSimilarity() -> impl IntoView {
             }
         )
     };
-    view! {
-        <figure {..frame("fig-tab-learned-sim", "ctl-t-d ctl-t-seed", stats)}>
-            <FigureLink id="fig-tab-learned-sim" />
-            <MatrixPair canvases=[(learned_ref, left_layout), (sin_ref, right_layout)] cursor=cursor on_key=on_key
-                readout_id="fig-tab-learned-sim-readout" readout=readout label=describe />
-            <p class="finding">{finding}</p>
-            <figcaption>
-                "The same table as above (its seed, width and rows; at most the first 128 "
-                "positions). Untrained, a learned table knows nothing about order: a position is "
-                "no more like its neighbour than like a distant position, except by chance. "
-                "Whatever diagonal structure a trained table has, training put there: trained "
-                "tables do grow smooth, distance-dependent similarity, but only in rows that "
-                "were trained enough. BERT, for one, pre-trained on 128-token sequences for 90% "
-                "of its steps and on 512 only for the last 10%, “to learn the positional "
-                "embeddings” (Devlin et al. 2019, App. A.2), so its rows 128 … 511 were updated "
-                "only in that last tenth. The sinusoidal table has its structure by construction."
-            </figcaption>
-        </figure>
+    figure! { "fig-tab-learned-sim", "ctl-t-d ctl-t-seed", stats;
+        <MatrixPair canvases=[(learned_ref, left_layout), (sin_ref, right_layout)] cursor=cursor on_key=on_key
+            readout=readout label=describe />
+        <p class="finding">{finding}</p>
+        <figcaption>
+            "The same table as above (its seed, width and rows; at most the first 128 "
+            "positions). Untrained, a learned table knows nothing about order: a position is "
+            "no more like its neighbour than like a distant position, except by chance. "
+            "Whatever diagonal structure a trained table has, training put there: trained "
+            "tables do grow smooth, distance-dependent similarity, but only in rows that "
+            "were trained enough. BERT, for one, pre-trained on 128-token sequences for 90% "
+            "of its steps and on 512 only for the last 10%, “to learn the positional "
+            "embeddings” (Devlin et al. 2019, App. A.2), so its rows 128 … 511 were updated "
+            "only in that last tenth. The sinusoidal table has its structure by construction."
+        </figcaption>
     }
 }

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, Panels};
 use crate::app::figures::cursor::XCursor;
-use crate::app::frame::{FigureLink, frame};
+use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::tables::TablesState;
 use crate::app::theme::PageTheme;
@@ -113,25 +113,22 @@ pub fn SamePosition() -> impl IntoView {
             </div>
         }
     };
-    view! {
-        <figure {..frame("fig-tab-same", "ctl-t-p ctl-t-sd", stats)}>
-            <FigureLink id="fig-tab-same" />
-            <div class="figure-tools">
-                <IntSlider label="position p" id="ctl-t-p" min=POSITION.0 max=POSITION.1 value=s.pos />
-                <IntSlider label="width d (head_dim for RoPE)" id="ctl-t-sd" min=crate::params::tables::WIDTH.0 max=crate::params::tables::WIDTH.1 value=s.dim />
-            </div>
-            <div class="pair">{canvas(0)} {canvas(1)}</div>
-            <div class="pair">{canvas(2)} {canvas(3)}</div>
-            <p class="finding">{finding}</p>
-            <figcaption>
-                "One position, four answers. Sinusoids and a learned table add a vector to the "
-                "token's embedding, so position mixes into every product downstream. RoPE adds "
-                "nothing: it turns each pair of q and k coordinates by its own angle. ALiBi "
-                "touches neither vectors nor angles: it lowers the scores of far keys. The width, "
-                "seed, max_len and ALiBi head are those of the figures above (RoPE: head_dim d "
-                "rounded down to even, base 10000); the ALiBi panel shows the keys up to p, as a "
-                "decoder sees them, whatever the causal box above says."
-            </figcaption>
-        </figure>
+    figure! { "fig-tab-same", "ctl-t-p ctl-t-sd", stats;
+        <div class="figure-tools">
+            <IntSlider label="position p" id="ctl-t-p" min=POSITION.0 max=POSITION.1 value=s.pos />
+            <IntSlider label="width d (head_dim for RoPE)" id="ctl-t-sd" min=crate::params::tables::WIDTH.0 max=crate::params::tables::WIDTH.1 value=s.dim />
+        </div>
+        <div class="pair">{canvas(0)} {canvas(1)}</div>
+        <div class="pair">{canvas(2)} {canvas(3)}</div>
+        <p class="finding">{finding}</p>
+        <figcaption>
+            "One position, four answers. Sinusoids and a learned table add a vector to the "
+            "token's embedding, so position mixes into every product downstream. RoPE adds "
+            "nothing: it turns each pair of q and k coordinates by its own angle. ALiBi "
+            "touches neither vectors nor angles: it lowers the scores of far keys. The width, "
+            "seed, max_len and ALiBi head are those of the figures above (RoPE: head_dim d "
+            "rounded down to even, base 10000); the ALiBi panel shows the keys up to p, as a "
+            "decoder sees them, whatever the causal box above says."
+        </figcaption>
     }
 }
