@@ -25,11 +25,13 @@ pub fn frame(id: &'static str, controls: impl AttributeValue, stats: DrawStats) 
     }
 }
 
-/// A figure's view: `figure! { "fig-id", "controls", stats[, [attributes of its own]]; children }` is
-/// the `<figure>` element with its frame (see [`frame`]) and corner buttons ([`FigureLink`]), then
-/// the children (tools, canvases, readouts, the caption), built with the figure's [`super::figure::FigureId`] in
-/// context. A macro, not a component: the view stays one type, as if written out in place (a
-/// component wrapping each figure's children cost 13 KB of gzipped wasm in generic glue).
+/// A figure's view:
+/// `figure! { "fig-id", "controls", stats[, [attributes of its own]]; children }` is the
+/// `<figure>` element with its frame (see [`frame`]) and corner buttons ([`FigureLink`]), then the
+/// children (tools, canvases, readouts, the caption), built with the figure's
+/// [`super::figure::FigureId`] in context. A macro, not a component: the view stays one type, as
+/// if written out in place (a component wrapping each figure's children cost 7–13 KB of gzipped
+/// wasm in generic glue).
 macro_rules! figure {
     ($id:literal, $controls:expr, $stats:expr $(, [$($attr:tt)*])?; $($children:tt)*) => {{
         ::leptos::prelude::provide_context($crate::app::figure::FigureId($id));
