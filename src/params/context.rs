@@ -5,6 +5,7 @@
 //! head_dim the lists do not fit) falls back to [`synthetic_long_factors`], which says so.
 
 use super::decl::{self, Table, choice, even, float, int, own};
+use super::listed::view_struct;
 use super::{Notice, quote};
 use crate::math::limits;
 use crate::math::rope_config::ModelRope;
@@ -27,44 +28,60 @@ pub const MSCALE: (f64, f64) = (0.0, 2.0);
 /// A config's explicit attention factor: 0 (not set) or a positive value within limits.
 pub const ATTENTION_FACTOR: (f64, f64) = (0.0, limits::ATTENTION_FACTOR.1);
 
-/// The chapter's controls.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ContextView {
-    /// The preset the controls came from (its id), if any.
-    pub model: Option<&'static str>,
-    /// The scaling method.
-    pub rope_type: RopeType,
-    /// Rotary dimension (the coordinates that turn; head_dim for full rotation).
-    pub dim: usize,
-    /// `rope_theta`.
-    pub base: f64,
-    /// Scale factor `s`.
-    pub factor: f64,
-    /// Trained context `L₀`.
-    pub original: usize,
-    /// The length the model should read, `T`.
-    pub target: usize,
-    /// Current sequence length (dynamic NTK's figure).
-    pub len: usize,
-    /// YaRN `beta_fast`.
-    pub beta_fast: f64,
-    /// YaRN `beta_slow`.
-    pub beta_slow: f64,
-    /// Llama 3 `low_freq_factor`.
-    pub low_freq: f64,
-    /// Llama 3 `high_freq_factor`.
-    pub high_freq: f64,
-    /// DeepSeek's `mscale` (0 = not set).
-    pub mscale: f64,
-    /// DeepSeek's `mscale_all_dim` (0 = not set).
-    pub mscale_all_dim: f64,
-    /// A config's explicit `attention_factor` (YaRN, LongRoPE; 0 = not set).
-    pub attention_factor: f64,
-    /// YaRN's `truncate`: floor and ceil the ramp's ends (transformers' default, true).
-    pub truncate: bool,
-    /// Methods overlaid in the wavelength figure, besides the chosen one.
-    pub compare: Vec<RopeType>,
+/// Chapter 3's parameters, each declared once ([`super::listed`]): [`ContextView`] and the app's
+/// signals are both written from this list.
+macro_rules! context_fields {
+    ($then:ident { $($first:tt)* }) => {
+        $then! {
+            $($first)*
+            listed {
+                /// The preset the controls came from (its id), if any.
+                model: Option<&'static str>,
+                /// The scaling method.
+                rope_type: $crate::math::rope_scaling::RopeType,
+                /// Rotary dimension (the coordinates that turn; head_dim for full rotation).
+                dim: usize,
+                /// `rope_theta`.
+                base: f64,
+                /// Scale factor `s`.
+                factor: f64,
+                /// Trained context `L₀`.
+                original: usize,
+                /// The length the model should read, `T`.
+                target: usize,
+                /// Current sequence length (dynamic NTK's figure).
+                len: usize,
+                /// YaRN `beta_fast`.
+                beta_fast: f64,
+                /// YaRN `beta_slow`.
+                beta_slow: f64,
+                /// Llama 3 `low_freq_factor`.
+                low_freq: f64,
+                /// Llama 3 `high_freq_factor`.
+                high_freq: f64,
+                /// DeepSeek's `mscale` (0 = not set).
+                mscale: f64,
+                /// DeepSeek's `mscale_all_dim` (0 = not set).
+                mscale_all_dim: f64,
+                /// A config's explicit `attention_factor` (YaRN, LongRoPE; 0 = not set).
+                attention_factor: f64,
+                /// YaRN's `truncate`: floor and ceil the ramp's ends (transformers' default, true).
+                truncate: bool,
+                /// Methods overlaid in the wavelength figure, besides the chosen one.
+                compare: Vec<$crate::math::rope_scaling::RopeType>,
+            }
+            own {}
+        }
+    };
 }
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
+pub(crate) use context_fields;
+
+context_fields!(view_struct {
+    /// The chapter's controls.
+    #[derive(Clone, Debug, PartialEq)]
+    ContextView
+});
 
 impl Default for ContextView {
     /// Llama 2's RoPE (θ = 10000, head_dim 128, 4096 trained positions) stretched 4× with YaRN.

@@ -6,6 +6,7 @@
 
 pub mod context;
 pub mod decl;
+pub mod listed;
 pub mod models;
 pub mod rope;
 pub mod sinusoids;
@@ -393,6 +394,7 @@ pub fn round_significant(x: f64, digits: i32) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    use super::parse_query as q;
     use super::*;
 
     #[test]
@@ -430,10 +432,6 @@ mod tests {
         assert_eq!(parse_query_capped(&wide).0, parse_query("?a=1"));
         assert!(check_length("The sentence", &"a".repeat(MAX_SENTENCE_CHARS)).is_ok());
         assert!(check_length("The sentence", &"a".repeat(MAX_SENTENCE_CHARS + 1)).is_err());
-    }
-
-    fn q(s: &str) -> Vec<(String, String)> {
-        parse_query(s)
     }
 
     #[test]

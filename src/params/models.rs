@@ -4,6 +4,7 @@
 
 use super::Notice;
 use super::decl::{self, Table, choice, int, int_within, own};
+use super::listed::view_struct;
 use crate::math::layers::paste::MAX_KEPT_BYTES;
 use crate::math::layers::presets::{ModelPreset, PRESETS};
 use crate::math::layers::{MAX_LAYERS, Model, read_model};
@@ -25,22 +26,38 @@ pub const MODEL_IDS: [&str; PRESETS.len()] = {
     ids
 };
 
-/// The chapter's controls.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ModelsView {
-    /// The model: an index into [`PRESETS`].
-    pub model: usize,
-    /// The chosen layer, from 0.
-    pub layer: usize,
-    /// Tokens in the context.
-    pub tokens: usize,
-    /// The query position whose keys the masks show, below `tokens`.
-    pub query: usize,
-    /// A pasted config, kept to the fields read ([`crate::math::layers::paste`]): in place of
-    /// the preset when set. Checked when the chapter reads it, not here (the JSON reader stays
-    /// out of the page's first module).
-    pub config: Option<String>,
+/// Chapter 5's parameters, each declared once ([`super::listed`]): [`ModelsView`] and the app's
+/// signals are both written from this list.
+macro_rules! models_fields {
+    ($then:ident { $($first:tt)* }) => {
+        $then! {
+            $($first)*
+            listed {
+                /// The model: an index into [`crate::math::layers::presets::PRESETS`].
+                model: usize,
+                /// The chosen layer, from 0.
+                layer: usize,
+                /// Tokens in the context.
+                tokens: usize,
+                /// The query position whose keys the masks show, below `tokens`.
+                query: usize,
+                /// A pasted config, kept to the fields read ([`crate::math::layers::paste`]): in
+                /// place of the preset when set. Checked when the chapter reads it, not here (the
+                /// JSON reader stays out of the page's first module).
+                config: Option<String>,
+            }
+            own {}
+        }
+    };
 }
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
+pub(crate) use models_fields;
+
+models_fields!(view_struct {
+    /// The chapter's controls.
+    #[derive(Clone, Debug, PartialEq)]
+    ModelsView
+});
 
 impl Default for ModelsView {
     fn default() -> Self {

@@ -6,6 +6,7 @@
 use super::decl::{
     self, Kind, Param, Range, Table, choice, even, float, int, int_within, list, own, seed,
 };
+use super::listed::view_struct;
 use super::{Notice, parse_f64, parse_usize};
 use crate::math::limits;
 use crate::math::rope::{self, Layout};
@@ -81,50 +82,69 @@ impl QkSource {
     }
 }
 
-/// The chapter's view: everything its figures show, as the URL holds it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RopeView {
-    /// head_dim (even).
-    pub dim: usize,
-    /// RoPE base (θ in the configs: `rope_theta`).
-    pub base: f64,
-    /// Which coordinates pair up.
-    pub layout: Layout,
-    /// Positions of the q·k matrix.
-    pub positions: usize,
-    /// The current position m (`< positions`).
-    pub pos: usize,
-    /// Coordinates that rotate (even, `2 ≤ rotary_dim ≤ dim`).
-    pub rotary_dim: usize,
-    /// q and k of the q·k figure.
-    pub qk: QkSource,
-    /// Seed of the random q and k.
-    pub seed: u64,
-    /// The 2D vector.
-    pub vector: [f64; 2],
-    /// Angle per position of the 2D vector, degrees.
-    pub theta_deg: f64,
-    /// Position of the 2D vector.
-    pub vector_pos: usize,
-    /// The two sentences.
-    pub sentences: [String; 2],
-    /// The two words whose angle is compared.
-    pub words: [String; 2],
-    /// Angle per position of the sentence figure, degrees.
-    pub sentence_theta_deg: f64,
-    /// The "why not add?" figure's query and key tokens (indices into chapter 1's sentence).
-    pub pair: [usize; 2],
-    /// How far that figure moves both tokens.
-    pub shift: usize,
-    /// How far the "why only q and k" figure moves the whole sentence.
-    pub value_offset: usize,
-    /// Which vectors the token cloud shows.
-    pub cloud: CloudMode,
-    /// Positions of the token cloud.
-    pub cloud_positions: usize,
-    /// The cloud's view: yaw and pitch in degrees.
-    pub view: [f64; 2],
+/// Chapter 2's parameters, each declared once ([`super::listed`]): [`RopeView`] is written from
+/// this list, and so are the app's signals. `rotary_dim` is the view's own: the app holds it as
+/// "all coordinates unless given" so that it follows head_dim.
+macro_rules! rope_fields {
+    ($then:ident { $($first:tt)* }) => {
+        $then! {
+            $($first)*
+            listed {
+                /// head_dim (even).
+                dim: usize,
+                /// RoPE base (θ in the configs: `rope_theta`).
+                base: f64,
+                /// Which coordinates pair up.
+                layout: $crate::math::rope::Layout,
+                /// Positions of the q·k matrix.
+                positions: usize,
+                /// The current position m (`< positions`).
+                pos: usize,
+                /// q and k of the q·k figure.
+                qk: $crate::params::rope::QkSource,
+                /// Seed of the random q and k.
+                seed: u64,
+                /// The 2D vector.
+                vector: [f64; 2],
+                /// Angle per position of the 2D vector, degrees.
+                theta_deg: f64,
+                /// Position of the 2D vector.
+                vector_pos: usize,
+                /// The two sentences.
+                sentences: [String; 2],
+                /// The two words whose angle is compared.
+                words: [String; 2],
+                /// Angle per position of the sentence figure, degrees.
+                sentence_theta_deg: f64,
+                /// The "why not add?" figure's query and key tokens (indices into chapter 1's
+                /// sentence).
+                pair: [usize; 2],
+                /// How far that figure moves both tokens.
+                shift: usize,
+                /// How far the "why only q and k" figure moves the whole sentence.
+                value_offset: usize,
+                /// Which vectors the token cloud shows.
+                cloud: $crate::math::cloud::CloudMode,
+                /// Positions of the token cloud.
+                cloud_positions: usize,
+                /// The cloud's view: yaw and pitch in degrees.
+                view: [f64; 2],
+            }
+            own {
+                /// Coordinates that rotate (even, `2 ≤ rotary_dim ≤ dim`).
+                rotary_dim: usize,
+            }
+        }
+    };
 }
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
+pub(crate) use rope_fields;
+
+rope_fields!(view_struct {
+    /// The chapter's view: everything its figures show, as the URL holds it.
+    #[derive(Clone, Debug, PartialEq)]
+    RopeView
+});
 
 impl Default for RopeView {
     fn default() -> Self {
@@ -339,11 +359,7 @@ fn read_word(v: &mut RopeView, i: usize, text: &str) -> Option<Notice> {
 mod tests {
     use super::*;
     use crate::params::Declared;
-    use crate::params::parse_query;
-
-    fn q(s: &str) -> Vec<(String, String)> {
-        parse_query(s)
-    }
+    use crate::params::parse_query as q;
 
     #[test]
     fn every_written_key_is_a_declared_key() {

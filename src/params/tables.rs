@@ -6,6 +6,7 @@
 use super::decl::{
     self, Table, choice, even, flag, float, float_row, int, int_within, seed, sentence,
 };
+use super::listed::view_struct;
 use crate::math::alibi;
 
 /// The chapter's key prefix.
@@ -120,64 +121,81 @@ impl TxlTerm {
     }
 }
 
-/// The chapter's controls.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TablesView {
-    /// Learned table rows `max_len`.
-    pub max_len: usize,
-    /// Sequence length shown against the learned table.
-    pub seq_len: usize,
-    /// Learned table width.
-    pub dim: usize,
-    /// Seed of the learned table and of NoPE's values.
-    pub seed: u64,
-    /// Shaw's `k`.
-    pub shaw_k: usize,
-    /// Positions of Shaw's matrix.
-    pub shaw_len: usize,
-    /// Positions of T5's matrix.
-    pub t5_len: usize,
-    /// T5 `num_buckets`.
-    pub buckets: usize,
-    /// T5 `max_distance`.
-    pub max_distance: usize,
-    /// T5 bidirectional (encoder) or causal (decoder).
-    pub bidirectional: bool,
-    /// ALiBi heads.
-    pub heads: usize,
-    /// ALiBi sequence length.
-    pub alibi_len: usize,
-    /// ALiBi causal mask.
-    pub causal: bool,
-    /// The chosen ALiBi head, from 1.
-    pub head: usize,
-    /// The chosen head's slope, when the reader overrides it.
-    pub slope: Option<f64>,
-    /// NoPE sequence length.
-    pub nope_len: usize,
-    /// NoPE value width.
-    pub nope_dim: usize,
-    /// The position every method is compared at.
-    pub pos: usize,
-    /// Transformer-XL's sentence (1 to 16 tokens after [`crate::math::attention::tokenize`]).
-    pub txl_sentence: String,
-    /// Seed of Transformer-XL's `W_{k,R}`, `u` and `v`.
-    pub txl_seed: u64,
-    /// Which of Transformer-XL's terms the matrix shows.
-    pub txl_term: TxlTerm,
-    /// DroPE's head_dim.
-    pub drope_dim: usize,
-    /// DroPE's RoPE base.
-    pub drope_base: f64,
-    /// DroPE's trained length L₀.
-    pub drope_trained: usize,
-    /// DroPE's target over L₀ (`T = s·L₀`, YaRN's factor).
-    pub drope_factor: usize,
-    /// DroPE's distractor keys.
-    pub drope_distractors: usize,
-    /// Seed of DroPE's query and distractors.
-    pub drope_seed: u64,
+/// Chapter 4's parameters, each declared once ([`super::listed`]): [`TablesView`] and the app's
+/// signals are both written from this list.
+macro_rules! tables_fields {
+    ($then:ident { $($first:tt)* }) => {
+        $then! {
+            $($first)*
+            listed {
+                /// Learned table rows `max_len`.
+                max_len: usize,
+                /// Sequence length shown against the learned table.
+                seq_len: usize,
+                /// Learned table width.
+                dim: usize,
+                /// Seed of the learned table and of NoPE's values.
+                seed: u64,
+                /// Shaw's `k`.
+                shaw_k: usize,
+                /// Positions of Shaw's matrix.
+                shaw_len: usize,
+                /// Positions of T5's matrix.
+                t5_len: usize,
+                /// T5 `num_buckets`.
+                buckets: usize,
+                /// T5 `max_distance`.
+                max_distance: usize,
+                /// T5 bidirectional (encoder) or causal (decoder).
+                bidirectional: bool,
+                /// ALiBi heads.
+                heads: usize,
+                /// ALiBi sequence length.
+                alibi_len: usize,
+                /// ALiBi causal mask.
+                causal: bool,
+                /// The chosen ALiBi head, from 1.
+                head: usize,
+                /// The chosen head's slope, when the reader overrides it.
+                slope: Option<f64>,
+                /// NoPE sequence length.
+                nope_len: usize,
+                /// NoPE value width.
+                nope_dim: usize,
+                /// The position every method is compared at.
+                pos: usize,
+                /// Transformer-XL's sentence (1 to 16 tokens after
+                /// [`crate::math::attention::tokenize`]).
+                txl_sentence: String,
+                /// Seed of Transformer-XL's `W_{k,R}`, `u` and `v`.
+                txl_seed: u64,
+                /// Which of Transformer-XL's terms the matrix shows.
+                txl_term: $crate::params::tables::TxlTerm,
+                /// DroPE's head_dim.
+                drope_dim: usize,
+                /// DroPE's RoPE base.
+                drope_base: f64,
+                /// DroPE's trained length L₀.
+                drope_trained: usize,
+                /// DroPE's target over L₀ (`T = s·L₀`, YaRN's factor).
+                drope_factor: usize,
+                /// DroPE's distractor keys.
+                drope_distractors: usize,
+                /// Seed of DroPE's query and distractors.
+                drope_seed: u64,
+            }
+            own {}
+        }
+    };
 }
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
+pub(crate) use tables_fields;
+
+tables_fields!(view_struct {
+    /// The chapter's controls.
+    #[derive(Clone, Debug, PartialEq)]
+    TablesView
+});
 
 impl Default for TablesView {
     fn default() -> Self {
@@ -347,11 +365,7 @@ pub const TABLE: Table<TablesView> = Table {
 mod tests {
     use super::*;
     use crate::params::Declared;
-    use crate::params::parse_query;
-
-    fn q(s: &str) -> Vec<(String, String)> {
-        parse_query(s)
-    }
+    use crate::params::parse_query as q;
 
     #[test]
     fn every_written_key_is_a_declared_key_and_reads_back() {

@@ -3,125 +3,48 @@
 
 use leptos::prelude::*;
 
+use super::signals::view_signals;
+
 use crate::math::rope;
 use crate::math::rope_config::ModelRope;
 use crate::math::rope_presets::Preset;
-use crate::math::rope_scaling::RopeType;
 use crate::params::context::{ContextView, longrope_lists, preset_lists};
 
-/// The chapter's controls.
-#[derive(Clone, Copy)]
-pub struct ContextState {
-    /// The preset the controls came from.
-    pub model: RwSignal<Option<&'static str>>,
-    /// The method.
-    pub rope_type: RwSignal<RopeType>,
-    /// Rotary dimension.
-    pub dim: RwSignal<usize>,
-    /// `rope_theta`.
-    pub base: RwSignal<f64>,
-    /// Scale factor.
-    pub factor: RwSignal<f64>,
-    /// Trained context `L₀`.
-    pub original: RwSignal<usize>,
-    /// Target length `T`.
-    pub target: RwSignal<usize>,
-    /// Current length (dynamic NTK).
-    pub len: RwSignal<usize>,
-    /// YaRN `beta_fast`.
-    pub beta_fast: RwSignal<f64>,
-    /// YaRN `beta_slow`.
-    pub beta_slow: RwSignal<f64>,
-    /// Llama 3 `low_freq_factor`.
-    pub low_freq: RwSignal<f64>,
-    /// Llama 3 `high_freq_factor`.
-    pub high_freq: RwSignal<f64>,
-    /// DeepSeek `mscale` (0 = not set).
-    pub mscale: RwSignal<f64>,
-    /// DeepSeek `mscale_all_dim` (0 = not set).
-    pub mscale_all_dim: RwSignal<f64>,
-    /// A config's explicit attention factor (0 = not set).
-    pub attention_factor: RwSignal<f64>,
-    /// YaRN's `truncate`.
-    pub truncate: RwSignal<bool>,
-    /// Methods overlaid in the wavelength figure.
-    pub compare: RwSignal<Vec<RopeType>>,
-    /// LongRoPE's (short, long) lists from a preset or a pasted config (not in the URL).
-    pub lists: RwSignal<Option<(Vec<f64>, Vec<f64>)>>,
-    /// What the last preset or pasted config said about itself (shown under the controls).
-    pub read: RwSignal<Vec<String>>,
-    view: Memo<ContextView>,
-    plain: Memo<Vec<f64>>,
-    scaled: Memo<(Vec<f64>, f64)>,
-}
+crate::params::context::context_fields!(view_signals {
+    /// The chapter's controls, one signal per parameter of [`ContextView`].
+    pub struct ContextSignals for ContextView;
+    /// The chapter's state: the signals of [`ContextSignals`] as its own fields, what a preset
+    /// or a pasted config brought besides, and the memos every figure reads.
+    pub struct ContextState {
+        /// LongRoPE's (short, long) lists from a preset or a pasted config (not in the URL).
+        pub lists: RwSignal<Option<(Vec<f64>, Vec<f64>)>>,
+        /// What the last preset or pasted config said about itself (shown under the controls).
+        pub read: RwSignal<Vec<String>>,
+        view: Memo<ContextView>,
+        plain: Memo<Vec<f64>>,
+        scaled: Memo<(Vec<f64>, f64)>,
+    }
+});
 
 impl ContextState {
     /// Signals holding `v`, and the memos derived from them.
     pub fn new(v: ContextView) -> ContextState {
-        let model = RwSignal::new(v.model);
-        let rope_type = RwSignal::new(v.rope_type);
-        let dim = RwSignal::new(v.dim);
-        let base = RwSignal::new(v.base);
-        let factor = RwSignal::new(v.factor);
-        let original = RwSignal::new(v.original);
-        let target = RwSignal::new(v.target);
-        let len = RwSignal::new(v.len);
-        let beta_fast = RwSignal::new(v.beta_fast);
-        let beta_slow = RwSignal::new(v.beta_slow);
-        let low_freq = RwSignal::new(v.low_freq);
-        let high_freq = RwSignal::new(v.high_freq);
-        let mscale = RwSignal::new(v.mscale);
-        let mscale_all_dim = RwSignal::new(v.mscale_all_dim);
-        let attention_factor = RwSignal::new(v.attention_factor);
-        let truncate = RwSignal::new(v.truncate);
-        let compare = RwSignal::new(v.compare);
+        let model = v.model;
+        let signals = ContextSignals::new(v);
+        let ContextSignals { dim, base, .. } = signals;
         // A link that names a LongRoPE preset brings its lists back.
-        let lists = RwSignal::new(preset_lists(v.model));
-        let view = Memo::new(move |_| ContextView {
-            model: model.get(),
-            rope_type: rope_type.get(),
-            dim: dim.get(),
-            base: base.get(),
-            factor: factor.get(),
-            original: original.get(),
-            target: target.get(),
-            len: len.get(),
-            beta_fast: beta_fast.get(),
-            beta_slow: beta_slow.get(),
-            low_freq: low_freq.get(),
-            high_freq: high_freq.get(),
-            mscale: mscale.get(),
-            mscale_all_dim: mscale_all_dim.get(),
-            attention_factor: attention_factor.get(),
-            truncate: truncate.get(),
-            compare: compare.get(),
-        });
+        let lists = RwSignal::new(preset_lists(model));
+        let view = Memo::new(move |_| signals.tracked());
         let plain = Memo::new(move |_| rope::inv_freq(dim.get(), base.get()));
         let scaled = Memo::new(move |_| view.with(|v| lists.with(|l| v.scaled(l.as_ref()))));
-        ContextState {
-            model,
-            rope_type,
-            dim,
-            base,
-            factor,
-            original,
-            target,
-            len,
-            beta_fast,
-            beta_slow,
-            low_freq,
-            high_freq,
-            mscale,
-            mscale_all_dim,
-            attention_factor,
-            truncate,
-            compare,
+        ContextState::assemble(
+            signals,
             lists,
-            read: RwSignal::new(Vec::new()),
+            RwSignal::new(Vec::new()), // read: nothing yet
             view,
             plain,
             scaled,
-        }
+        )
     }
 
     /// The whole view (for the URL, and for figures that need several controls).

@@ -6,16 +6,19 @@
 pub mod context;
 pub mod models;
 pub mod rope;
+mod signals;
 pub mod tables;
 
 use leptos::prelude::*;
+
+use signals::view_signals;
 
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 use crate::params::context::ContextView;
 use crate::params::models::ModelsView;
 use crate::params::rope::RopeView;
 use crate::params::tables::TablesView;
-use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Span, TableView, Views};
+use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Views};
 #[cfg(doc)]
 use {context::ContextState, models::ModelsState, rope::RopeState, tables::TablesState};
 
@@ -34,38 +37,29 @@ impl Notices {
     }
 }
 
-/// The sinusoidal chapter's controls, one signal each.
-#[derive(Clone, Copy)]
-pub struct SinusoidalState {
-    /// Number of positions (rows).
-    pub positions: RwSignal<usize>,
-    /// d_model (columns).
-    pub dim: RwSignal<usize>,
-    /// Base of the geometric frequency progression.
-    pub base: RwSignal<f64>,
-    /// Interleaved or half-split.
-    pub layout: RwSignal<Layout>,
-    /// Paper or fairseq spacing.
-    pub spacing: RwSignal<Spacing>,
-    /// Heatmap, waves or both.
-    pub show: RwSignal<TableView>,
-    /// The highlighted position.
-    pub pos: RwSignal<usize>,
-    /// Dimensions drawn as waves (may hold dimensions ≥ d_model after d shrinks: read them
-    /// through [`SinusoidalState::wave_dims`]).
-    pub dims: RwSignal<Vec<usize>>,
-    /// The relative-shift figure's offset `k`.
-    pub shift: RwSignal<usize>,
-    /// The adding-to-a-token figure's positions.
-    pub compare: RwSignal<[usize; 3]>,
-    /// The heatmap's zoom: rows shown (`None` = all).
-    pub rows: RwSignal<Option<Span>>,
-    /// The heatmap's zoom: columns shown (`None` = all).
-    pub cols: RwSignal<Option<Span>>,
-    /// The heatmap column under the pointer or keyboard cursor (UI state: not in the URL).
-    pub hover_dim: RwSignal<Option<usize>>,
-    derived: Derived,
-}
+crate::params::sinusoids::sinusoidal_fields!(view_signals {
+    /// The sinusoidal chapter's controls besides the encoding's parameters, one signal per
+    /// parameter of [`SinusoidalView`]. Read `pos` through [`SinusoidalState::current_pos`] and
+    /// `dims` through [`SinusoidalState::wave_dims`] (they may exceed the current sizes).
+    pub struct SinusoidalSignals for SinusoidalView;
+    /// The sinusoidal chapter's state: the encoding's parameters, the signals of
+    /// [`SinusoidalSignals`] as its own fields, and what every figure derives from them.
+    pub struct SinusoidalState {
+        /// Number of positions (rows).
+        pub positions: RwSignal<usize>,
+        /// d_model (columns).
+        pub dim: RwSignal<usize>,
+        /// Base of the geometric frequency progression.
+        pub base: RwSignal<f64>,
+        /// Interleaved or half-split.
+        pub layout: RwSignal<Layout>,
+        /// Paper or fairseq spacing.
+        pub spacing: RwSignal<Spacing>,
+        /// The heatmap column under the pointer or keyboard cursor (UI state: not in the URL).
+        pub hover_dim: RwSignal<Option<usize>>,
+        derived: Derived,
+    }
+});
 
 /// What is derived from the chapter's signals, memoised once for every figure that reads it.
 #[derive(Clone, Copy)]
@@ -86,10 +80,14 @@ impl SinusoidalState {
         let base = RwSignal::new(p.base);
         let layout = RwSignal::new(p.layout);
         let spacing = RwSignal::new(p.spacing);
-        let pos = RwSignal::new(view.pos);
-        let dims = RwSignal::new(view.dims);
-        let rows = RwSignal::new(view.rows);
-        let cols = RwSignal::new(view.cols);
+        let signals = SinusoidalSignals::new(view);
+        let SinusoidalSignals {
+            pos,
+            dims,
+            rows,
+            cols,
+            ..
+        } = signals;
         let derived = Derived {
             params: Memo::new(move |_| SinusoidalParams {
                 positions: positions.get(),
@@ -112,22 +110,16 @@ impl SinusoidalState {
                 cols.get().map_or(0..d, |s| s.fit(d))
             }),
         };
-        SinusoidalState {
+        SinusoidalState::assemble(
+            signals,
             positions,
             dim,
             base,
             layout,
             spacing,
-            show: RwSignal::new(view.show),
-            pos,
-            dims,
-            shift: RwSignal::new(view.shift),
-            compare: RwSignal::new(view.compare),
-            rows,
-            cols,
-            hover_dim: RwSignal::new(None),
+            RwSignal::new(None), // hover_dim: none
             derived,
-        }
+        )
     }
 
     /// The encoding's parameters (recomputed only when one of them changes).
@@ -161,53 +153,35 @@ impl SinusoidalState {
         let pos = self.current_pos();
         let dims = self.wave_dims();
         Memo::new(move |_| SinusoidalView {
-            params: params.get(),
-            show: self.show.get(),
             pos: pos.get(),
             dims: dims.get(),
-            shift: self.shift.get(),
-            compare: self.compare.get(),
-            rows: self.rows.get(),
-            cols: self.cols.get(),
+            ..self.tracked(params.get())
         })
     }
 }
 
-/// The order-blindness figure's state.
-#[derive(Clone, Copy)]
-pub struct OrderState {
-    /// The sentence (always valid: refused input never reaches it).
-    pub sentence: RwSignal<String>,
-    /// Whether positions are added to the embeddings.
-    pub with_position: RwSignal<bool>,
-}
+crate::params::sinusoids::order_fields!(view_signals {
+    /// The order-blindness figure's state, one signal per parameter of [`OrderView`] (the
+    /// sentence is always valid: refused input never reaches it).
+    pub struct OrderState for OrderView
+});
 
 impl OrderState {
     /// The view, for the URL.
     pub fn view(self) -> Memo<OrderView> {
-        Memo::new(move |_| OrderView {
-            sentence: self.sentence.get(),
-            with_position: self.with_position.get(),
-        })
+        Memo::new(move |_| self.tracked())
     }
 }
 
-/// The naive-fixes figure's state.
-#[derive(Clone, Copy)]
-pub struct NaiveState {
-    /// Position whose sine collision is sought.
-    pub pos: RwSignal<usize>,
-    /// Tolerance of the match.
-    pub eps: RwSignal<f64>,
-}
+crate::params::sinusoids::naive_fields!(view_signals {
+    /// The naive-fixes figure's state, one signal per parameter of [`NaiveView`].
+    pub struct NaiveState for NaiveView
+});
 
 impl NaiveState {
     /// The view, for the URL.
     pub fn view(self) -> Memo<NaiveView> {
-        Memo::new(move |_| NaiveView {
-            pos: self.pos.get(),
-            eps: self.eps.get(),
-        })
+        Memo::new(move |_| self.tracked())
     }
 }
 
@@ -257,17 +231,10 @@ impl AppState {
     /// The state described by query `pairs`, clamping what it must (with notices).
     pub fn from_query(pairs: &[(String, String)]) -> Self {
         let (views, notices) = Views::from_query(pairs);
-        let (order, naive) = (views.order, views.naive);
         AppState {
             sinusoidal: SinusoidalState::new(views.sinusoidal),
-            order: OrderState {
-                sentence: RwSignal::new(order.sentence),
-                with_position: RwSignal::new(order.with_position),
-            },
-            naive: NaiveState {
-                pos: RwSignal::new(naive.pos),
-                eps: RwSignal::new(naive.eps),
-            },
+            order: OrderState::new(views.order),
+            naive: NaiveState::new(views.naive),
             rope: RwSignal::new(views.rope),
             context: RwSignal::new(views.context),
             tables: RwSignal::new(views.tables),

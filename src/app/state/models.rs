@@ -3,23 +3,20 @@
 
 use leptos::prelude::*;
 
+use super::signals::view_signals;
+
 use crate::params::models::{ModelsView, Shown};
 
-/// The chapter's controls.
-#[derive(Clone, Copy)]
-pub struct ModelsState {
-    /// The preset, an index into the presets.
-    pub model: RwSignal<usize>,
-    /// The chosen layer (read through [`ModelsState::layer`]).
-    pub layer: RwSignal<usize>,
-    /// Tokens in the context.
-    pub tokens: RwSignal<usize>,
-    /// The query position (read through [`ModelsState::query`]).
-    pub query: RwSignal<usize>,
-    /// A pasted config, kept to the fields read, in place of the preset.
-    pub config: RwSignal<Option<String>>,
-    derived: Derived,
-}
+crate::params::models::models_fields!(view_signals {
+    /// The chapter's controls, one signal per parameter of [`ModelsView`]. Read `layer` and
+    /// `query` through [`ModelsState::layer`] and [`ModelsState::query`].
+    pub struct ModelsSignals for ModelsView;
+    /// The chapter's state: the signals of [`ModelsSignals`] as its own fields, and the model
+    /// read from its config with what follows from it.
+    pub struct ModelsState {
+        derived: Derived,
+    }
+});
 
 #[derive(Clone, Copy)]
 struct Derived {
@@ -33,11 +30,14 @@ struct Derived {
 impl ModelsState {
     /// Signals holding `v`, and the memos derived from them.
     pub fn new(v: ModelsView) -> ModelsState {
-        let model = RwSignal::new(v.model);
-        let layer = RwSignal::new(v.layer);
-        let tokens = RwSignal::new(v.tokens);
-        let query = RwSignal::new(v.query);
-        let config = RwSignal::new(v.config);
+        let signals = ModelsSignals::new(v);
+        let ModelsSignals {
+            model,
+            layer,
+            tokens,
+            query,
+            config,
+        } = signals;
         let shown = Memo::new(move |_| {
             ModelsView {
                 model: model.get(),
@@ -50,26 +50,20 @@ impl ModelsState {
         let chosen_layer = Memo::new(move |_| layer.get().min(layers.get() - 1));
         let chosen_query = Memo::new(move |_| query.get().min(tokens.get().saturating_sub(1)));
         let view = Memo::new(move |_| ModelsView {
-            model: model.get(),
             layer: chosen_layer.get(),
-            tokens: tokens.get(),
             query: chosen_query.get(),
-            config: config.get(),
+            ..signals.tracked()
         });
-        ModelsState {
-            model,
-            layer,
-            tokens,
-            query,
-            config,
-            derived: Derived {
+        ModelsState::assemble(
+            signals,
+            Derived {
                 view,
                 shown,
                 layer: chosen_layer,
                 query: chosen_query,
                 layers,
             },
-        }
+        )
     }
 
     /// The whole view (for the URL).

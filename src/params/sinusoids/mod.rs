@@ -7,6 +7,7 @@ mod toy;
 pub use toy::*;
 
 use super::decl::{self, Table, choice, float, int, int_within, list, own};
+use super::listed::view_struct;
 use super::{Notice, parse_usize};
 use crate::math::limits;
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
@@ -53,27 +54,46 @@ pub const MAX_COMPARE: usize = 10_000;
 /// At most this many waves at once (more is unreadable).
 pub const MAX_WAVE_DIMS: usize = 8;
 
-/// The sinusoidal chapter's view: the encoding's parameters, the highlighted position and the
-/// dimensions drawn as waves.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SinusoidalView {
-    /// What to compute.
-    pub params: SinusoidalParams,
-    /// Which of the table's two views are shown.
-    pub show: TableView,
-    /// The highlighted position (row), always `< params.positions`.
-    pub pos: usize,
-    /// Dimensions plotted as waves (distinct, each `< params.dim`, at most [`MAX_WAVE_DIMS`]).
-    pub dims: Vec<usize>,
-    /// The offset `k` of the relative-shift figure.
-    pub shift: usize,
-    /// The positions of the adding-to-a-token figure: a reference and two others.
-    pub compare: [usize; 3],
-    /// The heatmap's rows (positions) shown; `None` = all.
-    pub rows: Option<Span>,
-    /// The heatmap's columns (dimensions) shown; `None` = all.
-    pub cols: Option<Span>,
+/// Chapter 1's parameters, each declared once ([`super::listed`]): [`SinusoidalView`] and the
+/// app's signals are both written from this list. The encoding's `params` are the view's own: the
+/// app holds one signal per parameter of [`SinusoidalParams`].
+macro_rules! sinusoidal_fields {
+    ($then:ident { $($first:tt)* }) => {
+        $then! {
+            $($first)*
+            listed {
+                /// Which of the table's two views are shown.
+                show: $crate::params::TableView,
+                /// The highlighted position (row), always `< params.positions`.
+                pos: usize,
+                /// Dimensions plotted as waves (distinct, each `< params.dim`, at most
+                /// [`crate::params::MAX_WAVE_DIMS`]).
+                dims: Vec<usize>,
+                /// The offset `k` of the relative-shift figure.
+                shift: usize,
+                /// The positions of the adding-to-a-token figure: a reference and two others.
+                compare: [usize; 3],
+                /// The heatmap's rows (positions) shown; `None` = all.
+                rows: Option<$crate::params::Span>,
+                /// The heatmap's columns (dimensions) shown; `None` = all.
+                cols: Option<$crate::params::Span>,
+            }
+            own {
+                /// What to compute.
+                params: $crate::math::sinusoidal::SinusoidalParams,
+            }
+        }
+    };
 }
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
+pub(crate) use sinusoidal_fields;
+
+sinusoidal_fields!(view_struct {
+    /// The sinusoidal chapter's view: the encoding's parameters, the highlighted position and the
+    /// dimensions drawn as waves.
+    #[derive(Clone, Debug, PartialEq)]
+    SinusoidalView
+});
 
 impl Default for SinusoidalView {
     fn default() -> Self {
@@ -131,7 +151,8 @@ impl TableView {
     }
 }
 
-/// Keeps the distinct dimensions below `dim`, at most [`MAX_WAVE_DIMS`], in order; when none is
+/// Keeps the distinct dimensions below `dim`, at most
+/// [`crate::params::MAX_WAVE_DIMS`], in order; when none is
 /// left, the defaults that fit (or dimension 0).
 pub fn fit_dims(dims: &[usize], dim: usize) -> Vec<usize> {
     let mut kept: Vec<usize> = Vec::new();
@@ -322,11 +343,7 @@ fn read_span(slot: &mut Option<Span>, what: &str, text: &str) -> Option<Notice> 
 mod tests {
     use super::*;
     use crate::params::Declared;
-    use crate::params::{build_query, parse_query};
-
-    fn q(s: &str) -> Vec<(String, String)> {
-        parse_query(s)
-    }
+    use crate::params::{build_query, parse_query, parse_query as q};
 
     #[test]
     fn out_of_range_values_are_clamped_with_notices() {

@@ -4,15 +4,31 @@
 use crate::math::limits;
 use crate::params::Notice;
 use crate::params::decl::{self, Table, choice, float, int, sentence};
+use crate::params::listed::view_struct;
 
-/// The order-blindness figure's view: the sentence and whether positions are added.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OrderView {
-    /// The sentence (1 to 16 tokens after [`crate::math::attention::tokenize`]).
-    pub sentence: String,
-    /// Whether the sinusoidal encoding is added to the token embeddings.
-    pub with_position: bool,
+/// The order-blindness figure's parameters, declared once ([`crate::params::listed`]).
+macro_rules! order_fields {
+    ($then:ident { $($first:tt)* }) => {
+        $then! {
+            $($first)*
+            listed {
+                /// The sentence (1 to 16 tokens after [`crate::math::attention::tokenize`]).
+                sentence: String,
+                /// Whether the sinusoidal encoding is added to the token embeddings.
+                with_position: bool,
+            }
+            own {}
+        }
+    };
 }
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
+pub(crate) use order_fields;
+
+order_fields!(view_struct {
+    /// The order-blindness figure's view: the sentence and whether positions are added.
+    #[derive(Clone, Debug, PartialEq)]
+    OrderView
+});
 
 impl Default for OrderView {
     fn default() -> Self {
@@ -59,14 +75,30 @@ pub const ORDER_TABLE: Table<OrderView> = Table {
     fit: |_| {},
 };
 
-/// The naive-fixes figure's view: the position whose sine collision is sought, and the tolerance.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NaiveView {
-    /// Position whose value `sin(pos)` is matched.
-    pub pos: usize,
-    /// Tolerance ε of the match.
-    pub eps: f64,
+/// The naive-fixes figure's parameters, declared once ([`crate::params::listed`]).
+macro_rules! naive_fields {
+    ($then:ident { $($first:tt)* }) => {
+        $then! {
+            $($first)*
+            listed {
+                /// Position whose value `sin(pos)` is matched.
+                pos: usize,
+                /// Tolerance ε of the match.
+                eps: f64,
+            }
+            own {}
+        }
+    };
 }
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
+pub(crate) use naive_fields;
+
+naive_fields!(view_struct {
+    /// The naive-fixes figure's view: the position whose sine collision is sought, and the
+    /// tolerance.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    NaiveView
+});
 
 /// Range of the collision finder's position.
 pub const NAIVE_POS: (usize, usize) = (0, 10_000);
@@ -97,11 +129,7 @@ pub const NAIVE_TABLE: Table<NaiveView> = Table {
 mod tests {
     use super::*;
     use crate::params::Declared;
-    use crate::params::{build_query, parse_query};
-
-    fn q(s: &str) -> Vec<(String, String)> {
-        parse_query(s)
-    }
+    use crate::params::{build_query, parse_query, parse_query as q};
 
     #[test]
     fn sentences_are_checked_and_survive_the_url() {
