@@ -12,7 +12,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::context::ContextState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::math::limits;
 use crate::math::rope_scaling::{RopeType, longrope_default_factor, yarn_get_mscale, yarn_mscale};
 use crate::params::format_significant;
@@ -21,8 +21,7 @@ use crate::scene::context::{self as scene, FACTOR_POINTS as POINTS, factor_at as
 /// The figure.
 #[component]
 pub fn AttentionFactor() -> impl IntoView {
-    let s = expect_context::<ContextState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(ContextState);
     let scaled = s.scaled();
     let deepseek = move || s.view().with(scene::deepseek);
     let cursor = XCursor::new();

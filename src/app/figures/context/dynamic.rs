@@ -11,7 +11,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::state::context::ContextState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::explain::context as claims;
 use crate::math::rope;
 use crate::params::context::LENGTH;
@@ -21,8 +21,7 @@ use crate::scene::context::{self as scene, DYNAMIC_POINTS as POINTS, length_at};
 /// The figure.
 #[component]
 pub fn DynamicNtk() -> impl IntoView {
-    let s = expect_context::<ContextState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(ContextState);
     // The axis runs to twice the larger of the target and the current length.
     let end = move || s.view().with(scene::dynamic_end);
     let cursor = XCursor::new();

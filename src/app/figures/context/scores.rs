@@ -11,7 +11,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::state::context::ContextState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::math::rope_extension::log_columns;
 use crate::params::format_significant;
 use crate::scene::context as scene;
@@ -19,8 +19,7 @@ use crate::scene::context as scene;
 /// The figure.
 #[component]
 pub fn ScoresByDistance() -> impl IntoView {
-    let s = expect_context::<ContextState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(ContextState);
     let (plain, scaled) = (s.plain(), s.scaled());
     // Two memos: a method change recomputes only the scaled curve. The count of columns
     // depends on the length alone, so readouts never force a curve to be computed.

@@ -12,7 +12,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::plot::paint_lines_with;
 use crate::app::state::context::ContextState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::math::rope_extension::reach;
 use crate::params::format_significant;
 use crate::scene::context as scene;
@@ -20,8 +20,7 @@ use crate::scene::context as scene;
 /// The figure.
 #[component]
 pub fn Turns() -> impl IntoView {
-    let s = expect_context::<ContextState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(ContextState);
     let (view, plain, scaled) = (s.view(), s.plain(), s.scaled());
     let pairs = Memo::new(move |_| {
         let (l0, target) = view.with(|v| (v.original, v.target));

@@ -10,7 +10,7 @@ use crate::app::figure::{DrawStats, InteractiveCanvas, draw_effect_into};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::state::context::ContextState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::explain::context as claims;
 use crate::math::rope_scaling::RopeType;
 use crate::params::format_significant;
@@ -19,8 +19,7 @@ use crate::scene::context as scene;
 /// The figure.
 #[component]
 pub fn Wavelengths() -> impl IntoView {
-    let s = expect_context::<ContextState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(ContextState);
     let view = s.view();
     let plain = s.plain();
     let curves = Memo::new(move |_| view.with(|v| s.lists.with(|l| scene::curves(v, l.as_ref()))));

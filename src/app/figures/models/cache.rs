@@ -8,7 +8,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::state::models::ModelsState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::explain::models::{BYTES_PER_NUMBER, bytes_text, grouped};
 use crate::math::layers::kv::cache_bytes;
 use crate::scene::models as scene;
@@ -16,8 +16,7 @@ use crate::scene::models as scene;
 /// The figure.
 #[component]
 pub fn CacheBytes() -> impl IntoView {
-    let s = expect_context::<ModelsState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(ModelsState);
     let shown = s.shown();
     let lengths = Memo::new(move |_| {
         let tokens = s.tokens.get();

@@ -9,7 +9,7 @@ use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::state::models::ModelsState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::explain::models::{PatternFinding, kind_counts, kind_parts, layer_text, raw_fields};
 use crate::params::models::Shown;
 use crate::scene::models as scene;
@@ -17,8 +17,7 @@ use crate::scene::models as scene;
 /// The figure.
 #[component]
 pub fn LayerStrip() -> impl IntoView {
-    let s = expect_context::<ModelsState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(ModelsState);
     let shown = s.shown();
     let cursor = XCursor::new();
     let count = move || s.layers().get_untracked();

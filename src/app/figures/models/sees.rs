@@ -9,7 +9,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::state::models::ModelsState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::explain::count as keys_count;
 use crate::explain::models::{ReachFinding, grouped};
 use crate::scene::models as scene;
@@ -17,8 +17,7 @@ use crate::scene::models as scene;
 /// The figure.
 #[component]
 pub fn QuerySees() -> impl IntoView {
-    let s = expect_context::<ModelsState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(ModelsState);
     let shown = s.shown();
     let reach = Memo::new(move |_| {
         let query = s.query().get();

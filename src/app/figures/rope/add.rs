@@ -13,7 +13,7 @@ use crate::app::lazy::near_memo;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::state::rope::RopeState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::math::attention::tokenize;
 use crate::params::rope::SHIFT;
 use crate::scene::rope as scene;
@@ -63,8 +63,7 @@ pub fn TokenSelect(
 #[component]
 pub fn WhyNotAdd() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let s = expect_context::<RopeState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(RopeState);
     let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
     // The pair, fitted to the sentence.
     let pair = Memo::new(move |_| scene::add_pair(tokens.with(Vec::len), s.pair.get()));

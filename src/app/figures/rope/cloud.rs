@@ -15,7 +15,7 @@ use crate::app::frame::figure;
 use crate::app::matrix::event_pixel;
 use crate::app::state::AppState;
 use crate::app::state::rope::RopeState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::cloud::{self, CloudLayout};
 use crate::math::attention::tokenize;
 use crate::math::cloud::{CloudMode, cloud};
@@ -29,8 +29,7 @@ const SPEED: f64 = 12.0;
 #[component]
 pub fn TokenCloud() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let s = expect_context::<RopeState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(RopeState);
     let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
     let data =
         Memo::new(move |_| tokens.with(|t| cloud(t, s.cloud_positions.get(), s.cloud.get())));

@@ -9,14 +9,13 @@ use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::rope::RopeState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::scene::rope as scene;
 
 /// The figure.
 #[component]
 pub fn BeforeAfter() -> impl IntoView {
-    let s = expect_context::<RopeState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(RopeState);
     let pos = s.current_pos();
     let rotary = s.rotary_dim();
     let qk = s.qk_vectors();

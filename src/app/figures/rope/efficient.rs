@@ -9,7 +9,7 @@ use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::rope::RopeState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::math::rope::{self, Layout};
 use crate::scene::rope as scene;
 
@@ -19,8 +19,7 @@ const TABLE_ROWS: usize = 6;
 /// The figure.
 #[component]
 pub fn EfficientForm() -> impl IntoView {
-    let s = expect_context::<RopeState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(RopeState);
     let inv_freq = s.rotary_inv_freq();
     let rotary = s.rotary_dim();
     let pos = s.current_pos();

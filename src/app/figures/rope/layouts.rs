@@ -12,7 +12,7 @@ use crate::app::canvas;
 use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::state::rope::RopeState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::pairs;
 use crate::math::rope::{self, Layout};
 use crate::params::rope::{QkSource, qk_vectors};
@@ -78,8 +78,7 @@ const PRESETS: [Preset; 3] = [
 /// The figure.
 #[component]
 pub fn Layouts() -> impl IntoView {
-    let s = expect_context::<RopeState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(RopeState);
     let rotary = s.rotary_dim();
     let pos = s.current_pos();
     let canvas_ref = NodeRef::<Canvas>::new();

@@ -14,7 +14,7 @@ use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::rope::RopeState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::params::rope::QkSource;
 use crate::scene::rope as scene;
@@ -22,8 +22,7 @@ use crate::scene::rope as scene;
 /// The figure.
 #[component]
 pub fn ScoresOverPositions() -> impl IntoView {
-    let s = expect_context::<RopeState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(RopeState);
     let pos = s.current_pos();
     let rotary = s.rotary_dim();
     let qk = s.qk_vectors();

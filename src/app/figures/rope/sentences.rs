@@ -11,7 +11,7 @@ use crate::app::figure::{StillCanvas, draw_effect, observed_width};
 use crate::app::frame::figure;
 use crate::app::plot::paint_plane;
 use crate::app::state::rope::RopeState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::theme::Theme;
 use crate::params::rope::{THETA_DEG, check_sentence, check_word};
 use crate::scene::rope as scene;
@@ -28,8 +28,7 @@ fn paint(surface: &Surface, title: &str, r: &scene::Reading, theta: f64, t: Them
 /// The figure.
 #[component]
 pub fn SameAngle() -> impl IntoView {
-    let s = expect_context::<RopeState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(RopeState);
     let first = NodeRef::<Canvas>::new();
     let second = NodeRef::<Canvas>::new();
     let second_width = observed_width(second);

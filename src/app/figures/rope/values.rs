@@ -12,7 +12,7 @@ use crate::app::lazy::near_memo;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::state::rope::RopeState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::math::attention::tokenize;
 use crate::params::rope::SHIFT;
 use crate::scene::rope as scene;
@@ -21,8 +21,7 @@ use crate::scene::rope as scene;
 #[component]
 pub fn WhyOnlyQk() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let s = expect_context::<RopeState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(RopeState);
     let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
     // The largest output movement at every offset, for both variants.
     // Off screen, computed when idle (5 ms a sentence: see `app::lazy`).

@@ -13,7 +13,7 @@ use crate::app::frame::figure;
 use crate::app::matrix::event_pixel;
 use crate::app::plot::paint_plane;
 use crate::app::state::rope::RopeState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::plane::PlaneLayout;
 use crate::chart::theme::Theme;
 use crate::math::plane::{norm, rotate};
@@ -49,8 +49,7 @@ fn paint(surface: &Surface, v: [f64; 2], m: f64, theta: f64, t: Theme) -> Option
 /// The figure.
 #[component]
 pub fn RotatingVector() -> impl IntoView {
-    let s = expect_context::<RopeState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(RopeState);
     let player = Player::new();
     let canvas_ref = NodeRef::<Canvas>::new();
     let layout = StoredValue::new(None::<PlaneLayout>);

@@ -15,7 +15,7 @@ use crate::app::figure::{
 use crate::app::frame::figure;
 use crate::app::matrix::MatrixPainter;
 use crate::app::state::rope::RopeState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::clock::{self, ClockLayout};
 use crate::chart::theme::Theme;
 use crate::math::rope::{self, Layout};
@@ -51,8 +51,7 @@ struct WheelsPainted {
 /// The figure.
 #[component]
 pub fn FrequencyWheels() -> impl IntoView {
-    let s = expect_context::<RopeState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(RopeState);
     let inv_freq = s.rotary_inv_freq();
     let rotary = s.rotary_dim();
     let pos = s.current_pos();

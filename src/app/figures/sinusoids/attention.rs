@@ -8,7 +8,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
 use crate::app::state::{AppState, Notices};
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::math::attention::{self, TOY_DIM, identical_rows, tokenize};
 use crate::params::check_sentence;
@@ -42,9 +42,8 @@ fn word_order_readout() -> String {
 /// The figure: sentence box, positions toggle, attention heatmap, readouts.
 #[component]
 pub fn OrderBlindness() -> impl IntoView {
-    let state = expect_context::<AppState>().order;
+    let (state, theme) = chapter_context!(AppState.order);
     let notices = expect_context::<Notices>();
-    let theme = expect_context::<PageTheme>().chart();
     let tokens = Memo::new(move |_| tokenize(&state.sentence.get()));
     let weights =
         Memo::new(move |_| attention::weights(&tokens.get(), TOY_DIM, state.with_position.get()));

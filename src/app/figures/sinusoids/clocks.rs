@@ -11,7 +11,7 @@ use crate::app::canvas::{self, Surface};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::state::AppState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::clock::{self, ClockLayout, pair_readout, shown_pairs};
 use crate::chart::theme::Theme;
 use crate::math::sinusoidal::SinusoidalParams;
@@ -37,8 +37,7 @@ fn paint(
 /// The clock figure with its readout.
 #[component]
 pub fn SinusoidalClocks() -> impl IntoView {
-    let state = expect_context::<AppState>().sinusoidal;
-    let theme = expect_context::<PageTheme>().chart();
+    let (state, theme) = chapter_context!(AppState.sinusoidal);
     let params = state.params();
     let pos = state.current_pos();
     let pairs = Memo::new(move |_| shown_pairs(&params.get()));

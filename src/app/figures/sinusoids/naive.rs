@@ -10,7 +10,7 @@ use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::math::naive;
 use crate::params::{NAIVE_EPS, NAIVE_POS, format_number};
 use crate::scene::sinusoids as scene;
@@ -18,8 +18,7 @@ use crate::scene::sinusoids as scene;
 /// Magnitude of the position signal against position, for three schemes and the word itself.
 #[component]
 fn Magnitudes(stats: DrawStats) -> impl IntoView {
-    let state = expect_context::<AppState>().sinusoidal;
-    let theme = expect_context::<PageTheme>().chart();
+    let (state, theme) = chapter_context!(AppState.sinusoidal);
     let params = state.params();
     let canvas_ref = NodeRef::<Canvas>::new();
     draw_effect_into(canvas_ref, stats, move |canvas| {
@@ -164,8 +163,7 @@ fn SineCollision() -> impl IntoView {
 /// The binary position bits beside the sinusoidal encoding's first columns.
 #[component]
 fn BinaryBits(stats: DrawStats) -> impl IntoView {
-    let state = expect_context::<AppState>().sinusoidal;
-    let theme = expect_context::<PageTheme>().chart();
+    let (state, theme) = chapter_context!(AppState.sinusoidal);
     let params = state.params();
     let bits_ref = NodeRef::<Canvas>::new();
     let sine_ref = NodeRef::<Canvas>::new();

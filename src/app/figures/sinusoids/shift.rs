@@ -10,7 +10,7 @@ use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
 use crate::app::tasks::run_in_slices;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::lines::LinePlotLayout;
 use crate::math::sinusoidal::{Column, ShiftCheck, SinusoidalParams};
 use crate::params::MAX_SHIFT;
@@ -28,8 +28,7 @@ fn entry(a: f64) -> String {
 /// The figure: offset slider, overlay plot, the rotation block of the chosen pair.
 #[component]
 pub fn RelativeShift() -> impl IntoView {
-    let state = expect_context::<AppState>().sinusoidal;
-    let theme = expect_context::<PageTheme>().chart();
+    let (state, theme) = chapter_context!(AppState.sinusoidal);
     let params = state.params();
     let pos = state.current_pos();
     let k = state.shift;

@@ -12,7 +12,7 @@ use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::AppState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::math::similarity;
 use crate::scene::sinusoids as scene;
@@ -20,8 +20,7 @@ use crate::scene::sinusoids as scene;
 /// The similarity figure: matrix with hover, and the current position's row as a curve.
 #[component]
 pub fn SinusoidalSimilarity() -> impl IntoView {
-    let state = expect_context::<AppState>().sinusoidal;
-    let theme = expect_context::<PageTheme>().chart();
+    let (state, theme) = chapter_context!(AppState.sinusoidal);
     let params = state.params();
     let pos = state.current_pos();
     // The matrix lives in one reused buffer (n² floats: 8 MB at n = 1024), recomputed only when

@@ -9,7 +9,7 @@ use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::explain::sinusoids::{group_name, pair_groups};
 use crate::math::sinusoidal::Layout;
 use crate::params::{MAX_COMPARE, parse_usize};
@@ -18,9 +18,8 @@ use crate::scene::sinusoids as scene;
 /// The figure: three position boxes and the plot of differences over dimension.
 #[component]
 pub fn AddToToken() -> impl IntoView {
-    let state = expect_context::<AppState>().sinusoidal;
+    let (state, theme) = chapter_context!(AppState.sinusoidal);
     let notices = expect_context::<Notices>();
-    let theme = expect_context::<PageTheme>().chart();
     let params = state.params();
     let at = state.compare;
     // x(p) − x(p₀) = PE(p) − PE(p₀): the word's embedding cancels.

@@ -9,7 +9,7 @@ use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
 use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::{AppState, Notices};
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::lines::LinePlotLayout;
 use crate::chart::theme::Theme;
 use crate::math::sinusoidal::SinusoidalParams;
@@ -38,9 +38,8 @@ fn paint(
 /// The wave figure with its dimension picker and readout.
 #[component]
 pub fn SinusoidalWaves() -> impl IntoView {
-    let state = expect_context::<AppState>().sinusoidal;
+    let (state, theme) = chapter_context!(AppState.sinusoidal);
     let notices = expect_context::<Notices>();
-    let theme = expect_context::<PageTheme>().chart();
     let params = state.params();
     let pos = state.current_pos();
     let dims = state.wave_dims();

@@ -13,7 +13,7 @@ use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, obser
 use crate::app::frame::figure;
 use crate::app::matrix::{MatrixPainter, cell_pointer, event_pixel, key_cursor, step_item};
 use crate::app::state::tables::TablesState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::colormap::Lut;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::chart::multiples::TileGrid;
@@ -31,8 +31,7 @@ fn grid(heads: usize, width: f64, ratio: f64) -> TileGrid {
 /// The figure.
 #[component]
 pub fn AlibiBias() -> impl IntoView {
-    let s = expect_context::<TablesState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(TablesState);
     let (slopes, head) = (s.slopes(), s.head());
     let matrix_ref = NodeRef::<Canvas>::new();
     let tiles_ref = NodeRef::<Canvas>::new();

@@ -11,7 +11,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::tables::TablesState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::explain::tables::{BIAS_AGAINST_CONTENT, head_ranges};
 use crate::math::alibi;
 use crate::params::format_significant;
@@ -20,8 +20,7 @@ use crate::scene::tables::{self as scene, query, slope_text};
 /// The figure.
 #[component]
 pub fn AlibiAttention() -> impl IntoView {
-    let s = expect_context::<TablesState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(TablesState);
     let (slopes, head) = (s.slopes(), s.head());
     // Every head's weights over the keys, for the current query.
     let weights = Memo::new(move |_| {

@@ -11,7 +11,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::state::tables::TablesState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::explain::tables::{DropeFinding, weight_text};
 use crate::math::limits::BASE;
 use crate::params::format_significant;
@@ -21,8 +21,7 @@ use crate::scene::tables as scene;
 /// The figure.
 #[component]
 pub fn DroppedRotation() -> impl IntoView {
-    let s = expect_context::<TablesState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(TablesState);
     let curves = s.drope();
     let cursor = XCursor::new();
     let count = move || curves.with_untracked(|c| c.distance.len());

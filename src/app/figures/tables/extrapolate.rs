@@ -12,7 +12,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::tables::TablesState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::explain::tables::extrapolation_finding;
 use crate::params::format_significant;
 use crate::params::tables::{MAX_LEN, SEQUENCE};
@@ -23,8 +23,7 @@ use crate::scene::tables::{
 /// The figure.
 #[component]
 pub fn ExtrapolationSideBySide() -> impl IntoView {
-    let s = expect_context::<TablesState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(TablesState);
     let (slopes, max_distance) = (s.slopes(), s.max_distance());
     let inputs = Memo::new(move |_| {
         let table = (s.max_len.get(), s.dim.get(), s.seed.get());

@@ -14,7 +14,7 @@ use crate::app::figure::{draw_effect, observed_width};
 use crate::app::frame::figure;
 use crate::app::matrix::{MatrixPainter, MatrixPair, key_cursor};
 use crate::app::state::tables::TablesState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::explain::tables::learned_status;
 use crate::params::tables::{MAX_LEN, SEQUENCE, WIDTH};
@@ -23,8 +23,7 @@ use crate::scene::tables as scene;
 /// The figure.
 #[component]
 pub fn LearnedCliff() -> impl IntoView {
-    let s = expect_context::<TablesState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(TablesState);
     let learned_ref = NodeRef::<Canvas>::new();
     let sin_ref = NodeRef::<Canvas>::new();
     let sin_width = observed_width(sin_ref);

@@ -11,7 +11,7 @@ use crate::app::figure::{draw_effect, observed_width};
 use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, MatrixPair, key_cursor};
 use crate::app::state::tables::TablesState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::explain::tables::NeighbourSimilarity;
 use crate::scene::tables as scene;
@@ -42,8 +42,7 @@ fn off_diagonal_rms(m: &[f64], p: usize) -> f64 {
 /// The figure.
 #[component]
 pub fn LearnedSimilarity() -> impl IntoView {
-    let s = expect_context::<TablesState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(TablesState);
     let shown = Memo::new(move |_| scene::similarity_positions(s.max_len.get()));
     // Both matrices in buffers kept across redraws, recomputed only when the table changes;
     // `version` tells the readouts they changed.

@@ -14,7 +14,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::state::tables::TablesState;
 use crate::app::tasks::run_in_slices;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::explain::count as counted;
 use crate::explain::tables::NopeFinding;
 use crate::math::nope;
@@ -49,8 +49,7 @@ fn of_setting<T>(
 /// The figure.
 #[component]
 pub fn NoPosition() -> impl IntoView {
-    let s = expect_context::<TablesState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(TablesState);
     let stats = DrawStats::new();
     // The last finished simulation and its setting, read through `of_setting` only when it is of
     // the setting shown (`None` while a newer one runs).

@@ -11,7 +11,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
 use crate::app::state::tables::TablesState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::explain::tables::same_finding;
 use crate::params::format_significant;
 use crate::params::tables::POSITION;
@@ -20,8 +20,7 @@ use crate::scene::tables::{self as scene, SAME_PANELS as PANELS, same_panel as p
 /// The figure.
 #[component]
 pub fn SamePosition() -> impl IntoView {
-    let s = expect_context::<TablesState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(TablesState);
     let (slopes, head) = (s.slopes(), s.head());
     let data = Memo::new(move |_| {
         let m = slopes.with(|v| v.get(head.get() - 1).copied().unwrap_or(0.0));

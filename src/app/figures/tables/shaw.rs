@@ -10,7 +10,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
 use crate::app::state::tables::TablesState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::explain::tables::ShawFinding;
 use crate::math::relative::shaw_clip;
@@ -25,8 +25,7 @@ fn relative(i: usize, j: usize) -> i64 {
 /// The figure.
 #[component]
 pub fn ShawClipped() -> impl IntoView {
-    let s = expect_context::<TablesState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(TablesState);
     let canvas_ref = NodeRef::<Canvas>::new();
     let layout = StoredValue::new(None::<HeatmapLayout>);
     let cursor = RwSignal::new(None::<(usize, usize)>);

@@ -12,7 +12,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::state::Notices;
 use crate::app::state::tables::TablesState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::explain::tables::{SlopeReadout, SlopesFinding};
 use crate::params::tables::{HEADS, SLOPE};
 use crate::params::{format_number, parse_f64};
@@ -36,8 +36,7 @@ pub fn shape(heads: usize) -> String {
 /// The figure.
 #[component]
 pub fn AlibiSlopes() -> impl IntoView {
-    let s = expect_context::<TablesState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(TablesState);
     let (slopes, defaults, head) = (s.slopes(), s.default_slopes(), s.head());
     let cursor = XCursor::new();
     let count = move || s.heads.get_untracked();

@@ -16,7 +16,7 @@ use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
 use crate::app::plot::paint_lines;
 use crate::app::state::tables::TablesState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::explain::tables::{T5, t5_describe, t5_finding, t5_readout};
 use crate::params::tables::{T5_BUCKETS, T5_MAX_DISTANCE, T5_POSITIONS, exact_buckets};
@@ -25,8 +25,7 @@ use crate::scene::tables::{self as scene, t5_reach as reach};
 /// The figure.
 #[component]
 pub fn T5Buckets() -> impl IntoView {
-    let s = expect_context::<TablesState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(TablesState);
     let max_distance = s.max_distance();
     let matrix_ref = NodeRef::<Canvas>::new();
     let curve_ref = NodeRef::<Canvas>::new();

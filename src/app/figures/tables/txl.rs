@@ -11,7 +11,7 @@ use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
 use crate::app::state::tables::TablesState;
-use crate::app::theme::PageTheme;
+use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::explain::tables::TxlFinding;
 use crate::math::txl::{Landing, Terms, landing, origin};
@@ -78,8 +78,7 @@ fn shifted_readout(w: &[String], t: &Terms, i: usize, j: usize) -> String {
 /// The figure.
 #[component]
 pub fn TransformerXl() -> impl IntoView {
-    let s = expect_context::<TablesState>();
-    let theme = expect_context::<PageTheme>().chart();
+    let (s, theme) = chapter_context!(TablesState);
     let (tokens, terms) = (s.txl_tokens(), s.txl());
     let canvas_ref = NodeRef::<Canvas>::new();
     let layout = StoredValue::new(None::<HeatmapLayout>);
