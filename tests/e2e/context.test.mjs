@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { bookMounted, onPage, openPage, shareBrowser, showFigure } from "./harness.mjs";
-import { assertControlRepaints, canvasStats, installHelpers } from "./figures.mjs";
+import { canvasStats, declaredControlsRepaint, installHelpers } from "./figures.mjs";
 
 const env = shareBrowser();
 
@@ -67,37 +67,7 @@ test("every chapter-3 figure draws (> 20 colours per canvas), with no console er
 test("each control a chapter-3 figure declares repaints it (from the same state each time)", async (t) => {
   const { page, problems, context } = await openPage(env.browser, `${env.server.url}${STATE}`);
   try {
-    const declared = await page.$$eval("#context figure[data-controls]", (f) =>
-      f.map((x) => ({ id: x.id, controls: x.dataset.controls.split(/\s+/).filter(Boolean) })),
-    );
-    assert.deepEqual(declared.map((d) => d.id), FIGURES);
-    for (const { id, controls: tokens } of declared) {
-      for (const token of tokens) {
-        await t.test(`${token} → #${id}`, async () => {
-          await page.goto(`${env.server.url}${STATE}`);
-          await page.waitForFunction(() => !document.getElementById("loading"));
-          await bookMounted(page);
-          await installHelpers(page);
-          await assertControlRepaints(page, token, id);
-        });
-      }
-    }
-    await t.test("every chapter-3 control is declared by some figure", async () => {
-      await page.goto(`${env.server.url}${STATE}`);
-      await page.waitForFunction(() => !document.getElementById("loading"));
-      await bookMounted(page);
-      const now = await page.$$eval("#context figure[data-controls]", (f) => f.flatMap((x) => x.dataset.controls.split(/\s+/)));
-      const all = await page.evaluate(() => {
-        const root = document.getElementById("context");
-        const ids = [...root.querySelectorAll("input[id], select[id]")]
-          .filter((e) => e.type !== "radio" && !e.id.endsWith("-value") && !e.disabled)
-          .map((e) => e.id);
-        const radios = [...new Set([...root.querySelectorAll("input[type=radio]")].map((e) => e.name))];
-        return [...ids, ...radios];
-      });
-      const used = new Set(now);
-      assert.deepEqual(all.filter((c) => !used.has(c)), []);
-    });
+    await declaredControlsRepaint(t, page, { url: `${env.server.url}${STATE}`, chapter: "context", figures: FIGURES });
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -2,7 +2,7 @@
 // redraw time, its canvases' colours and pixel hash), waiting for a redraw, and changing any
 // control the way a reader would and checking that its figure repaints.
 import assert from "node:assert/strict";
-import { showFigure } from "./harness.mjs";
+import { bookMounted, showFigure } from "./harness.mjs";
 
 /**
  * Page-side helpers on `window`: the figure's last redraw time (its own data-drawn-at, or — for a
@@ -160,3 +160,46 @@ export async function assertControlRepaints(page, token, figId) {
   assert.notEqual(afterHash, beforeHash, `#${figId} redrew but its canvas pixels are unchanged after: ${did}`);
 }
 
+
+/**
+ * Subtests of `t` for one chapter (the section `#<chapter>`): each control a figure declares in
+ * `data-controls` repaints that figure, each from `url` loaded afresh; and every control of the
+ * chapter (inputs and selects by id, radio groups by name; not `…-value` boxes, disabled inputs
+ * or what `ignored` names) is declared by some figure. `figures`: the ids expected, in order.
+ */
+export async function declaredControlsRepaint(t, page, { url, chapter, figures, ignored = () => false }) {
+  const load = async () => {
+    await page.goto(url);
+    await page.waitForFunction(() => !document.getElementById("loading"));
+    await bookMounted(page);
+  };
+  const declared = await page.$$eval(`#${chapter} figure[data-controls]`, (f) =>
+    f.map((x) => ({ id: x.id, controls: x.dataset.controls.split(/\s+/).filter(Boolean) })),
+  );
+  assert.deepEqual(declared.map((d) => d.id), figures);
+  // Each pair from a fresh page: a control moved twice (once per figure that reads it) can land
+  // where the second figure does not change (tried: head_dim 434 leaves the dynamic-NTK figure as
+  // it was, and a second method can draw the same wavelengths).
+  for (const { id, controls: tokens } of declared) {
+    for (const token of tokens) {
+      await t.test(`${token} → #${id}`, async () => {
+        await load();
+        await installHelpers(page);
+        await assertControlRepaints(page, token, id);
+      });
+    }
+  }
+  await t.test(`every control of #${chapter} is declared by some figure`, async () => {
+    await load();
+    const used = new Set(declared.flatMap((d) => d.controls));
+    const all = await page.evaluate((chapter) => {
+      const root = document.getElementById(chapter);
+      const ids = [...root.querySelectorAll("input[id], select[id]")]
+        .filter((e) => e.type !== "radio" && !e.id.endsWith("-value") && !e.disabled)
+        .map((e) => e.id);
+      const radios = [...new Set([...root.querySelectorAll("input[type=radio]")].map((e) => e.name))];
+      return [...ids, ...radios];
+    }, chapter);
+    assert.deepEqual(all.filter((c) => !used.has(c) && !ignored(c)), []);
+  });
+}

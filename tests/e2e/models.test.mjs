@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bookMounted, onPage, shareBrowser, showFigure } from "./harness.mjs";
-import { assertControlRepaints, canvasStats, installHelpers } from "./figures.mjs";
+import { canvasStats, declaredControlsRepaint, installHelpers } from "./figures.mjs";
 
 const env = shareBrowser();
 
@@ -63,30 +63,7 @@ test("every chapter-5 figure draws, with no console error, for every preset", as
 
 test("each control a chapter-5 figure declares repaints it", async (t) => {
   await onPage(env.browser, `${env.server.url}?`, async (page) => {
-    const declared = await page.$$eval("#models figure[data-controls]", (f) =>
-      f.map((x) => ({ id: x.id, controls: x.dataset.controls.split(/\s+/).filter(Boolean) })),
-    );
-    assert.deepEqual(declared.map((d) => d.id), FIGURES);
-    for (const { id, controls: tokens } of declared) {
-      for (const token of tokens) {
-        await t.test(`${token} → #${id}`, async () => {
-          await page.goto(`${env.server.url}?`);
-          await page.waitForFunction(() => !document.getElementById("loading"));
-          await bookMounted(page);
-          await installHelpers(page);
-          await assertControlRepaints(page, token, id);
-        });
-      }
-    }
-    await t.test("every chapter-5 control is declared by some figure", async () => {
-      const used = new Set(declared.flatMap((d) => d.controls));
-      const all = await page.evaluate(() =>
-        [...document.getElementById("models").querySelectorAll("input[id], select[id]")]
-          .filter((e) => !e.id.endsWith("-value"))
-          .map((e) => e.id),
-      );
-      assert.deepEqual(all.filter((c) => !used.has(c)), []);
-    });
+    await declaredControlsRepaint(t, page, { url: `${env.server.url}?`, chapter: "models", figures: FIGURES });
   });
 });
 

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bookMounted, onPage, openPage, shareBrowser, showFigure } from "./harness.mjs";
-import { assertControlRepaints, canvasStats, hashes, installHelpers, nextFrame, waitRedraw, drawnAt } from "./figures.mjs";
+import { canvasStats, declaredControlsRepaint, hashes, installHelpers, nextFrame, waitRedraw, drawnAt } from "./figures.mjs";
 
 const env = shareBrowser();
 
@@ -88,40 +88,12 @@ test("every chapter-4 figure draws, with no console error, and the comparison li
 
 test("each control a chapter-4 figure declares repaints it", async (t) => {
   await onPage(env.browser, `${env.server.url}?`, async (page) => {
-    const declared = await page.$$eval("#tables figure[data-controls]", (f) =>
-      f.map((x) => ({ id: x.id, controls: x.dataset.controls.split(/\s+/).filter(Boolean) })),
-    );
-    assert.deepEqual(
-      declared.map((d) => d.id),
-      FIGURES.filter((f) => f !== "fig-tab-compare"),
-    );
-    for (const { id, controls: tokens } of declared) {
-      for (const token of tokens) {
-        await t.test(`${token} → #${id}`, async () => {
-          await page.goto(`${env.server.url}?`);
-          await page.waitForFunction(() => !document.getElementById("loading"));
-          await bookMounted(page);
-          await installHelpers(page);
-          await assertControlRepaints(page, token, id);
-        });
-      }
-    }
-    await t.test("every chapter-4 control is declared by some figure", async () => {
-      await page.goto(`${env.server.url}?`);
-      await page.waitForFunction(() => !document.getElementById("loading"));
-      await bookMounted(page);
-      const used = new Set(
-        await page.$$eval("#tables figure[data-controls]", (f) => f.flatMap((x) => x.dataset.controls.split(/\s+/))),
-      );
-      const all = await page.evaluate(() => {
-        const root = document.getElementById("tables");
-        const ids = [...root.querySelectorAll("input[id], select[id]")]
-          .filter((e) => e.type !== "radio" && !e.id.endsWith("-value") && !e.disabled && e.id !== "ctl-t-preset")
-          .map((e) => e.id);
-        const radios = [...new Set([...root.querySelectorAll("input[type=radio]")].map((e) => e.name))];
-        return [...ids, ...radios].filter((c) => !c.startsWith("quiz-"));
-      });
-      assert.deepEqual(all.filter((c) => !used.has(c)), []);
+    await declaredControlsRepaint(t, page, {
+      url: `${env.server.url}?`,
+      chapter: "tables",
+      figures: FIGURES.filter((f) => f !== "fig-tab-compare"),
+      // The preset picker sets other controls, and the quiz is not a figure's.
+      ignored: (c) => c === "ctl-t-preset" || c.startsWith("quiz-"),
     });
   });
 });
