@@ -479,8 +479,8 @@ impl Drag {
 }
 
 /// A figure's canvas that the pointer drags (a vector's tip, a point cloud's view): focusable
-/// (the keys do what dragging does), an image with a live text alternative, described by the
-/// readout paragraph that the figure places (`{id}-readout` of the figure, as for an
+/// (the keys do what dragging does), an image with a live text alternative, described by its
+/// readout paragraph, which follows it (`{id}-readout` of the figure, as for an
 /// [`InteractiveCanvas`]).
 #[component]
 pub fn DragCanvas<L>(
@@ -490,11 +490,14 @@ pub fn DragCanvas<L>(
     label: L,
     /// What the pointer and the keys do.
     drag: Drag,
+    /// The readout's text, kept current.
+    #[prop(into)]
+    readout: TextProp,
 ) -> impl IntoView
 where
     L: Fn() -> String + Send + Sync + 'static,
 {
-    drag_canvas(node_ref, std::sync::Arc::new(label), drag)
+    drag_canvas(node_ref, std::sync::Arc::new(label), drag, readout)
 }
 
 /// The view of [`DragCanvas`], built once for every figure's label.
@@ -502,6 +505,7 @@ fn drag_canvas(
     node_ref: NodeRef<Canvas>,
     label: std::sync::Arc<dyn Fn() -> String + Send + Sync>,
     drag: Drag,
+    readout: TextProp,
 ) -> AnyView {
     let Drag {
         drag,
@@ -538,7 +542,7 @@ fn drag_canvas(
                 tabindex="0"
                 role="img"
                 aria-label=move || label()
-                aria-describedby=readout_id
+                aria-describedby=readout_id.clone()
                 on:pointerdown=on_down
                 on:pointermove=on_move
                 on:pointerup=on_up
@@ -547,6 +551,7 @@ fn drag_canvas(
                 on:keydown=key
             ></canvas>
         </div>
+        <p class="readout" id=readout_id aria-live="polite">{move || readout.get()}</p>
     }
     .into_any()
 }

@@ -202,8 +202,8 @@ pub fn TokenCloud() -> impl IntoView {
             <button type="button" class="button" on:click=move |_| step(1) aria-label="Show one position more">"more ▶"</button>
         </div>
         <DragCanvas node_ref=canvas_ref label=describe
-            drag=Drag::new(on_drag, on_key).hovering(on_hover, move || hovered.set(None)) />
-        <p class="readout" id="fig-rope-cloud-readout" aria-live="polite">{readout}</p>
+            drag=Drag::new(on_drag, on_key).hovering(on_hover, move || hovered.set(None))
+            readout=readout />
         <figcaption>
             "Chapter 1's sentence, repeated (or cut) to fill the positions: the toy model's "
             "16-dimensional word vectors x, projected on the three directions of largest "

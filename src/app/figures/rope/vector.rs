@@ -182,8 +182,7 @@ pub fn RotatingVector() -> impl IntoView {
             </button>
         </div>
         <DragCanvas node_ref=canvas_ref label=describe
-            drag=Drag::new(set_from_pointer, on_key) />
-        <p class="readout" id="fig-rope-2d-readout" aria-live="polite">{readout}</p>
+            drag=Drag::new(set_from_pointer, on_key) readout=readout />
         <table class="numbers">
             <caption>"v at the first positions (and the current one)"</caption>
             <thead>
