@@ -45,6 +45,29 @@ macro_rules! figure {
 }
 pub(crate) use figure;
 
+/// A chapter's page: `chapter! { "id"; children }` is its `<section>`, labelled by its heading
+/// (number and title as the book lists them, [`crate::book::CHAPTERS`]), then the children. A
+/// macro, as [`figure!`] is: the view stays one type, as if written out in place.
+macro_rules! chapter {
+    ($id:literal; $($children:tt)*) => {
+        ::leptos::prelude::view! {
+            <section class="chapter" id=$id aria-labelledby=concat!($id, "-title")>
+                <h2 id=concat!($id, "-title")>{$crate::app::frame::heading($id)}</h2>
+                $($children)*
+            </section>
+        }
+    };
+}
+pub(crate) use chapter;
+
+/// Chapter `id`'s heading: "number · title", from the book's registry.
+pub fn heading(id: &str) -> String {
+    crate::book::CHAPTERS
+        .iter()
+        .find(|c| c.id == id)
+        .map_or_else(String::new, |c| format!("{} · {}", c.number, c.title))
+}
+
 /// The [`FigureLink`] of figure `id`, for [`figure!`].
 pub fn figure_link(id: &'static str) -> impl IntoView {
     view! { <FigureLink id=id /> }

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
+use crate::app::frame::chapter;
 use crate::explain::context as claims;
 
 use crate::app::controls::{Choice, ConfigBox, FloatSlider, IntSlider, LengthSlider, LogSlider};
@@ -36,64 +37,61 @@ pub fn Context() -> impl IntoView {
             claims::slow_pairs_text(slow, p.len())
         })
     };
-    view! {
-        <section class="chapter" id="context" aria-labelledby="context-title">
-            <h2 id="context-title">"3 · Stretching the context"</h2>
-            <p>
-                "A model trained on sequences of L₀ tokens has only ever seen rotations by angles "
-                "m·θ" <sub>"i"</sub> " with m < L₀. Feed it a longer text and its quality "
-                "collapses beyond L₀ (Chen et al. 2023 measure this for LLaMA). A common "
-                "explanation (bloc97's NTK-by-parts; Peng et al. 2023, §3.2) is that the fast "
-                "pairs only revisit angles seen many times, while the slow pairs — those that did "
-                "not complete one "
-                "turn within L₀ — reach angles never seen in training. With the settings below, "
-                {slow} " over the positions 0 … L₀ − 1 (L₀ = " {move || length_text(s.original.get())} ")."
-            </p>
-            <p>
-                "Every fix rescales the frequencies θ" <sub>"i"</sub> " → θ′" <sub>"i"</sub>
-                " to bring the angles at positions up to a target T closer to those of training; "
-                "some rely on further long-context training to cover the rest. The methods differ "
-                "in which pairs they slow down and by how much. " {claims::notes::NUMBERS_SOURCE}
-            </p>
-            <p>{claims::notes::SHORT_INPUTS}</p>
-            <div class="figure-grid">
+    chapter! { "context";
+        <p>
+            "A model trained on sequences of L₀ tokens has only ever seen rotations by angles "
+            "m·θ" <sub>"i"</sub> " with m < L₀. Feed it a longer text and its quality "
+            "collapses beyond L₀ (Chen et al. 2023 measure this for LLaMA). A common "
+            "explanation (bloc97's NTK-by-parts; Peng et al. 2023, §3.2) is that the fast "
+            "pairs only revisit angles seen many times, while the slow pairs — those that did "
+            "not complete one "
+            "turn within L₀ — reach angles never seen in training. With the settings below, "
+            {slow} " over the positions 0 … L₀ − 1 (L₀ = " {move || length_text(s.original.get())} ")."
+        </p>
+        <p>
+            "Every fix rescales the frequencies θ" <sub>"i"</sub> " → θ′" <sub>"i"</sub>
+            " to bring the angles at positions up to a target T closer to those of training; "
+            "some rely on further long-context training to cover the rest. The methods differ "
+            "in which pairs they slow down and by how much. " {claims::notes::NUMBERS_SOURCE}
+        </p>
+        <p>{claims::notes::SHORT_INPUTS}</p>
+        <div class="figure-grid">
+            <Deferred>
+                <ContextControls />
+            </Deferred>
+            <div class="figure-stack">
                 <Deferred>
-                    <ContextControls />
+                    <Turns />
                 </Deferred>
-                <div class="figure-stack">
-                    <Deferred>
-                        <Turns />
-                    </Deferred>
-                    <p class="bridge">
-                        "Where does each method put its slow-down? Compare the wavelengths pair "
-                        "by pair (tick more methods to overlay them):"
-                    </p>
-                    <Deferred>
-                        <Wavelengths />
-                    </Deferred>
-                    <p class="bridge">
-                        "What the model computes from them: the score of a query and a key as "
-                        "their distance grows, out to the target length."
-                    </p>
-                    <Deferred>
-                        <ScoresByDistance />
-                    </Deferred>
-                    <p class="bridge">
-                        "YaRN and LongRoPE also rescale the scores themselves:"
-                    </p>
-                    <Deferred>
-                        <AttentionFactor />
-                    </Deferred>
-                    <p class="bridge">
-                        "Dynamic NTK does not fix one target: its base follows the length of the "
-                        "sequence, as far as transformers' cache of frequencies lets it."
-                    </p>
-                    <Deferred>
-                        <DynamicNtk />
-                    </Deferred>
-                </div>
+                <p class="bridge">
+                    "Where does each method put its slow-down? Compare the wavelengths pair "
+                    "by pair (tick more methods to overlay them):"
+                </p>
+                <Deferred>
+                    <Wavelengths />
+                </Deferred>
+                <p class="bridge">
+                    "What the model computes from them: the score of a query and a key as "
+                    "their distance grows, out to the target length."
+                </p>
+                <Deferred>
+                    <ScoresByDistance />
+                </Deferred>
+                <p class="bridge">
+                    "YaRN and LongRoPE also rescale the scores themselves:"
+                </p>
+                <Deferred>
+                    <AttentionFactor />
+                </Deferred>
+                <p class="bridge">
+                    "Dynamic NTK does not fix one target: its base follows the length of the "
+                    "sequence, as far as transformers' cache of frequencies lets it."
+                </p>
+                <Deferred>
+                    <DynamicNtk />
+                </Deferred>
             </div>
-        </section>
+        </div>
     }
 }
 

@@ -10,6 +10,7 @@ use crate::app::deferred::Deferred;
 use crate::app::figures::models::cache::CacheBytes;
 use crate::app::figures::models::layers::LayerStrip;
 use crate::app::figures::models::sees::QuerySees;
+use crate::app::frame::chapter;
 use crate::app::state::models::ModelsState;
 use crate::math::layers::paste::{keep_read_fields, legacy_form, v5_form};
 use crate::math::layers::presets::PRESETS;
@@ -19,78 +20,75 @@ use crate::params::quote_line;
 /// The chapter.
 #[component]
 pub fn Models() -> impl IntoView {
-    view! {
-        <section class="chapter" id="models" aria-labelledby="models-title">
-            <h2 id="models-title">"5 · RoPE as today's models ship it"</h2>
-            <p>
-                "Chapters 2 and 3 gave every layer the same RoPE. Several of today's open models "
-                "do not. In Gemma 3 five layers of every six, in Command A three of every four "
-                "and in gpt-oss every other layer attend only to a window of recent keys. Llama 4 "
-                "Scout's layers with RoPE attend within chunks of 8192 tokens, and its other "
-                "layers, like every fourth layer of SmolLM3, do not rotate at all. Gemma's "
-                "sliding and full layers rotate with different bases. The config.json says which "
-                "layer does what — in fields whose names can mislead, and with defaults that live "
-                "in the library's code, not in the file. Choose a model and a layer:"
-            </p>
-            <div class="figure-grid">
+    chapter! { "models";
+        <p>
+            "Chapters 2 and 3 gave every layer the same RoPE. Several of today's open models "
+            "do not. In Gemma 3 five layers of every six, in Command A three of every four "
+            "and in gpt-oss every other layer attend only to a window of recent keys. Llama 4 "
+            "Scout's layers with RoPE attend within chunks of 8192 tokens, and its other "
+            "layers, like every fourth layer of SmolLM3, do not rotate at all. Gemma's "
+            "sliding and full layers rotate with different bases. The config.json says which "
+            "layer does what — in fields whose names can mislead, and with defaults that live "
+            "in the library's code, not in the file. Choose a model and a layer:"
+        </p>
+        <div class="figure-grid">
+            <Deferred>
+                <ModelControls />
+            </Deferred>
+            <div class="figure-stack">
                 <Deferred>
-                    <ModelControls />
+                    <LayerStrip />
                 </Deferred>
-                <div class="figure-stack">
-                    <Deferred>
-                        <LayerStrip />
-                    </Deferred>
-                    <p class="bridge">
-                        "Why ship such patterns? Memory: a windowed layer caps what it must keep "
-                        "for every token generated, its keys and values. (What a window costs in "
-                        "quality each model's report measures for itself.)"
-                    </p>
-                    <Deferred>
-                        <CacheBytes />
-                    </Deferred>
-                    <p class="bridge">
-                        "A window limits what one layer reads; stacked layers can carry more: "
-                        "each layer reads positions that already hold what they read the layer "
-                        "before. Sliding windows chain, each reaching W − 1 positions further "
-                        "back; chunks do not (a chunk's first position sees only itself), and "
-                        "it is the full layers that reach everything."
-                    </p>
-                    <Deferred>
-                        <QuerySees />
-                    </Deferred>
-                </div>
+                <p class="bridge">
+                    "Why ship such patterns? Memory: a windowed layer caps what it must keep "
+                    "for every token generated, its keys and values. (What a window costs in "
+                    "quality each model's report measures for itself.)"
+                </p>
+                <Deferred>
+                    <CacheBytes />
+                </Deferred>
+                <p class="bridge">
+                    "A window limits what one layer reads; stacked layers can carry more: "
+                    "each layer reads positions that already hold what they read the layer "
+                    "before. Sliding windows chain, each reaching W − 1 positions further "
+                    "back; chunks do not (a chunk's first position sees only itself), and "
+                    "it is the full layers that reach everything."
+                </p>
+                <Deferred>
+                    <QuerySees />
+                </Deferred>
             </div>
-            <h3>"Where ports go wrong"</h3>
-            <ul class="pitfalls">
-                <li>
-                    <code>"no_rope_layers[i] = 1"</code> " means layer i " <em>"uses"</em>
-                    " RoPE (Llama 4, SmolLM3): the list marks the layers that rotate. An empty "
-                    "list in a Llama 4 config is filled from " <code>"no_rope_layer_interval"</code>
-                    " (4): every fourth layer has no RoPE, and in Llama 4 attends to every key "
-                    "while the others attend within their chunk. No RoPE is not no position: "
-                    "with attn_temperature_tuning (on by default) transformers' Llama 4 "
-                    "attention scales those layers' queries by 1 + attn_scale·ln(1 + ⌊(p + 1)/"
-                    "floor_scale⌋), which grows with the position p."
-                </li>
-                <li>
-                    "A window of W means the query and the W − 1 keys before it (transformers: "
-                    "q − W < kv ≤ q). Between steps, transformers' DynamicCache keeps the last "
-                    "W − 1 keys and values of a sliding layer, what the next query needs besides "
-                    "its own (its StaticCache keeps W)."
-                </li>
-                <li>
-                    "Gemma 3's " <code>"rope_scaling"</code> " (linear ×8 in the 4B model) "
-                    "applies to its full layers only; the sliding layers keep "
-                    <code>"rope_local_base_freq"</code> " (10 000) unscaled. Transformers v5 "
-                    "writes the two as " <code>"rope_parameters"</code> " with one dict per "
-                    "layer type."
-                </li>
-                <li>
-                    "Command A (cohere2) rotates only its sliding layers: its full layers have "
-                    "no RoPE, which no field of the config says — it is in the model's code."
-                </li>
-            </ul>
-        </section>
+        </div>
+        <h3>"Where ports go wrong"</h3>
+        <ul class="pitfalls">
+            <li>
+                <code>"no_rope_layers[i] = 1"</code> " means layer i " <em>"uses"</em>
+                " RoPE (Llama 4, SmolLM3): the list marks the layers that rotate. An empty "
+                "list in a Llama 4 config is filled from " <code>"no_rope_layer_interval"</code>
+                " (4): every fourth layer has no RoPE, and in Llama 4 attends to every key "
+                "while the others attend within their chunk. No RoPE is not no position: "
+                "with attn_temperature_tuning (on by default) transformers' Llama 4 "
+                "attention scales those layers' queries by 1 + attn_scale·ln(1 + ⌊(p + 1)/"
+                "floor_scale⌋), which grows with the position p."
+            </li>
+            <li>
+                "A window of W means the query and the W − 1 keys before it (transformers: "
+                "q − W < kv ≤ q). Between steps, transformers' DynamicCache keeps the last "
+                "W − 1 keys and values of a sliding layer, what the next query needs besides "
+                "its own (its StaticCache keeps W)."
+            </li>
+            <li>
+                "Gemma 3's " <code>"rope_scaling"</code> " (linear ×8 in the 4B model) "
+                "applies to its full layers only; the sliding layers keep "
+                <code>"rope_local_base_freq"</code> " (10 000) unscaled. Transformers v5 "
+                "writes the two as " <code>"rope_parameters"</code> " with one dict per "
+                "layer type."
+            </li>
+            <li>
+                "Command A (cohere2) rotates only its sliding layers: its full layers have "
+                "no RoPE, which no field of the config says — it is in the model's code."
+            </li>
+        </ul>
     }
 }
 

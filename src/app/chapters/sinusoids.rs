@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
+use crate::app::frame::chapter;
 use crate::app::split::split_point;
 use crate::app::units::{Code, Part, Unit, with_code};
 use crate::scene;
@@ -85,21 +86,18 @@ split_point! {
 /// least download), and the rest of the chapter when its code is here.
 #[component]
 pub fn Sinusoids() -> impl IntoView {
-    view! {
-        <section class="chapter" id="sinusoids" aria-labelledby="sinusoids-title">
-            <h2 id="sinusoids-title">"1 · Order and sinusoids"</h2>
-            <p>
-                "Attention compares every token with every other token and, without a causal "
-                "mask, nothing in it says where a token sits (a decoder's mask leaks some order: "
-                "each token sees only earlier ones). Feed a sentence with a repeated word to a toy attention layer: "
-                "the two copies get exactly the same row of weights. Swap the words around and "
-                "the weights are merely shuffled along."
-            </p>
-            <OrderBlindness />
-            // Not deferred: it counts as on its way from now (its fetch waits for the first
-            // figure's draw), so that it is built before any later chapter.
-            {with_code(&REST, |code| (code.page)())}
-        </section>
+    chapter! { "sinusoids";
+        <p>
+            "Attention compares every token with every other token and, without a causal "
+            "mask, nothing in it says where a token sits (a decoder's mask leaks some order: "
+            "each token sees only earlier ones). Feed a sentence with a repeated word to a toy attention layer: "
+            "the two copies get exactly the same row of weights. Swap the words around and "
+            "the weights are merely shuffled along."
+        </p>
+        <OrderBlindness />
+        // Not deferred: it counts as on its way from now (its fetch waits for the first
+        // figure's draw), so that it is built before any later chapter.
+        {with_code(&REST, |code| (code.page)())}
     }
 }
 
