@@ -5,6 +5,7 @@ pub mod book;
 pub mod chart;
 pub mod explain;
 pub mod math;
+pub mod names;
 pub mod params;
 pub mod scene;
 

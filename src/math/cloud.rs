@@ -16,33 +16,17 @@ use super::pca::pca;
 use super::rope::{Layout, inv_freq, rotate};
 use super::sinusoidal::{SinusoidalParams, Spacing};
 
-/// Which vectors the token cloud shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum CloudMode {
-    /// The token embeddings alone.
-    Plain,
-    /// Embeddings plus the sinusoidal encoding.
-    Sinusoidal,
-    /// Embeddings rotated by RoPE.
-    #[default]
-    Rope,
-}
-
-impl CloudMode {
-    /// The URL name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CloudMode::Plain => "none",
-            CloudMode::Sinusoidal => "sin",
-            CloudMode::Rope => "rope",
-        }
-    }
-
-    /// Reads [`CloudMode::as_str`]'s names.
-    pub fn parse(s: &str) -> Option<Self> {
-        [CloudMode::Plain, CloudMode::Sinusoidal, CloudMode::Rope]
-            .into_iter()
-            .find(|v| v.as_str() == s)
+crate::names::named! {
+    /// Which vectors the token cloud shows.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+    pub enum CloudMode {
+        /// The token embeddings alone.
+        Plain = "none",
+        /// Embeddings plus the sinusoidal encoding.
+        Sinusoidal = "sin",
+        /// Embeddings rotated by RoPE.
+        #[default]
+        Rope = "rope",
     }
 }
 

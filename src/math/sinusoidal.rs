@@ -23,69 +23,37 @@
 
 use super::phase::Phases;
 
-/// How the sine and cosine columns are arranged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Layout {
-    /// `sin, cos, sin, cos, …` (the paper; DistilBERT; RoFormer/GPT-J for RoPE).
-    #[default]
-    Interleaved,
-    /// `[sin block | cos block]` (tensor2tensor, fairseq, Marian; `rotate_half` for RoPE).
-    Half,
-}
-
-impl Layout {
-    /// The name used in URLs and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Layout::Interleaved => "interleaved",
-            Layout::Half => "half",
-        }
-    }
-
-    /// Reads [`Layout::as_str`]'s names.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "interleaved" => Some(Layout::Interleaved),
-            "half" => Some(Layout::Half),
-            _ => None,
-        }
+crate::names::named! {
+    /// How the sine and cosine columns are arranged.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum Layout {
+        /// `sin, cos, sin, cos, …` (the paper; DistilBERT; RoFormer/GPT-J for RoPE).
+        #[default]
+        Interleaved = "interleaved",
+        /// `[sin block | cos block]` (tensor2tensor, fairseq, Marian; `rotate_half` for RoPE).
+        Half = "half",
     }
 }
 
-/// How the frequencies are spaced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Spacing {
-    /// `ω_k = base^(−2k/d)` (the paper).
-    #[default]
-    Paper,
-    /// `ω_k = exp(−ln(base)·k/(⌊d/2⌋−1))` (fairseq, tensor2tensor, M2M100).
-    Fairseq,
+crate::names::named! {
+    /// How the frequencies are spaced.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum Spacing {
+        /// `ω_k = base^(−2k/d)` (the paper).
+        #[default]
+        Paper = "paper",
+        /// `ω_k = exp(−ln(base)·k/(⌊d/2⌋−1))` (fairseq, tensor2tensor, M2M100).
+        Fairseq = "fairseq",
+    }
 }
 
 impl Spacing {
-    /// The name used in URLs and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Spacing::Paper => "paper",
-            Spacing::Fairseq => "fairseq",
-        }
-    }
-
     /// The name the page's control shows: the spacing is tensor2tensor's, which fairseq's code
     /// copies (for d ≥ 4).
     pub fn label(self) -> &'static str {
         match self {
             Spacing::Paper => "paper",
             Spacing::Fairseq => "tensor2tensor",
-        }
-    }
-
-    /// Reads [`Spacing::as_str`]'s names.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "paper" => Some(Spacing::Paper),
-            "fairseq" => Some(Spacing::Fairseq),
-            _ => None,
         }
     }
 }

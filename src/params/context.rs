@@ -4,7 +4,7 @@
 //! link: a preset or a pasted config brings them along in the page's state, and a link (or a
 //! head_dim the lists do not fit) falls back to [`synthetic_long_factors`], which says so.
 
-use super::decl::{self, Table, choice, even, float, int, own};
+use super::decl::{self, Table, choice, even, float, int, named, own};
 use super::listed::view_struct;
 use super::{Notice, quote};
 use crate::math::limits;
@@ -36,39 +36,39 @@ macro_rules! context_fields {
             $($first)*
             listed {
                 /// The preset the controls came from (its id), if any.
-                model: Option<&'static str>,
+                model: Option<&'static str> = None,
                 /// The scaling method.
-                rope_type: $crate::math::rope_scaling::RopeType,
+                rope_type: $crate::math::rope_scaling::RopeType = RopeType::Yarn,
                 /// Rotary dimension (the coordinates that turn; head_dim for full rotation).
-                dim: usize,
+                dim: usize = 128,
                 /// `rope_theta`.
-                base: f64,
+                base: f64 = 10_000.0,
                 /// Scale factor `s`.
-                factor: f64,
+                factor: f64 = 4.0,
                 /// Trained context `L₀`.
-                original: usize,
+                original: usize = 4096,
                 /// The length the model should read, `T`.
-                target: usize,
+                target: usize = 16_384,
                 /// Current sequence length (dynamic NTK's figure).
-                len: usize,
+                len: usize = 8192,
                 /// YaRN `beta_fast`.
-                beta_fast: f64,
+                beta_fast: f64 = 32.0,
                 /// YaRN `beta_slow`.
-                beta_slow: f64,
+                beta_slow: f64 = 1.0,
                 /// Llama 3 `low_freq_factor`.
-                low_freq: f64,
+                low_freq: f64 = 1.0,
                 /// Llama 3 `high_freq_factor`.
-                high_freq: f64,
+                high_freq: f64 = 4.0,
                 /// DeepSeek's `mscale` (0 = not set).
-                mscale: f64,
+                mscale: f64 = 0.0,
                 /// DeepSeek's `mscale_all_dim` (0 = not set).
-                mscale_all_dim: f64,
+                mscale_all_dim: f64 = 0.0,
                 /// A config's explicit `attention_factor` (YaRN, LongRoPE; 0 = not set).
-                attention_factor: f64,
+                attention_factor: f64 = 0.0,
                 /// YaRN's `truncate`: floor and ceil the ramp's ends (transformers' default, true).
-                truncate: bool,
+                truncate: bool = true,
                 /// Methods overlaid in the wavelength figure, besides the chosen one.
-                compare: Vec<$crate::math::rope_scaling::RopeType>,
+                compare: Vec<$crate::math::rope_scaling::RopeType> = vec![RopeType::Linear, RopeType::Ntk],
             }
             own {}
         }
@@ -78,35 +78,11 @@ macro_rules! context_fields {
 pub(crate) use context_fields;
 
 context_fields!(view_struct {
-    /// The chapter's controls.
+    /// The chapter's controls. By default Llama 2's RoPE (θ = 10000, head_dim 128, 4096
+    /// trained positions) stretched 4× with YaRN.
     #[derive(Clone, Debug, PartialEq)]
     ContextView
 });
-
-impl Default for ContextView {
-    /// Llama 2's RoPE (θ = 10000, head_dim 128, 4096 trained positions) stretched 4× with YaRN.
-    fn default() -> Self {
-        ContextView {
-            model: None,
-            rope_type: RopeType::Yarn,
-            dim: 128,
-            base: 10_000.0,
-            factor: 4.0,
-            original: 4096,
-            target: 16_384,
-            len: 8192,
-            beta_fast: 32.0,
-            beta_slow: 1.0,
-            low_freq: 1.0,
-            high_freq: 4.0,
-            mscale: 0.0,
-            mscale_all_dim: 0.0,
-            attention_factor: 0.0,
-            truncate: true,
-            compare: vec![RopeType::Linear, RopeType::Ntk],
-        }
-    }
-}
 
 /// LongRoPE's lists when no model supplies them: `short_i = 1`, `long_i = s^(i/(P−1))` for the
 /// `P = dim/2` pairs — a smooth ramp from "untouched" for the fastest pair to "interpolated by s"
@@ -222,14 +198,7 @@ pub const TABLE: Table<ContextView> = Table {
             v.model.unwrap_or_default().to_string()
         })
         .omit_when(|v| v.model.is_none()),
-        choice(
-            "c.type",
-            &[
-                "default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope",
-            ],
-            |v| v.rope_type.as_str(),
-            |v, s| v.rope_type = RopeType::parse(s).unwrap_or_default(),
-        ),
+        named!("c.type", RopeType, rope_type),
         even!("c.d", "c.d (head_dim)", HEAD_DIM, dim),
         float!("c.base", "c.base", limits::BASE, base),
         float!("c.s", "c.s (factor)", limits::FACTOR, factor),

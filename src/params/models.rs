@@ -34,17 +34,17 @@ macro_rules! models_fields {
             $($first)*
             listed {
                 /// The model: an index into [`crate::math::layers::presets::PRESETS`].
-                model: usize,
+                model: usize = 0,
                 /// The chosen layer, from 0.
-                layer: usize,
+                layer: usize = 5,
                 /// Tokens in the context.
-                tokens: usize,
+                tokens: usize = 32_768,
                 /// The query position whose keys the masks show, below `tokens`.
-                query: usize,
+                query: usize = 32_767,
                 /// A pasted config, kept to the fields read ([`crate::math::layers::paste`]): in
                 /// place of the preset when set. Checked when the chapter reads it, not here (the
                 /// JSON reader stays out of the page's first module).
-                config: Option<String>,
+                config: Option<String> = None,
             }
             own {}
         }
@@ -58,18 +58,6 @@ models_fields!(view_struct {
     #[derive(Clone, Debug, PartialEq)]
     ModelsView
 });
-
-impl Default for ModelsView {
-    fn default() -> Self {
-        ModelsView {
-            model: 0,
-            layer: 5,
-            tokens: 32_768,
-            query: 32_767,
-            config: None,
-        }
-    }
-}
 
 /// What chapter 5's figures draw for a view ([`ModelsView::shown`]).
 #[derive(Clone, Debug, PartialEq)]

@@ -4,7 +4,7 @@
 //! head_dim, base and position never collide with chapter 1's unprefixed `d`, `base`, `pos`.
 
 use super::decl::{
-    self, Kind, Param, Range, Table, choice, even, float, int, int_within, list, own, seed,
+    self, Kind, Param, Range, Table, even, float, int, int_within, list, named, own, seed,
 };
 use super::listed::view_struct;
 use super::{Notice, parse_f64, parse_usize};
@@ -53,32 +53,17 @@ pub const SENTENCES: [&str; 2] = [
     "In the house a cat ate some cheese",
 ];
 
-/// Where q and k come from in the q·k figure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum QkSource {
-    /// Every coordinate 1: each pair's A_i = 2, B_i = 0, so the score is 2·Σ_i cos(rθ_i), plus
-    /// head_dim − rotary_dim for the coordinates a partial rotation leaves alone. (RoFormer's
-    /// Fig. 2 plots its bound's relative sum, which involves no q or k.)
-    #[default]
-    Ones,
-    /// Seeded standard-normal vectors.
-    Random,
-}
-
-impl QkSource {
-    /// The URL name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            QkSource::Ones => "ones",
-            QkSource::Random => "random",
-        }
-    }
-
-    /// Reads [`QkSource::as_str`]'s names.
-    pub fn parse(s: &str) -> Option<Self> {
-        [QkSource::Ones, QkSource::Random]
-            .into_iter()
-            .find(|v| v.as_str() == s)
+crate::names::named! {
+    /// Where q and k come from in the q·k figure.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+    pub enum QkSource {
+        /// Every coordinate 1: each pair's A_i = 2, B_i = 0, so the score is 2·Σ_i cos(rθ_i), plus
+        /// head_dim − rotary_dim for the coordinates a partial rotation leaves alone. (RoFormer's
+        /// Fig. 2 plots its bound's relative sum, which involves no q or k.)
+        #[default]
+        Ones = "ones",
+        /// Seeded standard-normal vectors.
+        Random = "random",
     }
 }
 
@@ -91,48 +76,48 @@ macro_rules! rope_fields {
             $($first)*
             listed {
                 /// head_dim (even).
-                dim: usize,
+                dim: usize = 128,
                 /// RoPE base (θ in the configs: `rope_theta`).
-                base: f64,
+                base: f64 = 10_000.0,
                 /// Which coordinates pair up.
-                layout: $crate::math::rope::Layout,
+                layout: $crate::math::rope::Layout = Layout::Interleaved,
                 /// Positions of the q·k matrix.
-                positions: usize,
+                positions: usize = 128,
                 /// The current position m (`< positions`).
-                pos: usize,
+                pos: usize = 10,
                 /// q and k of the q·k figure.
-                qk: $crate::params::rope::QkSource,
+                qk: $crate::params::rope::QkSource = QkSource::Ones,
                 /// Seed of the random q and k.
-                seed: u64,
+                seed: u64 = 1,
                 /// The 2D vector.
-                vector: [f64; 2],
+                vector: [f64; 2] = [1.0, 0.0],
                 /// Angle per position of the 2D vector, degrees.
-                theta_deg: f64,
+                theta_deg: f64 = 30.0,
                 /// Position of the 2D vector.
-                vector_pos: usize,
+                vector_pos: usize = 3,
                 /// The two sentences.
-                sentences: [String; 2],
+                sentences: [String; 2] = SENTENCES.map(str::to_string),
                 /// The two words whose angle is compared.
-                words: [String; 2],
+                words: [String; 2] = ["ate".into(), "cheese".into()],
                 /// Angle per position of the sentence figure, degrees.
-                sentence_theta_deg: f64,
+                sentence_theta_deg: f64 = 25.0,
                 /// The "why not add?" figure's query and key tokens (indices into chapter 1's
                 /// sentence).
-                pair: [usize; 2],
+                pair: [usize; 2] = [6, 2],
                 /// How far that figure moves both tokens.
-                shift: usize,
+                shift: usize = 0,
                 /// How far the "why only q and k" figure moves the whole sentence.
-                value_offset: usize,
+                value_offset: usize = 10,
                 /// Which vectors the token cloud shows.
-                cloud: $crate::math::cloud::CloudMode,
+                cloud: $crate::math::cloud::CloudMode = CloudMode::Rope,
                 /// Positions of the token cloud.
-                cloud_positions: usize,
+                cloud_positions: usize = 64,
                 /// The cloud's view: yaw and pitch in degrees.
-                view: [f64; 2],
+                view: [f64; 2] = [35.0, 20.0],
             }
             own {
                 /// Coordinates that rotate (even, `2 ≤ rotary_dim ≤ dim`).
-                rotary_dim: usize,
+                rotary_dim: usize = 128,
             }
         }
     };
@@ -145,33 +130,6 @@ rope_fields!(view_struct {
     #[derive(Clone, Debug, PartialEq)]
     RopeView
 });
-
-impl Default for RopeView {
-    fn default() -> Self {
-        RopeView {
-            dim: 128,
-            base: 10_000.0,
-            layout: Layout::Interleaved,
-            positions: 128,
-            pos: 10,
-            rotary_dim: 128,
-            qk: QkSource::Ones,
-            seed: 1,
-            vector: [1.0, 0.0],
-            theta_deg: 30.0,
-            vector_pos: 3,
-            sentences: SENTENCES.map(str::to_string),
-            words: ["ate".into(), "cheese".into()],
-            sentence_theta_deg: 25.0,
-            pair: [6, 2],
-            shift: 0,
-            value_offset: 10,
-            cloud: CloudMode::Rope,
-            cloud_positions: 64,
-            view: [35.0, 20.0],
-        }
-    }
-}
 
 /// Checks a sentence of the same-angle figure: its words, or why it was refused.
 pub fn check_sentence(text: &str) -> Result<Vec<String>, Notice> {
@@ -253,12 +211,7 @@ pub const TABLE: Table<RopeView> = Table {
     params: &[
         even!("r.d", "r.d (head_dim)", HEAD_DIM, dim),
         float!("r.base", "r.base", limits::BASE, base),
-        choice(
-            "r.layout",
-            &["interleaved", "half"],
-            |v| v.layout.as_str(),
-            |v, s| v.layout = Layout::parse(s).unwrap_or_default(),
-        ),
+        named!("r.layout", Layout, layout),
         int!("r.n", "r.n (positions)", POSITIONS, positions),
         int_within!("r.pos", "r.pos (position)", |v| (0, v.positions - 1), pos),
         Param {
@@ -273,12 +226,7 @@ pub const TABLE: Table<RopeView> = Table {
             omit: Some(|v| v.rotary_dim == v.dim),
             late: true,
         },
-        choice(
-            "r.qk",
-            &["ones", "random"],
-            |v| v.qk.as_str(),
-            |v, s| v.qk = QkSource::parse(s).unwrap_or_default(),
-        ),
+        named!("r.qk", QkSource, qk),
         seed!("r.seed", seed),
         list!(
             "r.x",
@@ -318,12 +266,7 @@ pub const TABLE: Table<RopeView> = Table {
         ),
         int!("r.shift", "r.shift", SHIFT, shift),
         int!("r.voff", "r.voff", SHIFT, value_offset),
-        choice(
-            "r.cloud",
-            &["none", "sin", "rope"],
-            |v| v.cloud.as_str(),
-            |v, s| v.cloud = CloudMode::parse(s).unwrap_or_default(),
-        ),
+        named!("r.cloud", CloudMode, cloud),
         int!(
             "r.cn",
             "r.cn (cloud positions)",

@@ -4,7 +4,7 @@
 //! keys; the learned table and NoPE's random values share one seed.
 
 use super::decl::{
-    self, Table, choice, even, flag, float, float_row, int, int_within, seed, sentence,
+    self, Table, even, flag, float, float_row, int, int_within, named, seed, sentence,
 };
 use super::listed::view_struct;
 use crate::math::alibi;
@@ -67,57 +67,27 @@ pub const DROPE_FACTOR: (usize, usize) = (2, 16);
 /// DroPE's distractor keys `N`, at distances `1 … N`: never more than the smallest L₀.
 pub const DROPE_DISTRACTORS: (usize, usize) = (1, 512);
 
-/// Which of Transformer-XL's terms its matrix shows: their sum, or one of (a)–(d).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TxlTerm {
-    /// `(a) + (b) + (c) + (d)`: the score.
-    #[default]
-    Score,
-    /// (a) content.
-    Content,
-    /// (b) content-dependent position.
-    ContentPosition,
-    /// (c) global content bias.
-    GlobalContent,
-    /// (d) global position bias.
-    GlobalPosition,
-    /// (b) + (d) as the authors' code computes them, one column per distance, before the shift.
-    Rows,
-    /// Those rows after `_rel_shift`, above the diagonal included.
-    Shifted,
-}
-
-impl TxlTerm {
-    /// Every choice, in the order the figure lists them: the score and the four terms first.
-    pub const ALL: [TxlTerm; 7] = [
-        TxlTerm::Score,
-        TxlTerm::Content,
-        TxlTerm::ContentPosition,
-        TxlTerm::GlobalContent,
-        TxlTerm::GlobalPosition,
-        TxlTerm::Rows,
-        TxlTerm::Shifted,
-    ];
-
-    /// The name in the URL (`t.xterm`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TxlTerm::Score => "score",
-            TxlTerm::Content => "a",
-            TxlTerm::ContentPosition => "b",
-            TxlTerm::GlobalContent => "c",
-            TxlTerm::GlobalPosition => "d",
-            TxlTerm::Rows => "rows",
-            TxlTerm::Shifted => "shift",
-        }
-    }
-
-    /// The choice named `name` in the URL (the score for any other name).
-    pub fn from_name(name: &str) -> TxlTerm {
-        TxlTerm::ALL
-            .into_iter()
-            .find(|t| t.as_str() == name)
-            .unwrap_or_default()
+crate::names::named! {
+    /// Which of Transformer-XL's terms its matrix shows: their sum, or one of (a)–(d). Named in
+    /// the URL (`t.xterm`), listed in the order the figure lists them: the score and the four
+    /// terms first.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub enum TxlTerm {
+        /// `(a) + (b) + (c) + (d)`: the score.
+        #[default]
+        Score = "score",
+        /// (a) content.
+        Content = "a",
+        /// (b) content-dependent position.
+        ContentPosition = "b",
+        /// (c) global content bias.
+        GlobalContent = "c",
+        /// (d) global position bias.
+        GlobalPosition = "d",
+        /// (b) + (d) as the authors' code computes them, one column per distance, before the shift.
+        Rows = "rows",
+        /// Those rows after `_rel_shift`, above the diagonal included.
+        Shifted = "shift",
     }
 }
 
@@ -129,60 +99,60 @@ macro_rules! tables_fields {
             $($first)*
             listed {
                 /// Learned table rows `max_len`.
-                max_len: usize,
+                max_len: usize = 512,
                 /// Sequence length shown against the learned table.
-                seq_len: usize,
+                seq_len: usize = 640,
                 /// Learned table width.
-                dim: usize,
+                dim: usize = 64,
                 /// Seed of the learned table and of NoPE's values.
-                seed: u64,
+                seed: u64 = 1,
                 /// Shaw's `k`.
-                shaw_k: usize,
+                shaw_k: usize = 4,
                 /// Positions of Shaw's matrix.
-                shaw_len: usize,
+                shaw_len: usize = 16,
                 /// Positions of T5's matrix.
-                t5_len: usize,
+                t5_len: usize = 256,
                 /// T5 `num_buckets`.
-                buckets: usize,
+                buckets: usize = 32,
                 /// T5 `max_distance`.
-                max_distance: usize,
+                max_distance: usize = 128,
                 /// T5 bidirectional (encoder) or causal (decoder).
-                bidirectional: bool,
+                bidirectional: bool = true,
                 /// ALiBi heads.
-                heads: usize,
+                heads: usize = 8,
                 /// ALiBi sequence length.
-                alibi_len: usize,
+                alibi_len: usize = 64,
                 /// ALiBi causal mask.
-                causal: bool,
+                causal: bool = true,
                 /// The chosen ALiBi head, from 1.
-                head: usize,
+                head: usize = 1,
                 /// The chosen head's slope, when the reader overrides it.
-                slope: Option<f64>,
+                slope: Option<f64> = None,
                 /// NoPE sequence length.
-                nope_len: usize,
+                nope_len: usize = 256,
                 /// NoPE value width.
-                nope_dim: usize,
+                nope_dim: usize = 64,
                 /// The position every method is compared at.
-                pos: usize,
+                pos: usize = 37,
                 /// Transformer-XL's sentence (1 to 16 tokens after
                 /// [`crate::math::attention::tokenize`]).
-                txl_sentence: String,
+                txl_sentence: String = crate::math::attention::EXAMPLE.to_string(),
                 /// Seed of Transformer-XL's `W_{k,R}`, `u` and `v`.
-                txl_seed: u64,
+                txl_seed: u64 = 0,
                 /// Which of Transformer-XL's terms the matrix shows.
-                txl_term: $crate::params::tables::TxlTerm,
+                txl_term: $crate::params::tables::TxlTerm = TxlTerm::Score,
                 /// DroPE's head_dim.
-                drope_dim: usize,
+                drope_dim: usize = 128,
                 /// DroPE's RoPE base.
-                drope_base: f64,
+                drope_base: f64 = 10_000.0,
                 /// DroPE's trained length L₀.
-                drope_trained: usize,
+                drope_trained: usize = 4096,
                 /// DroPE's target over L₀ (`T = s·L₀`, YaRN's factor).
-                drope_factor: usize,
+                drope_factor: usize = 8,
                 /// DroPE's distractor keys.
-                drope_distractors: usize,
+                drope_distractors: usize = 16,
                 /// Seed of DroPE's query and distractors.
-                drope_seed: u64,
+                drope_seed: u64 = 0,
             }
             own {}
         }
@@ -196,40 +166,6 @@ tables_fields!(view_struct {
     #[derive(Clone, Debug, PartialEq)]
     TablesView
 });
-
-impl Default for TablesView {
-    fn default() -> Self {
-        TablesView {
-            max_len: 512,
-            seq_len: 640,
-            dim: 64,
-            seed: 1,
-            shaw_k: 4,
-            shaw_len: 16,
-            t5_len: 256,
-            buckets: 32,
-            max_distance: 128,
-            bidirectional: true,
-            heads: 8,
-            alibi_len: 64,
-            causal: true,
-            head: 1,
-            slope: None,
-            nope_len: 256,
-            nope_dim: 64,
-            pos: 37,
-            txl_sentence: crate::math::attention::EXAMPLE.to_string(),
-            txl_seed: 0,
-            txl_term: TxlTerm::Score,
-            drope_dim: 128,
-            drope_base: 10_000.0,
-            drope_trained: 4096,
-            drope_factor: 8,
-            drope_distractors: 16,
-            drope_seed: 0,
-        }
-    }
-}
 
 /// The exact buckets of T5's scheme: `num_buckets / 4` bidirectional (half of the half), else
 /// `num_buckets / 2`. `max_distance` must exceed them.
@@ -323,12 +259,7 @@ pub const TABLE: Table<TablesView> = Table {
         seed!("t.seed", seed),
         sentence!("t.xs", txl_sentence),
         seed!("t.xseed", txl_seed),
-        choice(
-            "t.xterm",
-            &["score", "a", "b", "c", "d", "rows", "shift"],
-            |v| v.txl_term.as_str(),
-            |v, name| v.txl_term = TxlTerm::from_name(name),
-        ),
+        named!("t.xterm", TxlTerm, txl_term),
         even!("t.dd", "t.dd (head_dim)", DROPE_DIM, drope_dim),
         float!("t.db", "t.db (base)", crate::math::limits::BASE, drope_base),
         int!(

@@ -14,8 +14,8 @@ macro_rules! view_signals {
         $(#[$sattr:meta])* pub struct $state:ident {
             $( $(#[$xattr:meta])* $xvis:vis $x:ident : $xty:ty ),* $(,)?
         }
-        listed { $( $(#[$fattr:meta])* $field:ident : $ty:ty ),* $(,)? }
-        own { $( $(#[$oattr:meta])* $own:ident : $oty:ty ),* $(,)? }
+        listed { $( $(#[$fattr:meta])* $field:ident : $ty:ty = $default:expr ),* $(,)? }
+        own { $( $(#[$oattr:meta])* $own:ident : $oty:ty = $odefault:expr ),* $(,)? }
     ) => {
         view_signals! {
             $(#[$attr])* pub struct $name for $view
@@ -48,8 +48,8 @@ macro_rules! view_signals {
     };
     (
         $(#[$attr:meta])* pub struct $name:ident for $view:ident
-        listed { $( $(#[$fattr:meta])* $field:ident : $ty:ty ),* $(,)? }
-        own { $( $(#[$oattr:meta])* $own:ident : $oty:ty ),* $(,)? }
+        listed { $( $(#[$fattr:meta])* $field:ident : $ty:ty $(= $default:expr)? ),* $(,)? }
+        own { $( $(#[$oattr:meta])* $own:ident : $oty:ty $(= $odefault:expr)? ),* $(,)? }
     ) => {
         $(#[$attr])*
         #[derive(Clone, Copy)]

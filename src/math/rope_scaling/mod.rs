@@ -45,51 +45,31 @@
 use super::rope::inv_freq;
 use std::f64::consts::PI;
 
-/// Which frequency scaling.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum RopeType {
-    /// Plain RoPE.
-    #[default]
-    Default,
-    /// Position interpolation.
-    Linear,
-    /// Dynamic NTK.
-    Dynamic,
-    /// YaRN.
-    Yarn,
-    /// Llama 3.
-    Llama3,
-    /// NTK-aware base change.
-    Ntk,
-    /// LongRoPE (Phi-3): one rescale factor per frequency pair.
-    Longrope,
+crate::names::named! {
+    /// Which frequency scaling, named by its `rope_type` (as in transformers; `ntk` is ours) and
+    /// listed in the order the explainer introduces them. `parse` does not read the legacy alias
+    /// `su`: only [`super::rope_config::parse_config`] accepts it.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum RopeType {
+        /// Plain RoPE.
+        #[default]
+        Default = "default",
+        /// Position interpolation.
+        Linear = "linear",
+        /// NTK-aware base change.
+        Ntk = "ntk",
+        /// Dynamic NTK.
+        Dynamic = "dynamic",
+        /// YaRN.
+        Yarn = "yarn",
+        /// Llama 3.
+        Llama3 = "llama3",
+        /// LongRoPE (Phi-3): one rescale factor per frequency pair.
+        Longrope = "longrope",
+    }
 }
 
 impl RopeType {
-    /// All types, in the order the explainer introduces them.
-    pub const ALL: [RopeType; 7] = [
-        RopeType::Default,
-        RopeType::Linear,
-        RopeType::Ntk,
-        RopeType::Dynamic,
-        RopeType::Yarn,
-        RopeType::Llama3,
-        RopeType::Longrope,
-    ];
-
-    /// The `rope_type` name (as in transformers; `ntk` is ours).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RopeType::Default => "default",
-            RopeType::Linear => "linear",
-            RopeType::Dynamic => "dynamic",
-            RopeType::Yarn => "yarn",
-            RopeType::Llama3 => "llama3",
-            RopeType::Ntk => "ntk",
-            RopeType::Longrope => "longrope",
-        }
-    }
-
     /// A human name for menus and headings.
     pub fn label(self) -> &'static str {
         match self {
@@ -101,12 +81,6 @@ impl RopeType {
             RopeType::Llama3 => "Llama 3",
             RopeType::Longrope => "LongRoPE",
         }
-    }
-
-    /// Reads [`RopeType::as_str`]'s names (not the legacy alias `su`, which only
-    /// [`super::rope_config::parse_config`] accepts).
-    pub fn parse(s: &str) -> Option<Self> {
-        RopeType::ALL.into_iter().find(|t| t.as_str() == s)
     }
 }
 

@@ -456,6 +456,26 @@ macro_rules! seed {
     };
 }
 
+/// `named!(key, Type, field[; hint])`: one of `Type`'s named values ([`crate::names::named!`]),
+/// the view's `field` (a path like `params.layout`); a name `Type` does not know reads as its
+/// default, and a notice about it ends with `hint`.
+macro_rules! named {
+    ($key:literal, $ty:ty, $($field:ident).+; $hint:literal) => {
+        $crate::params::decl::Param::hint(
+            $crate::params::decl::choice(
+                $key,
+                <$ty>::NAMES,
+                |v| v.$($field).+.as_str(),
+                |v, s| v.$($field).+ = <$ty>::parse(s).unwrap_or_default(),
+            ),
+            $hint,
+        )
+    };
+    ($key:literal, $ty:ty, $($field:ident).+) => {
+        $crate::params::decl::named!($key, $ty, $($field).+; "")
+    };
+}
+
 /// `flag!(key, field)`: on or off, the view's `field`.
 macro_rules! flag {
     ($key:literal, $($field:tt)+) => {
@@ -496,7 +516,7 @@ macro_rules! sentence {
     };
 }
 
-pub(crate) use {even, field_row, flag, float, int, int_within, list, seed, sentence};
+pub(crate) use {even, field_row, flag, float, int, int_within, list, named, seed, sentence};
 
 impl<V> Param<V> {
     /// The same row, left out of a link when `omit` holds (instead of when it writes as the

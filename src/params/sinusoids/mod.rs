@@ -6,7 +6,7 @@ mod toy;
 
 pub use toy::*;
 
-use super::decl::{self, Table, choice, float, int, int_within, list, own};
+use super::decl::{self, Table, float, int, int_within, list, named, own};
 use super::listed::view_struct;
 use super::{Notice, parse_usize};
 use crate::math::limits;
@@ -63,24 +63,24 @@ macro_rules! sinusoidal_fields {
             $($first)*
             listed {
                 /// Which of the table's two views are shown.
-                show: $crate::params::TableView,
+                show: $crate::params::TableView = TableView::Both,
                 /// The highlighted position (row), always `< params.positions`.
-                pos: usize,
+                pos: usize = 0,
                 /// Dimensions plotted as waves (distinct, each `< params.dim`, at most
                 /// [`crate::params::MAX_WAVE_DIMS`]).
-                dims: Vec<usize>,
+                dims: Vec<usize> = DEFAULT_WAVE_DIMS.to_vec(),
                 /// The offset `k` of the relative-shift figure.
-                shift: usize,
+                shift: usize = DEFAULT_SHIFT,
                 /// The positions of the adding-to-a-token figure: a reference and two others.
-                compare: [usize; 3],
+                compare: [usize; 3] = DEFAULT_COMPARE,
                 /// The heatmap's rows (positions) shown; `None` = all.
-                rows: Option<$crate::params::Span>,
+                rows: Option<$crate::params::Span> = None,
                 /// The heatmap's columns (dimensions) shown; `None` = all.
-                cols: Option<$crate::params::Span>,
+                cols: Option<$crate::params::Span> = None,
             }
             own {
                 /// What to compute.
-                params: $crate::math::sinusoidal::SinusoidalParams,
+                params: $crate::math::sinusoidal::SinusoidalParams = SINUSOIDAL_DEFAULT,
             }
         }
     };
@@ -95,51 +95,22 @@ sinusoidal_fields!(view_struct {
     SinusoidalView
 });
 
-impl Default for SinusoidalView {
-    fn default() -> Self {
-        SinusoidalView {
-            params: SINUSOIDAL_DEFAULT,
-            show: TableView::Both,
-            pos: 0,
-            dims: DEFAULT_WAVE_DIMS.to_vec(),
-            shift: DEFAULT_SHIFT,
-            compare: DEFAULT_COMPARE,
-            rows: None,
-            cols: None,
-        }
+crate::names::named! {
+    /// The encoding table seen as a heatmap (rows = positions), as waves (columns = dimensions), or
+    /// both, linked.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+    pub enum TableView {
+        /// The heatmap and the waves, one above the other (hovering a heatmap column adds its wave).
+        #[default]
+        Both = "both",
+        /// The heatmap alone.
+        Heatmap = "heatmap",
+        /// The waves alone.
+        Waves = "waves",
     }
-}
-
-/// The encoding table seen as a heatmap (rows = positions), as waves (columns = dimensions), or
-/// both, linked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum TableView {
-    /// The heatmap and the waves, one above the other (hovering a heatmap column adds its wave).
-    #[default]
-    Both,
-    /// The heatmap alone.
-    Heatmap,
-    /// The waves alone.
-    Waves,
 }
 
 impl TableView {
-    /// The name used in URLs (`show=`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TableView::Both => "both",
-            TableView::Heatmap => "heatmap",
-            TableView::Waves => "waves",
-        }
-    }
-
-    /// Reads [`TableView::as_str`]'s names.
-    pub fn parse(s: &str) -> Option<Self> {
-        [TableView::Both, TableView::Heatmap, TableView::Waves]
-            .into_iter()
-            .find(|v| v.as_str() == s)
-    }
-
     /// Whether the heatmap is shown.
     pub fn heatmap(self) -> bool {
         self != TableView::Waves
@@ -267,25 +238,9 @@ pub const TABLE: Table<SinusoidalView> = Table {
         int!("n", "n (positions)", limits::POSITIONS, params.positions),
         int!("d", "d (d_model)", limits::DIM, params.dim),
         float!("base", "base", limits::BASE, params.base),
-        choice(
-            "layout",
-            &["interleaved", "half"],
-            |v| v.params.layout.as_str(),
-            |v, s| v.params.layout = Layout::parse(s).unwrap_or_default(),
-        ),
-        choice(
-            "show",
-            &["both", "heatmap", "waves"],
-            |v| v.show.as_str(),
-            |v, s| v.show = TableView::parse(s).unwrap_or_default(),
-        ),
-        choice(
-            "spacing",
-            &["paper", "fairseq"],
-            |v: &SinusoidalView| v.params.spacing.as_str(),
-            |v, s| v.params.spacing = Spacing::parse(s).unwrap_or_default(),
-        )
-        .hint("(tensor2tensor's spacing)"),
+        named!("layout", Layout, params.layout),
+        named!("show", TableView, show),
+        named!("spacing", Spacing, params.spacing; "(tensor2tensor's spacing)"),
         int_within!(
             "pos",
             "pos (position)",

@@ -13,9 +13,9 @@ macro_rules! order_fields {
             $($first)*
             listed {
                 /// The sentence (1 to 16 tokens after [`crate::math::attention::tokenize`]).
-                sentence: String,
+                sentence: String = crate::math::attention::EXAMPLE.to_string(),
                 /// Whether the sinusoidal encoding is added to the token embeddings.
-                with_position: bool,
+                with_position: bool = false,
             }
             own {}
         }
@@ -29,15 +29,6 @@ order_fields!(view_struct {
     #[derive(Clone, Debug, PartialEq)]
     OrderView
 });
-
-impl Default for OrderView {
-    fn default() -> Self {
-        OrderView {
-            sentence: crate::math::attention::EXAMPLE.to_string(),
-            with_position: false,
-        }
-    }
-}
 
 /// Checks a sentence for the toy attention: its tokens, or a notice saying why it was refused
 /// (no words, or more than the limit).
@@ -82,9 +73,9 @@ macro_rules! naive_fields {
             $($first)*
             listed {
                 /// Position whose value `sin(pos)` is matched.
-                pos: usize,
+                pos: usize = 2,
                 /// Tolerance ε of the match.
-                eps: f64,
+                eps: f64 = 1e-3,
             }
             own {}
         }
@@ -105,12 +96,6 @@ pub const NAIVE_POS: (usize, usize) = (0, 10_000);
 
 /// Range of the collision finder's tolerance.
 pub const NAIVE_EPS: (f64, f64) = (1e-6, 0.1);
-
-impl Default for NaiveView {
-    fn default() -> Self {
-        NaiveView { pos: 2, eps: 1e-3 }
-    }
-}
 
 impl decl::Declared for NaiveView {
     const TABLE: &'static Table<NaiveView> = &NAIVE_TABLE;
