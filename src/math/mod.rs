@@ -12,6 +12,7 @@ pub mod drope;
 pub mod layers;
 pub mod learned;
 pub mod limits;
+pub mod mrope;
 pub mod naive;
 pub mod nope;
 pub mod pca;

@@ -18,6 +18,26 @@ fn read_json(path: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect(path)).expect(path)
 }
 
+/// The records of `kind` in `records.json`, each with the path of its config (at least one).
+fn records(kind: &str) -> Vec<(Value, String)> {
+    let all = read_json(&modern("records.json"));
+    let found: Vec<(Value, String)> = all["records"]
+        .as_array()
+        .expect("records")
+        .iter()
+        .filter(|r| r["kind"] == kind)
+        .map(|r| {
+            let config = modern(&format!(
+                "configs/{}",
+                r["config"].as_str().expect("config")
+            ));
+            (r.clone(), config)
+        })
+        .collect();
+    assert!(!found.is_empty(), "no {kind} record");
+    found
+}
+
 #[test]
 fn every_modern_config_reads_as_transformers_reads_it() {
     let folder = modern("configs");
@@ -41,16 +61,7 @@ fn every_modern_config_reads_as_transformers_reads_it() {
 
 #[test]
 fn the_gemma_3_record_is_what_pe_layers_prints() {
-    let records = read_json(&modern("records.json"));
-    let mut seen = 0;
-    for r in records["records"].as_array().expect("records") {
-        if r["kind"] != "layers" {
-            continue;
-        }
-        let config = modern(&format!(
-            "configs/{}",
-            r["config"].as_str().expect("config")
-        ));
+    for (r, config) in records("layers") {
         let got = json(&["layers", "--config", &config]);
         assert_eq!(got["num_layers"], r["num_layers"], "{}", r["name"]);
         // θ compared as numbers (a record may print 10000 or 10000.0).
@@ -65,9 +76,7 @@ fn the_gemma_3_record_is_what_pe_layers_prints() {
             }
             assert_eq!(g["rope_theta"].as_f64(), w["rope_theta"].as_f64(), "{g}");
         }
-        seen += 1;
     }
-    assert!(seen >= 1);
 }
 
 #[test]
@@ -95,16 +104,9 @@ fn layers_reads_stdin_and_refuses_what_it_cannot_read() {
 
 #[test]
 fn rope_freqs_of_a_layer_is_the_records_rotary_embedding() {
-    let records = read_json(&modern("records.json"));
-    let mut seen = 0;
-    for r in records["records"].as_array().expect("records") {
-        if r["kind"] != "rope-freqs" {
-            continue;
-        }
-        let config = modern(&format!(
-            "configs/{}",
-            r["config"].as_str().expect("config")
-        ));
+    let found = records("rope-freqs");
+    assert!(found.len() >= 2);
+    for (r, config) in found {
         let layer = r["layer"].as_u64().expect("layer").to_string();
         let got = json(&["rope-freqs", "--config", &config, "--layer", &layer]);
         assert_eq!(got["layer"], r["layer"]);
@@ -124,9 +126,7 @@ fn rope_freqs_of_a_layer_is_the_records_rotary_embedding() {
             "{}",
             r["name"]
         );
-        seen += 1;
     }
-    assert!(seen >= 2);
 }
 
 #[test]
@@ -172,4 +172,71 @@ fn rope_freqs_of_a_layer_without_rope_and_of_no_such_layer() {
             }
         }
     }
+}
+
+#[test]
+fn mrope_is_the_records_get_rope_index() {
+    for (r, config) in records("mrope") {
+        let input = r["input"].as_str().expect("input");
+        let got = json(&["mrope", "--config", &config, "--input", input]);
+        assert_eq!(got["position_ids"], r["position_ids"], "{}", r["name"]);
+        assert_eq!(got["axis_of_pair"], r["axis_of_pair"], "{}", r["name"]);
+    }
+}
+
+#[test]
+fn mrope_follows_qwen3_vl_and_refuses_what_it_cannot_read() {
+    let got = json(&[
+        "mrope",
+        "--config",
+        &modern("configs/qwen3-vl-8b.json"),
+        "--input",
+        "text:2,image:1,2,4,text:1",
+    ]);
+    // The block starts at 2 (t stays 2; h 2..3; w 2..5); the text after it starts at 2 + max(2, 4).
+    assert_eq!(
+        got["position_ids"],
+        serde_json::json!([
+            [0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 6],
+            [0, 1, 2, 2, 2, 2, 3, 3, 3, 3, 6],
+            [0, 1, 2, 3, 4, 5, 2, 3, 4, 5, 6]
+        ])
+    );
+    let axes = got["axis_of_pair"].as_array().expect("axes");
+    assert_eq!(axes.len(), 64);
+    assert_eq!(axes[..4], [0, 1, 2, 0]);
+    assert!(axes[60..].iter().all(|a| a == 0));
+    assert_one_line_error(
+        &pe(&[
+            "mrope",
+            "--config",
+            &modern("configs/qwen3-vl-8b.json"),
+            "--input",
+            "image:2,2,2",
+        ]),
+        "a Qwen3-VL video block",
+        &["T = 1 block per frame"],
+    );
+    assert_one_line_error(
+        &pe(&[
+            "mrope",
+            "--config",
+            &modern("configs/gemma-3-4b.json"),
+            "--input",
+            "text:1",
+        ]),
+        "not a multimodal RoPE",
+        &["qwen2_5_vl and qwen3_vl"],
+    );
+    assert_one_line_error(
+        &pe(&[
+            "mrope",
+            "--config",
+            &modern("configs/qwen2.5-vl-7b.json"),
+            "--input",
+            "text:1,video:1,2,2",
+        ]),
+        "an unknown segment",
+        &["text:N or image:T,H,W"],
+    );
 }

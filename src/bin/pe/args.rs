@@ -313,6 +313,19 @@ pub enum Command {
         ))]
         config: String,
     },
+    /// M-RoPE position ids of an input of text and images, as transformers 5.24's get_rope_index gives them (qwen2_5_vl, qwen3_vl), and the axis that drives each rotary pair → {"position_ids": [[t…], [h…], [w…]], "axis_of_pair": [0|1|2, …]}: one column per token in input order; 0 = t, 1 = h, 2 = w. Text advances all three ids; a vision block starting at s gives (s + k·Δt, s + row, s + column), and the next text starts at s + max(H, W).
+    Mrope {
+        #[arg(long, help = format!(
+            "The model's config.json, at most {} bytes; - reads stdin",
+            pe_explorer::math::rope_config::MAX_CONFIG_BYTES
+        ))]
+        config: String,
+        #[arg(long, help = format!(
+            "Comma-separated segments text:N or image:T,H,W (the grid in the language model's units, after the 2×2 spatial merge), at most {} tokens; for qwen2_5_vl an image with T > 1 is a video at one second per temporal patch (Δt = tokens_per_second); qwen3_vl takes a video as one T = 1 block per frame, separated by text",
+            pe_explorer::math::mrope::MAX_TOKENS
+        ))]
+        input: String,
+    },
     /// Rotate q and k to each position → {"q_rot": [[...]], "k_rot": [[...]], "dots": [[...]]}; dots[a][b] = q at a · k at b. With --rotary-dim R only the first R coordinates rotate.
     RopeApply {
         #[arg(long, help = format!("{} — the length of --q and --k", even_dim_help()))]

@@ -10,7 +10,8 @@ use super::check::{self, Checked};
 use pe_explorer::math::learned::LearnedTable;
 use pe_explorer::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
 use pe_explorer::math::{
-    alibi, attention, drope, layers, limits, naive, nope, relative, rope, similarity, txl,
+    alibi, attention, drope, layers, limits, mrope, naive, nope, relative, rope, rope_config,
+    similarity, txl,
 };
 
 /// A row-major `width`-column matrix as a list of rows (non-finite entries print as null).
@@ -66,6 +67,22 @@ pub fn execute(command: Command, stdin: &mut dyn Read) -> Checked<Value> {
             let (name, text) = super::rope_freqs::read_config(&config, stdin)?;
             let model = layers::parse_layers(&text).map_err(|e| format!("{name}: {e}"))?;
             Ok(layers_json(&model))
+        }
+        Command::Mrope { config, input } => {
+            let (name, text) = super::rope_freqs::read_config(&config, stdin)?;
+            let at = |e: String| format!("{name}: {e}");
+            let root: Value = serde_json::from_str(&text).map_err(|e| at(e.to_string()))?;
+            // The pairs per head: those of layer 0's rotary embedding (every layer's is the same).
+            let rope = layers::layer_rope_config(&text, 0)
+                .map_err(at)?
+                .ok_or_else(|| at("layer 0 does not rotate".to_string()))?;
+            let rope = rope_config::parse_config(&rope.to_string()).map_err(at)?;
+            let model = mrope::Mrope::from_config(&root, rope.scaling.dim / 2).map_err(at)?;
+            let ids = model.position_ids(&mrope::parse_input(&input)?)?;
+            Ok(json!({
+                "position_ids": ids,
+                "axis_of_pair": model.axis_of_pair(),
+            }))
         }
         Command::RopeApply {
             dim,
