@@ -7,6 +7,7 @@
 
 pub mod alibi;
 pub mod attention;
+pub mod axial;
 pub mod cloud;
 pub mod drope;
 pub mod layers;

@@ -1,0 +1,131 @@
+//! Axial 2D RoPE: RoPE over a grid of image patches, as Qwen2.5-VL's vision encoder computes it
+//! (transformers 5.24, `Qwen2_5_VisionTransformerPretrainedModel`: `rotary_pos_emb =
+//! Qwen2_5_VisionRotaryEmbedding(head_dim // 2)`, `rot_pos_emb`, `apply_rotary_pos_emb_vision`).
+//!
+//! - The rotary embedding is built for half a head, `D = head_dim/2`, so it has `D/2 = head_dim/4`
+//!   frequencies `ω_i = θ^(−2i/D)` (θ = 10000).
+//! - A patch in row `r` and column `c` gets the angles `[r·ω_0 … r·ω_{D/2−1}, c·ω_0 …
+//!   c·ω_{D/2−1}]` (`rot_pos_emb` stacks the row and column ids and flattens): the first
+//!   `head_dim/4` angles follow the row, the last `head_dim/4` the column, the same frequencies
+//!   for both.
+//! - Those `head_dim/2` angles are repeated (`torch.cat((emb, emb))`) and applied with
+//!   `rotate_half`: pair `p` is coordinates `p` and `p + head_dim/2`.
+//!
+//! So the score of q at patch (r₁, c₁) with k at (r₂, c₂) depends only on the offset
+//! (r₂ − r₁, c₂ − c₁). Flattening the grid row by row into one line of 1D RoPE instead puts the
+//! patch below a whole row away.
+
+use super::rope;
+
+/// The `head_dim/4` frequencies each axis gets, `ω_i = θ^(−2i/D)` with `D = head_dim/2`.
+/// Precondition: `head_dim` a multiple of 4.
+pub fn inv_freq(head_dim: usize, theta: f64) -> Vec<f64> {
+    rope::inv_freq(head_dim / 2, theta)
+}
+
+/// The `head_dim/2` angles of the patch in row `row` and column `col`: the row's, then the
+/// column's.
+pub fn angles(head_dim: usize, theta: f64, row: usize, col: usize) -> Vec<f64> {
+    let freqs = inv_freq(head_dim, theta);
+    let along = |at: usize| freqs.iter().map(move |w| at as f64 * w);
+    along(row).chain(along(col)).collect()
+}
+
+/// The angles 1D RoPE gives the same patch when the grid of `width` columns is read row by row:
+/// position `row·width + col`, frequencies `θ^(−2i/head_dim)` over the head's `head_dim/2` pairs.
+pub fn flattened_angles(
+    head_dim: usize,
+    theta: f64,
+    width: usize,
+    row: usize,
+    col: usize,
+) -> Vec<f64> {
+    let p = (row * width + col) as f64;
+    rope::inv_freq(head_dim, theta)
+        .into_iter()
+        .map(|w| p * w)
+        .collect()
+}
+
+/// `q·k` after rotating q by `q_angles` and k by `k_angles`, pair `p` being coordinates `p` and
+/// `p' = p + head_dim/2` (`rotate_half`):
+/// `Σ_p (q_p k_p + q_p' k_p')·cos(Δ_p) + (q_p' k_p − q_p k_p')·sin(Δ_p)`, `Δ_p = k_angles[p] −
+/// q_angles[p]`.
+pub fn score(q: &[f64], k: &[f64], q_angles: &[f64], k_angles: &[f64]) -> f64 {
+    let half = q.len() / 2;
+    (0..half)
+        .map(|p| {
+            let (a, b) = (q[p], q[p + half]);
+            let (c, d) = (k[p], k[p + half]);
+            let (s, co) = (k_angles[p] - q_angles[p]).sin_cos();
+            (a * c + b * d) * co + (b * c - a * d) * s
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rotates `x` by `angles` with `rotate_half` pairing, as `apply_rotary_pos_emb_vision` does.
+    fn rotate(x: &[f64], angles: &[f64]) -> Vec<f64> {
+        let half = x.len() / 2;
+        let mut out = x.to_vec();
+        for p in 0..half {
+            let (s, c) = angles[p].sin_cos();
+            out[p] = x[p] * c - x[p + half] * s;
+            out[p + half] = x[p + half] * c + x[p] * s;
+        }
+        out
+    }
+
+    #[test]
+    fn qwen25_vl_vision_heads_have_twenty_frequencies_per_axis() {
+        // hidden_size 1280, 16 heads: head_dim 80, an embedding of 40, 20 frequencies.
+        let f = inv_freq(80, 10_000.0);
+        assert_eq!(f.len(), 20);
+        assert_eq!(f[0], 1.0);
+        assert!((f[19] - 10_000f64.powf(-19.0 / 20.0)).abs() < 1e-15);
+        let a = angles(80, 10_000.0, 3, 5);
+        assert_eq!(a.len(), 40);
+        assert!((a[1] - 3.0 * f[1]).abs() < 1e-15 && (a[21] - 5.0 * f[1]).abs() < 1e-15);
+    }
+
+    #[test]
+    fn the_score_is_the_dot_product_of_the_rotated_vectors() {
+        let q: Vec<f64> = (0..8).map(|i| (i as f64 * 0.7).sin()).collect();
+        let k: Vec<f64> = (0..8).map(|i| (i as f64 * 1.3).cos()).collect();
+        let (qa, ka) = (angles(8, 100.0, 2, 7), angles(8, 100.0, 5, 1));
+        let direct: f64 = rotate(&q, &qa)
+            .iter()
+            .zip(rotate(&k, &ka))
+            .map(|(x, y)| x * y)
+            .sum();
+        assert!((score(&q, &k, &qa, &ka) - direct).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_score_depends_only_on_the_offset_and_flattening_does_not_keep_it() {
+        let q: Vec<f64> = (0..16).map(|i| 1.0 + i as f64 * 0.1).collect();
+        let k = q.clone();
+        let at = |r, c| angles(16, 10_000.0, r, c);
+        let s1 = score(&q, &k, &at(1, 2), &at(3, 5));
+        let s2 = score(&q, &k, &at(4, 0), &at(6, 3));
+        assert!((s1 - s2).abs() < 1e-9, "{s1} vs {s2}");
+        // Read row by row with 10 columns, the patch one row down is 10 positions away, the patch
+        // one column right 1: the same 2D distance, different scores.
+        let flat = |r, c| flattened_angles(16, 10_000.0, 10, r, c);
+        let down = score(&q, &k, &flat(2, 2), &flat(3, 2));
+        let right = score(&q, &k, &flat(2, 2), &flat(2, 3));
+        assert!((down - right).abs() > 1e-3, "{down} vs {right}");
+        // With q = k = all ones rows and columns turn alike (the same ω): one row down scores as
+        // one column right, which flattening breaks.
+        let ones = vec![1.0; 16];
+        let a_down = score(&ones, &ones, &at(2, 2), &at(3, 2));
+        let a_right = score(&ones, &ones, &at(2, 2), &at(2, 3));
+        assert!((a_down - a_right).abs() < 1e-12, "{a_down} vs {a_right}");
+        let f_down = score(&ones, &ones, &flat(2, 2), &flat(3, 2));
+        let f_right = score(&ones, &ones, &flat(2, 2), &flat(2, 3));
+        assert!((f_down - f_right).abs() > 1e-3, "{f_down} vs {f_right}");
+    }
+}
