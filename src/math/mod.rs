@@ -19,6 +19,7 @@ pub mod nope;
 pub mod pca;
 pub mod phase;
 pub mod plane;
+pub mod precision;
 pub mod relative;
 pub mod rope;
 pub mod rope_config;

@@ -14,6 +14,7 @@ use serde_json::Value;
 mod config;
 mod errors;
 mod layers;
+mod precision;
 mod render;
 mod tables;
 

@@ -235,6 +235,13 @@ pub struct RopeFreqsArgs {
         int(limits::CONTEXT)
     ))]
     pub seq_len: Option<usize>,
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(
+        pe_explorer::math::precision::Dtype::NAMES.iter().copied()
+    ), help = format!(
+        "Round inv_freq to this float type (with --config too; the wavelengths printed are then 2π over the rounded values), and with --seq-len L add \"dtype\", \"max_angle_error\" (positions, inv_freq and their product rounded to the type, radians against float64, over positions 0..L; null once a position overflows float16) and \"max_angle_error_transformers\" (angles computed in float32 from a float32 inv_freq, as transformers' rotary embeddings do); L at most {}",
+        super::rope_freqs::MAX_DTYPE_POSITIONS
+    ))]
+    pub dtype: Option<String>,
     #[arg(long, help = format!(
         "Target length T, {}: adds chapter 3's numbers — each pair's reach of the circle within L₀ and by T, plain and scaled, and the all-ones score curve to T − 1 (480 log columns); also the current length when --seq-len is not given",
         int(limits::CONTEXT)

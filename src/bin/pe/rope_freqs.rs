@@ -8,9 +8,13 @@ use serde_json::{Map, Value, json};
 use super::args::RopeFreqsArgs;
 use super::check::{self, Checked};
 use pe_explorer::math::limits;
+use pe_explorer::math::precision::{self, Dtype};
 use pe_explorer::math::rope_config::{self, MAX_CONFIG_BYTES, ModelRope};
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
 use pe_explorer::math::{layers, rope, rope_extension};
+
+/// The most positions `--dtype` measures angle errors over (every pair at each: about 10⁸ roundings).
+pub const MAX_DTYPE_POSITIONS: usize = 1 << 20;
 
 /// Runs `pe rope-freqs`; `stdin` is what `--config -` reads.
 pub fn run(args: RopeFreqsArgs, stdin: &mut dyn Read) -> Checked<Value> {
@@ -63,6 +67,39 @@ pub fn run(args: RopeFreqsArgs, stdin: &mut dyn Read) -> Checked<Value> {
             (Value::Object(scaling_json(&c)), c)
         }
     };
+    if let (Some(name), Value::Object(map)) = (&args.dtype, &mut value) {
+        let dtype = Dtype::parse(name).unwrap_or_default();
+        let exact: Vec<f64> = map
+            .get("inv_freq")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_f64).collect())
+            .unwrap_or_default();
+        let rounded: Vec<f64> = exact.iter().map(|&w| dtype.round(w)).collect();
+        let wavelengths: Vec<f64> = rounded.iter().map(|w| std::f64::consts::TAU / w).collect();
+        map.insert("inv_freq".into(), json!(rounded));
+        map.insert("wavelengths".into(), json!(wavelengths));
+        map.insert("dtype".into(), json!(dtype.as_str()));
+        if let Some(len) = args.seq_len {
+            if len > MAX_DTYPE_POSITIONS {
+                return Err(format!(
+                    "--dtype with --seq-len {len}: the angle errors are measured over at most {MAX_DTYPE_POSITIONS} positions"
+                ));
+            }
+            let naive = precision::naive_angle_error(&exact, len, dtype);
+            map.insert(
+                "max_angle_error".into(),
+                if naive.is_finite() {
+                    json!(naive)
+                } else {
+                    Value::Null
+                },
+            );
+            map.insert(
+                "max_angle_error_transformers".into(),
+                json!(precision::float32_angle_error(&exact, len)),
+            );
+        }
+    }
     if let (Some(t), Value::Object(map)) = (target, &mut value) {
         map.insert("target".into(), json!(t));
         map.extend(extension_json(&scaling, t));

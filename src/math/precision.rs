@@ -1,0 +1,112 @@
+//! RoPE's angles in low precision: what rounding positions, frequencies and their product to a
+//! model's float type does to the angle `p·ω_i`.
+//!
+//! - bfloat16 keeps 8 significant bits: whole numbers are exact up to 256, then spaced 2 up to
+//!   512, …, 32 from 4096 to 8192. float16 keeps 11 bits (exact up to 2048) and overflows past
+//!   65 504 (a position from 65 520 on rounds to infinity). float32 keeps 24.
+//! - **Naive path**: the position, the frequency and their product each rounded to the type
+//!   (`angle = round(round(p) · round(ω))`; the product of two such numbers is exact in f64, so
+//!   rounding it once is what the type's own multiply gives).
+//! - **transformers' path** (the rotary embeddings' `forward`, e.g. `LlamaRotaryEmbedding`): the
+//!   frequencies are a float32 buffer and the angles are computed in float32 with autocast off,
+//!   `angle = f32(f32(p) · f32(ω))`; only cos and sin are then cast to the model's type. Its angle
+//!   error is the same whatever that type.
+//!
+//! Errors are against the float64 angle `p·ω_i`, in radians. Rounding is to nearest, ties to even
+//! (`half`'s conversions, as PyTorch's casts).
+
+use half::{bf16, f16};
+
+crate::names::named! {
+    /// A float type a model's weights and activations may have.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+    pub enum Dtype {
+        /// IEEE single precision (24 significant bits).
+        #[default]
+        F32 = "f32",
+        /// bfloat16 (8 significant bits, float32's range).
+        Bf16 = "bf16",
+        /// IEEE half precision (11 significant bits, largest finite 65 504).
+        F16 = "f16",
+    }
+}
+
+impl Dtype {
+    /// `x` rounded to this type (through float32, as a float32 tensor cast to it), back in f64.
+    pub fn round(self, x: f64) -> f64 {
+        let single = x as f32;
+        f64::from(match self {
+            Dtype::F32 => single,
+            Dtype::Bf16 => bf16::from_f32(single).to_f32(),
+            Dtype::F16 => f16::from_f32(single).to_f32(),
+        })
+    }
+}
+
+/// The largest naive-path angle error over positions `0..len` and every frequency of
+/// `inv_freq` (infinite once a position overflows the type).
+pub fn naive_angle_error(inv_freq: &[f64], len: usize, dtype: Dtype) -> f64 {
+    let freqs: Vec<f64> = inv_freq.iter().map(|&w| dtype.round(w)).collect();
+    worst(inv_freq, len, |p, i| {
+        dtype.round(dtype.round(p as f64) * freqs[i])
+    })
+}
+
+/// The largest angle error of transformers' float32 path over positions `0..len` and every
+/// frequency of `inv_freq`.
+pub fn float32_angle_error(inv_freq: &[f64], len: usize) -> f64 {
+    let freqs: Vec<f32> = inv_freq.iter().map(|&w| w as f32).collect();
+    worst(inv_freq, len, |p, i| f64::from(p as f32 * freqs[i]))
+}
+
+/// The largest `|angle(p, i) − p·inv_freq[i]|` over positions `0..len` and pairs.
+fn worst(inv_freq: &[f64], len: usize, angle: impl Fn(usize, usize) -> f64) -> f64 {
+    let mut worst = 0.0f64;
+    for p in 0..len {
+        for (i, &w) in inv_freq.iter().enumerate() {
+            // An overflowed position times a zero frequency is NaN: as infinite as the overflow.
+            let err = (angle(p, i) - p as f64 * w).abs();
+            worst = worst.max(if err.is_nan() { f64::INFINITY } else { err });
+        }
+    }
+    worst
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bfloat16_spaces_whole_numbers_as_its_eight_bits_allow() {
+        let b = Dtype::Bf16;
+        assert_eq!(b.round(256.0), 256.0);
+        assert_eq!(b.round(257.0), 256.0); // a tie: to even
+        assert_eq!(b.round(259.0), 260.0);
+        assert_eq!(b.round(4097.0), 4096.0);
+        assert_eq!(b.round(4112.0), 4096.0); // spacing 32 from 4096: 4112 is a tie, to even
+        assert_eq!(b.round(4113.0), 4128.0);
+        assert_eq!(Dtype::F16.round(2049.0), 2048.0);
+        assert_eq!(Dtype::F16.round(65_504.0), 65_504.0);
+        assert_eq!(Dtype::F16.round(65_520.0), f64::INFINITY);
+        assert_eq!(Dtype::F32.round(16_777_217.0), 16_777_216.0);
+    }
+
+    #[test]
+    fn the_naive_path_loses_the_fast_pairs_first_and_the_float32_path_barely_any() {
+        let f = crate::math::rope::inv_freq(128, 10_000.0);
+        // Below 256 every bf16 position is exact; the error is the rounding of ω and the product.
+        let short = naive_angle_error(&f, 256, Dtype::Bf16);
+        let long = naive_angle_error(&f, 4096, Dtype::Bf16);
+        assert!(long > short && long > 1.0, "{short} {long}");
+        // The fast pairs carry the worst error (pair 0 alone: bf16 spaces positions 2048 to 4095
+        // by 16, so up to 8 rad); the slowest pairs' angles stay small.
+        assert_eq!(naive_angle_error(&f[..1], 4096, Dtype::Bf16), 8.0);
+        let fast = naive_angle_error(&f[..8], 4096, Dtype::Bf16);
+        let slow = naive_angle_error(&f[60..], 4096, Dtype::Bf16);
+        assert_eq!(fast, long);
+        assert!(slow < 0.01 * fast, "{slow} vs {fast}");
+        let f32_path = float32_angle_error(&f, 4096);
+        assert!(f32_path < 1e-3, "{f32_path}");
+        assert!(naive_angle_error(&f, 70_000, Dtype::F16).is_infinite());
+    }
+}
