@@ -1,6 +1,8 @@
 //! Axial 2D RoPE: RoPE over a grid of image patches, as Qwen2.5-VL's vision encoder computes it
-//! (transformers 5.24, `Qwen2_5_VisionTransformerPretrainedModel`: `rotary_pos_emb =
-//! Qwen2_5_VisionRotaryEmbedding(head_dim // 2)`, `rot_pos_emb`, `apply_rotary_pos_emb_vision`).
+//! (transformers' `modeling_qwen2_5_vl.py`, `Qwen2_5_VisionTransformerPretrainedModel`:
+//! `rotary_pos_emb = Qwen2_5_VisionRotaryEmbedding(head_dim // 2)`, `rot_pos_emb`,
+//! `apply_rotary_pos_emb_vision`; read in a 4.5x release's source, not yet checked against 5.24
+//! or against numbers the library computed).
 //!
 //! - The rotary embedding is built for half a head, `D = head_dim/2`, so it has `D/2 = head_dim/4`
 //!   frequencies `ω_i = θ^(−2i/D)` (θ = 10000).

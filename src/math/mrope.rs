@@ -1,8 +1,10 @@
 //! M-RoPE, the multimodal RoPE of Qwen2.5-VL and Qwen3-VL: each token of the language model gets
 //! three position ids (t, h, w), and each rotary frequency pair is driven by one of them.
 //!
-//! **Position ids** (transformers 5.24, `get_rope_index` of `Qwen2_5_VLModel` and `Qwen3VLModel`,
-//! with `get_vision_position_ids`): text advances all three ids together, one per token. A vision
+//! **Position ids** (`get_rope_index` of `Qwen2_5_VLModel` and `Qwen3VLModel`, with
+//! `get_vision_position_ids`, as issue 31 describes transformers 5.24's; checked against a record
+//! transformers 5.24 made for text and an image, and the rule for the text after a block read in a
+//! copy of 5.17's `Qwen3VLModel`): text advances all three ids together, one per token. A vision
 //! block (an image, or a video's temporal patches) of `T × H × W` tokens in the language model's
 //! units (after the 2×2 spatial merge), starting at id `s`, gives the token in temporal patch `k`,
 //! row `i` and column `j` the ids `(s + k·Δt, s + i, s + j)`, in that order (k, then i, then j).
