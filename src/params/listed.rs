@@ -1,11 +1,11 @@
 //! A chapter's parameters, listed once.
 //!
 //! Each chapter's params file holds its fields in one macro (`rope_fields!`, `context_fields!`…):
-//! name, type, default and doc comment of every parameter, and apart (`own`) the fields the app keeps in
-//! another form. The macro hands that list to another: [`view_struct!`] writes the view from it
-//! here, and the app's state (`app::state::view_signals!`) one signal per listed field from the
-//! same list, so a parameter is declared in its list and its declaration row (`decl`), not again
-//! beside its signal.
+//! name, type, default and doc comment of every parameter, and apart (`own`) the fields the app
+//! keeps in another form. The macro hands that list to another: [`view_struct!`] writes the view
+//! and its `Default` from it here, and the app's state (`app::state::view_signals!`) one signal
+//! per listed field from the same list, so a parameter is declared in its list and its
+//! declaration row (`decl`), not again beside its signal or in a default.
 //!
 //! A list macro is called as `list!(callback { what the callback takes first })` and expands to
 //! `callback! { what it takes first listed { fields } own { fields } }`.
