@@ -25,6 +25,7 @@ use web_sys::{
 };
 
 use super::canvas::{Surface, sizing_only};
+use super::near;
 use super::tasks::{TaskQueue, When};
 
 /// Timing of a figure's last redraw.
@@ -402,7 +403,7 @@ pub(super) fn interactive_canvas(
                 node_ref=node_ref
                 tabindex="0"
                 role="img"
-                aria-label=move || label()
+                aria-label=near::text(move || label())
                 aria-describedby=readout_id.clone()
                 on:mousemove=on_move
                 on:mouseleave=move |_| on_leave()
@@ -412,7 +413,7 @@ pub(super) fn interactive_canvas(
         {readout.map(|text| {
             view! {
                 <p class="readout" id=readout_id aria-live="polite">
-                    {move || text.get()}
+                    {near::text(move || text.get())}
                 </p>
             }
         })}
@@ -431,7 +432,7 @@ pub fn StillCanvas(
 ) -> impl IntoView {
     view! {
         <div class="canvas-wrap">
-            <canvas node_ref=node_ref role="img" aria-label=move || label.get()></canvas>
+            <canvas node_ref=node_ref role="img" aria-label=near::text(move || label.get())></canvas>
         </div>
     }
 }
@@ -541,7 +542,7 @@ fn drag_canvas(
                 class="draggable"
                 tabindex="0"
                 role="img"
-                aria-label=move || label()
+                aria-label=near::text(move || label())
                 aria-describedby=readout_id.clone()
                 on:pointerdown=on_down
                 on:pointermove=on_move
@@ -551,7 +552,7 @@ fn drag_canvas(
                 on:keydown=key
             ></canvas>
         </div>
-        <p class="readout" id=readout_id aria-live="polite">{move || readout.get()}</p>
+        <p class="readout" id=readout_id aria-live="polite">{near::text(move || readout.get())}</p>
     }
     .into_any()
 }

@@ -8,14 +8,21 @@ use leptos::tachys::html::attribute::{Attribute, AttributeValue};
 use wasm_bindgen::JsCast;
 
 use super::figure::DrawStats;
+use super::near::{Near, watch};
 
 /// The attributes of figure `id`'s `<figure>` element, spread onto it (`<figure {..frame(…)}>`,
 /// its corner buttons, [`FigureLink`], first inside): the class, the id, the controls it reads
 /// (`data-controls`, space-separated ids, or a closure when they change) and its redraw timing
-/// (`data-draw-ms`, `data-drawn-at`).
-pub fn frame(id: &'static str, controls: impl AttributeValue, stats: DrawStats) -> impl Attribute {
+/// (`data-draw-ms`, `data-drawn-at`); `near` follows whether it is in view ([`super::near`]).
+pub fn frame(
+    id: &'static str,
+    controls: impl AttributeValue,
+    stats: DrawStats,
+    near: Near,
+) -> impl Attribute {
     view! {
         <{..}
+            use:watch=near
             class="figure"
             id=id
             data-controls=controls
@@ -29,14 +36,17 @@ pub fn frame(id: &'static str, controls: impl AttributeValue, stats: DrawStats) 
 /// `figure! { "fig-id", "controls", stats[, [attributes of its own]]; children }` is the
 /// `<figure>` element with its frame (see [`frame`]) and corner buttons ([`FigureLink`]), then the
 /// children (tools, canvases, readouts, the caption), built with the figure's
-/// [`super::figure::FigureId`] in context. A macro, not a component: the view stays one type, as
+/// [`super::figure::FigureId`] and [`Near`] in context (text that follows the controls reads the
+/// latter through [`super::near::text`]). A macro, not a component: the view stays one type, as
 /// if written out in place (a component wrapping each figure's children cost 7–13 KB of gzipped
 /// wasm in generic glue).
 macro_rules! figure {
     ($id:literal, $controls:expr, $stats:expr $(, [$($attr:tt)*])?; $($children:tt)*) => {{
         ::leptos::prelude::provide_context($crate::app::figure::FigureId($id));
+        let near = $crate::app::near::Near::new();
+        ::leptos::prelude::provide_context(near);
         ::leptos::prelude::view! {
-            <figure {..$crate::app::frame::frame($id, $controls, $stats)} $($($attr)*)?>
+            <figure {..$crate::app::frame::frame($id, $controls, $stats, near)} $($($attr)*)?>
                 {$crate::app::frame::figure_link($id)}
                 $($children)*
             </figure>

@@ -604,6 +604,6 @@ where
     });
     view! {
         <div class="pair">{left} {right}</div>
-        <p class="readout" id=readout_id aria-live="polite">{move || readout.get()}</p>
+        <p class="readout" id=readout_id aria-live="polite">{super::near::text(move || readout.get())}</p>
     }
 }

@@ -18,6 +18,7 @@ pub mod figures;
 pub mod frame;
 pub mod lazy;
 pub mod matrix;
+pub mod near;
 pub mod panic;
 pub mod plot;
 pub mod split;

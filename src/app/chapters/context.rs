@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
 use crate::app::frame::chapter;
+use crate::app::near::{Near, watch};
 use crate::explain::context as claims;
 
 use crate::app::controls::{Choice, ConfigBox, FloatSlider, IntSlider, LengthSlider, LogSlider};
@@ -37,8 +38,10 @@ pub fn Context() -> impl IntoView {
             claims::slow_pairs_text(slow, p.len())
         })
     };
+    // The paragraph's numbers follow the controls by its own place on the page.
+    let near = Near::new();
     chapter! { "context";
-        <p>
+        <p use:watch=near>
             "A model trained on sequences of L₀ tokens has only ever seen rotations by angles "
             "m·θ" <sub>"i"</sub> " with m < L₀. Feed it a longer text and its quality "
             "collapses beyond L₀ (Chen et al. 2023 measure this for LLaMA). A common "
@@ -46,7 +49,7 @@ pub fn Context() -> impl IntoView {
             "pairs only revisit angles seen many times, while the slow pairs — those that did "
             "not complete one "
             "turn within L₀ — reach angles never seen in training. With the settings below, "
-            {slow} " over the positions 0 … L₀ − 1 (L₀ = " {move || length_text(s.original.get())} ")."
+            {near.text(slow)} " over the positions 0 … L₀ − 1 (L₀ = " {near.text(move || length_text(s.original.get()))} ")."
         </p>
         <p>
             "Every fix rescales the frequencies θ" <sub>"i"</sub> " → θ′" <sub>"i"</sub>

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
 use crate::app::frame::chapter;
+use crate::app::near::{Near, watch};
 
 use crate::app::controls::{Choice, IntSlider, LogSlider};
 use crate::app::figures::rope::add::WhyNotAdd;
@@ -35,6 +36,8 @@ pub fn Rope() -> impl IntoView {
             })
         })
     };
+    // The paragraph's numbers follow the controls by its own place on the page.
+    let near = Near::new();
     chapter! { "rope";
         <p>
             "Chapter 1 added a position vector to each word. Rotary position embedding, RoPE "
@@ -67,7 +70,7 @@ pub fn Rope() -> impl IntoView {
         <Deferred>
             <SameAngle />
         </Deferred>
-        <p>
+        <p use:watch=near>
             "A real attention head turns its query and key after the projections W"
             <sub>"q"</sub> " and W" <sub>"k"</sub> " — in every layer of the models above "
             "(some newer ones, like Llama 4, leave it out of some layers). Of its head_dim "
@@ -76,7 +79,7 @@ pub fn Rope() -> impl IntoView {
             "own rate θ" <sub>"i"</sub> " = base" <sup>"−2i/r"</sup>
             " — the same geometric ladder as the sinusoidal encoding. Pair 0 turns exactly 1 "
             "radian (≈ 57.3°) per position; with these settings the last pair needs "
-            {slowest} " positions for one turn. Why so many rates? One pair alone "
+            {near.text(slowest)} " positions for one turn. Why so many rates? One pair alone "
             "aliases: two distances whose difference is a whole number of its turns get the "
             "same angle (set θ to 180° in the sentences figure above: every even distance then "
             "gives one angle, every odd distance another). Fast pairs tell nearby positions "

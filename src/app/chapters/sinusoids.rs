@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
 use crate::app::frame::chapter;
+use crate::app::near::{Near, watch};
 use crate::app::split::split_point;
 use crate::app::units::{Code, Part, Unit, with_code};
 use crate::scene;
@@ -25,13 +26,14 @@ use crate::math::sinusoidal::{Layout, Spacing};
 use crate::params::TableView;
 
 /// `PE(pos, column) = func(pos / base^(exponent))` in MathML, with the column names and the
-/// exponent of the current layout and spacing ([`crate::explain`]) and the current base.
+/// exponent of the current layout and spacing ([`crate::explain`]) and the current base, as the
+/// formula's part of the page (`near`) shows them.
 #[component]
-fn Equation(func: &'static str, cos: bool) -> impl IntoView {
+fn Equation(func: &'static str, cos: bool, near: Near) -> impl IntoView {
     let params = expect_context::<AppState>().sinusoidal.params();
-    let base = move || crate::params::format_number(params.get().base);
-    let column = move || explain::column_text(&params.get(), cos);
-    let exponent = move || explain::exponent_text(&params.get());
+    let base = near.text(move || crate::params::format_number(params.get().base));
+    let column = near.text(move || explain::column_text(&params.get(), cos));
+    let exponent = near.text(move || explain::exponent_text(&params.get()));
     view! {
         <math display="block">
             <mrow>
@@ -110,6 +112,9 @@ fn SinusoidsRest() -> impl IntoView {
     let readings = Memo::new(move |_| explain::readings(&params.get()));
     let shift_k = s.shift;
     // Why sine and cosine: the part of sin((p+k)ω) a fixed matrix cannot reach with sines alone.
+    // Each passage's text follows the controls by its own place on the page (`near`).
+    let [hint, formula, note, waves, clocks, shift, unfinished] =
+        std::array::from_fn(|_| Near::new());
     let sine_alone = move || {
         let p = params.get();
         crate::params::format_significant((shift_k.get() as f64 * p.pair_omega(0)).sin().abs(), 2)
@@ -119,14 +124,14 @@ fn SinusoidsRest() -> impl IntoView {
                 "So a transformer adds a " <em>"position vector"</em> " to each token before "
                 "attention. What should it be? The obvious candidates each break something:"
             </p>
-            <p class="hint">
-                {move || format!(
+            <p class="hint" use:watch=hint>
+                {hint.text(move || format!(
                     "(The paper adds it once, at the bottom of the encoder and decoder stacks, to \
                      embeddings first multiplied by √d_model — {} at d_model = {} — with dropout \
                      on the sum.)",
                     crate::params::format_significant((s.dim.get() as f64).sqrt(), 3),
                     s.dim.get()
-                )}
+                ))}
             </p>
             <Deferred>
                 <NaiveFixes />
@@ -139,7 +144,8 @@ fn SinusoidsRest() -> impl IntoView {
             <div
                 class="formula"
                 role="group"
-                aria-label=move || {
+                use:watch=formula
+                aria-label=formula.text(move || {
                     let p = params.get();
                     let (sin, cos, e) = (
                         explain::column_text(&p, false),
@@ -148,15 +154,15 @@ fn SinusoidsRest() -> impl IntoView {
                     );
                     let b = crate::params::format_number(p.base);
                     format!("PE(pos, {sin}) = sin(pos / {b}^({e})); PE(pos, {cos}) = cos(pos / {b}^({e}))")
-                }
+                })
             >
-                <Equation func="sin" cos=false />
-                <Equation func="cos" cos=true />
+                <Equation func="sin" cos=false near=formula />
+                <Equation func="cos" cos=true near=formula />
             </div>
-            <p class="formula-note">
-                {move || explain::pair_range_text(&params.get())} " "
-                {move || explain::spacing_text(&params.get())} " "
-                {move || explain::layout_text(&params.get())}
+            <p class="formula-note" use:watch=note>
+                {note.text(move || explain::pair_range_text(&params.get()))} " "
+                {note.text(move || explain::spacing_text(&params.get()))} " "
+                {note.text(move || explain::layout_text(&params.get()))}
             </p>
             <div class="figure-grid">
                 <Deferred>
@@ -169,22 +175,22 @@ fn SinusoidsRest() -> impl IntoView {
                             <SinusoidalHeatmap />
                         </Deferred>
                     </div>
-                    <p class="bridge" hidden=move || !s.show.get().waves()>
+                    <p class="bridge" hidden=move || !s.show.get().waves() use:watch=waves>
                         "Read the table down a column and you get a wave. With d_model = "
-                        {move || s.dim.get()} " there are " {move || explain::pairs_count_text(&params.get())}
+                        {waves.text(move || s.dim.get())} " there are " {waves.text(move || explain::pairs_count_text(&params.get()))}
                         "; each turns at an angular frequency ω" <sub>"i"</sub> " in radians per "
                         "position, and its wavelength 2π/ω" <sub>"i"</sub> " is in positions: "
-                        {move || explain::slowest_turn(&params.get()).to_string()}
+                        {waves.text(move || explain::slowest_turn(&params.get()).to_string())}
                     </p>
                     <div class="slot" hidden=move || !s.show.get().waves()>
                         <Deferred>
                             <SinusoidalWaves />
                         </Deferred>
                     </div>
-                    <p class="bridge">
+                    <p class="bridge" use:watch=clocks>
                         "Read it along a row instead — one position — and each pair is a clock "
                         "hand turning at its own speed, like the second, minute and hour hands; "
-                        {move || readings.get().to_string()} "."
+                        {clocks.text(move || readings.get().to_string())} "."
                     </p>
                     <Deferred>
                         <SinusoidalClocks />
@@ -196,20 +202,20 @@ fn SinusoidsRest() -> impl IntoView {
                     <Deferred>
                         <SinusoidalSimilarity />
                     </Deferred>
-                    <p class="bridge">
-                        {move || if params.get().is_shift_invariant() {
+                    <p class="bridge" use:watch=shift>
+                        {shift.text(move || if params.get().is_shift_invariant() {
                             "The similarity depends only on the distance because a shift by k "
                         } else {
                             "Apart from the lone sine, the similarity depends only on the distance, because a shift by k "
-                        }}
+                        })}
                         "positions is the same rotation of every (sin, cos) pair, whatever the "
                         "starting position. That is why each pair has both: sin((p+k)ω) = "
                         "cos(kω)·sin(pω) + sin(kω)·cos(pω), and with sines alone the second term "
-                        {move || if shift_k.get() == 0 {
+                        {shift.text(move || if shift_k.get() == 0 {
                             "(zero at k = 0, where nothing moves — pick an offset below)".to_string()
                         } else {
                             format!("— up to {} for pair 0 at k = {} —", sine_alone(), shift_k.get())
-                        }}
+                        })}
                         " would be out of reach of any fixed matrix:"
                     </p>
                     <Deferred>
@@ -222,13 +228,13 @@ fn SinusoidsRest() -> impl IntoView {
                     <Deferred>
                         <AddToToken />
                     </Deferred>
-                    <p class="bridge">
+                    <p class="bridge" use:watch=unfinished>
                         "Vaswani et al. chose sinusoids because they “may allow the model to "
                         "extrapolate to sequence lengths longer than the ones encountered during "
                         "training” — a hope, and learned position embeddings did about as well "
                         "in their tests (Table 3, row E). In practice sinusoidal models degrade "
                         "past their training length (Press et al., 2022). "
-                        {move || explain::unfinished(&params.get()).to_string()}
+                        {unfinished.text(move || explain::unfinished(&params.get()).to_string())}
                     </p>
                 </div>
             </div>

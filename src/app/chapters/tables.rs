@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
 use crate::app::frame::chapter;
+use crate::app::near::{Near, watch};
 
 use crate::app::chapters::closing::{QUESTIONS, Quiz, Timeline};
 use crate::app::figures::tables::alibi::AlibiBias;
@@ -37,6 +38,8 @@ const DROPE_TABLE_10: [(&str, [&str; 3]); 4] = [
 #[component]
 pub fn Tables() -> impl IntoView {
     let s = expect_context::<TablesState>();
+    // The paragraph's numbers follow the controls by its own place on the page.
+    let sizes = Near::new();
     chapter! { "tables";
         <p>
             "Sinusoids and rotations are formulas. The other families either store one "
@@ -46,14 +49,14 @@ pub fn Tables() -> impl IntoView {
             "happens at a position the model never saw in training."
         </p>
         <h3>"Learned absolute positions"</h3>
-        <p>
+        <p use:watch=sizes>
             "BERT and GPT-2 learn their positions: a table of max_len rows, one per position, "
             "trained with the rest of the model. It can learn anything, but it has exactly "
             "max_len rows. (The original Transformer tried such a table too, with nearly "
             "identical results to its sinusoids, Vaswani et al. 2017, Table 3 row E; the "
             "authors kept the sinusoids because they may let a model extrapolate to longer "
             "sequences.) With the settings below the table has "
-            {move || s.max_len.get()} " rows and the sequence has " {move || s.seq_len.get()}
+            {sizes.text(move || s.max_len.get())} " rows and the sequence has " {sizes.text(move || s.seq_len.get())}
             " positions."
         </p>
         <div class="figure-stack">

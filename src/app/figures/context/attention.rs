@@ -6,6 +6,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use super::method_name;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
@@ -115,7 +117,7 @@ pub fn AttentionFactor() -> impl IntoView {
         </math>
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=cursor.pointer(canvas_ref, count, index) />
-        <p class="readout">{current}</p>
+        <p class="readout">{near::text(current)}</p>
         <figcaption>
             {crate::explain::context::notes::YARN_TEMPERATURE}
             " DeepSeek splits that temperature: the rotary tables "

@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use super::length_text;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
@@ -76,17 +78,17 @@ pub fn DynamicNtk() -> impl IntoView {
             "L = max(current length, L₀): base·(s·L/L₀ − (s − 1))" <sup>"d/(d−2)"</sup>
             ", which the curve draws; past L₀ the base, and with it every wavelength but the "
             "first pair's, grows with L. "
-            {move || s.view().with(claims::dynamic_factor_note)}
+            {near::text(move || s.view().with(claims::dynamic_factor_note))}
             "At run time transformers 5.24 "
             "(dynamic_frequency_update) does not follow every length: it recomputes the "
             "frequencies only when a sequence is longer than the longest so far, and goes back "
             "to the trained ones only when a sequence shorter than L₀ comes after a longer "
             "one. "
-            {move || {
+            {near::text(move || {
                 s.view()
                     .with(|v| claims::dynamic_runtime(v).map(|r| format!("{r} ")))
                     .unwrap_or_default()
-            }}
+            })}
             "And a token's rotation depends on the length of the whole sequence, so keys "
             "cached after rotation (as Hugging Face's cache holds them) were turned with the "
             "frequencies of a shorter length than the current one."

@@ -6,6 +6,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use super::method_name;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
@@ -78,7 +80,7 @@ pub fn Turns() -> impl IntoView {
     figure! { "fig-ctx-turns", "ctl-c-s ctl-c-L ctl-c-T ctl-c-d ctl-c-base c-type", stats;
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=cursor.pointer(canvas_ref, count, |x| x) />
-        <p class="readout">{summary}</p>
+        <p class="readout">{near::text(summary)}</p>
         <figcaption>
             "Pair i turns by θ" <sub>"i"</sub> " per position, so at the trained positions "
             "0 … L₀ − 1 its angle covers (L₀ − 1)·θ" <sub>"i"</sub> "/2π of a turn (green, "

@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use super::method_name;
 use crate::app::figure::{DrawStats, InteractiveCanvas, draw_effect_into};
 use crate::app::figures::cursor::XCursor;
@@ -143,7 +145,7 @@ pub fn Wavelengths() -> impl IntoView {
             label=describe_scale
             pointer=scale_cursor.pointer(bottom_ref, count, |x| x)
         />
-        <p class="readout">{bands}</p>
+        <p class="readout">{near::text(bands)}</p>
         <figcaption>
             "Each pair's wavelength λ" <sub>"i"</sub> " = 2π/θ" <sub>"i"</sub>
             " is the number of positions it needs for one full turn. Pairs whose wavelength "

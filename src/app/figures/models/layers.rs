@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
@@ -100,9 +102,9 @@ pub fn LayerStrip() -> impl IntoView {
                 pointer=pointer
             />
         </div>
-        <p class="finding">{finding}</p>
+        <p class="finding">{near::text(finding)}</p>
         <table class="raw-fields">
-            <caption>{move || format!("The config fields behind layer {}, and what they mean", s.layer().get())}</caption>
+            <caption>{near::text(move || format!("The config fields behind layer {}, and what they mean", s.layer().get()))}</caption>
             <thead>
                 <tr>
                     <th scope="col">"field"</th>

@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
@@ -76,7 +78,7 @@ pub fn QuerySees() -> impl IntoView {
     figure! { "fig-models-sees", "ctl-m-model ctl-m-layer ctl-m-p", stats;
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=cursor.pointer(canvas_ref, count, |x| x).clearing(cursor.at) />
-        <p class="finding">{finding}</p>
+        <p class="finding">{near::text(finding)}</p>
         <figcaption>
             "A layer mixes into each position what that position's query attends to. So the "
             "query reads, in layer i, positions that already hold what they read in layer "

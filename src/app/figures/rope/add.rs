@@ -6,6 +6,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, StillCanvas, draw_effect_into};
 use crate::app::frame::figure;
@@ -146,7 +148,7 @@ pub fn WhyNotAdd() -> impl IntoView {
             <IntSlider label="offset o of both tokens" id="ctl-r-shift" min=SHIFT.0 max=SHIFT.1 value=s.shift />
         </div>
         <StillCanvas node_ref=canvas_ref label=describe />
-        <p class="readout" aria-live="polite">{readout}</p>
+        <p class="readout" aria-live="polite">{near::text(readout)}</p>
         <table class="numbers">
             <caption>"At the current offset, and the change since offset 0"</caption>
             <thead>

@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
@@ -60,7 +62,7 @@ pub fn BeforeAfter() -> impl IntoView {
 
     figure! { "fig-rope-dims", "ctl-r-pos ctl-r-base ctl-r-d r-layout ctl-r-rot", stats;
         <StillCanvas node_ref=canvas_ref label=describe />
-        <p class="readout" aria-live="polite">{turns}</p>
+        <p class="readout" aria-live="polite">{near::text(turns)}</p>
         <figcaption>
             "The same q at positions 0, the current m and the last row n − 1. Where pairs turn "
             "fast the curves disagree; where a pair's largest turn (n − 1)·θ" <sub>"i"</sub>

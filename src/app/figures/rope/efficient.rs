@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
@@ -56,19 +58,17 @@ pub fn EfficientForm() -> impl IntoView {
                 computed.with(|(by_matrix, efficient, _)| {
                     (0..r.min(TABLE_ROWS))
                         .map(|i| {
-                            view! {
-                                <tr>
-                                    <td>{i}</td>
-                                    <td>{format!("{:.4}", q[i])}</td>
-                                    <td>{format!("{:.4}", cos[i])}</td>
-                                    <td>{format!("{:.4}", half[i])}</td>
-                                    <td>{format!("{:.4}", sin[i])}</td>
-                                    <td>{format!("{:.6}", efficient[i])}</td>
-                                    <td>{format!("{:.6}", by_matrix[i])}</td>
-                                </tr>
-                            }
+                            [
+                                i.to_string(),
+                                format!("{:.4}", q[i]),
+                                format!("{:.4}", cos[i]),
+                                format!("{:.4}", half[i]),
+                                format!("{:.4}", sin[i]),
+                                format!("{:.6}", efficient[i]),
+                                format!("{:.6}", by_matrix[i]),
+                            ]
                         })
-                        .collect_view()
+                        .collect::<Vec<_>>()
                 })
             })
         })
@@ -100,25 +100,37 @@ pub fn EfficientForm() -> impl IntoView {
                 <mo>"="</mo>
                 <mi>"q"</mi><mo>"⊙"</mo><mi>"cos"</mi><mo>"("</mo><mi>"m"</mi><mi>"θ"</mi><mo>")"</mo>
                 <mo>"+"</mo>
-                <mi>{move || rope::shuffle_name(s.layout.get())}</mi><mo>"("</mo><mi>"q"</mi><mo>")"</mo><mo>"⊙"</mo><mi>"sin"</mi><mo>"("</mo><mi>"m"</mi><mi>"θ"</mi><mo>")"</mo>
+                <mi>{near::text(move || rope::shuffle_name(s.layout.get()))}</mi><mo>"("</mo><mi>"q"</mi><mo>")"</mo><mo>"⊙"</mo><mi>"sin"</mi><mo>"("</mo><mi>"m"</mi><mi>"θ"</mi><mo>")"</mo>
             </mrow>
         </math>
         <StillCanvas node_ref=canvas_ref label=describe />
-        <p class="readout" aria-live="polite">{diff_text}</p>
+        <p class="readout" aria-live="polite">{near::text(diff_text)}</p>
         <table class="numbers">
-            <caption>{move || format!("The first coordinates at m = {} ({} layout)", pos.get(), s.layout.get().as_str())}</caption>
+            <caption>{near::text(move || format!("The first coordinates at m = {} ({} layout)", pos.get(), s.layout.get().as_str()))}</caption>
             <thead>
                 <tr>
                     <th scope="col">"coordinate"</th>
                     <th scope="col">"q"</th>
                     <th scope="col">"cos"</th>
-                    <th scope="col">{move || format!("{}(q)", rope::shuffle_name(s.layout.get()))}</th>
+                    <th scope="col">{near::text(move || format!("{}(q)", rope::shuffle_name(s.layout.get())))}</th>
                     <th scope="col">"sin"</th>
                     <th scope="col">"element-wise"</th>
                     <th scope="col">"R_m·q"</th>
                 </tr>
             </thead>
-            <tbody>{table}</tbody>
+            <tbody>
+                {
+                    let rows = near::text(table);
+                    move || {
+                        rows.get()
+                            .into_iter()
+                            .map(|cells| {
+                                view! { <tr>{cells.map(|c| view! { <td>{c}</td> })}</tr> }
+                            })
+                            .collect_view()
+                    }
+                }
+            </tbody>
         </table>
         <figcaption>
             "R" <sub>"m"</sub> " has at most two nonzero entries in each row. Hugging Face "

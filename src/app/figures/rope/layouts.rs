@@ -7,6 +7,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::backend;
 use crate::app::canvas;
 use crate::app::figure::{StillCanvas, draw_effect};
@@ -153,15 +155,15 @@ pub fn Layouts() -> impl IntoView {
             }
         />
         <table class="numbers">
-            <caption>{move || format!("q · k with q at position m = {} and k at position 0 (random q, k; seed {})", pos.get(), s.seed.get())}</caption>
+            <caption>{near::text(move || format!("q · k with q at position m = {} and k at position 0 (random q, k; seed {})", pos.get(), s.seed.get()))}</caption>
             <tbody>
-                <tr><th scope="row">"interleaved"</th><td>{move || format!("{:.6}", result.get().interleaved)}</td></tr>
-                <tr><th scope="row">"half-split, same q and k"</th><td>{move || format!("{:.6}", result.get().half_same)}</td></tr>
-                <tr><th scope="row">"half-split, q and k permuted"</th><td>{move || format!("{:.6}", result.get().half_permuted)}</td></tr>
+                <tr><th scope="row">"interleaved"</th><td>{near::text(move || format!("{:.6}", result.get().interleaved))}</td></tr>
+                <tr><th scope="row">"half-split, same q and k"</th><td>{near::text(move || format!("{:.6}", result.get().half_same))}</td></tr>
+                <tr><th scope="row">"half-split, q and k permuted"</th><td>{near::text(move || format!("{:.6}", result.get().half_permuted))}</td></tr>
             </tbody>
         </table>
-        <p class="readout" aria-live="polite">{verdict}</p>
-        <p class="hint">{perm_text}</p>
+        <p class="readout" aria-live="polite">{near::text(verdict)}</p>
+        <p class="hint">{near::text(perm_text)}</p>
         <figcaption>
             "The two layouts pair different coordinates, so the same q and k turn into different "
             "vectors and, in general, different scores. Hugging Face's LLaMA conversion permutes "

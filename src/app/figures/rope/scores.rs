@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::canvas::Surface;
 use crate::app::controls::Choice;
 use crate::app::figure::{
@@ -161,15 +163,15 @@ pub fn ScoresOverPositions() -> impl IntoView {
         <div class="figure-tools">
             <Choice legend="q and k" name="r-qk" options=vec![(QkSource::Ones, "all ones"), (QkSource::Random, "random")] value=s.qk />
             <button type="button" class="button" on:click=reroll>"Re-roll q, k"</button>
-            <span class="hint">{move || match s.qk.get() {
+            <span class="hint">{near::text(move || match s.qk.get() {
                 QkSource::Ones => "every coordinate 1".to_string(),
                 QkSource::Random => format!("standard normal, seed {}", s.seed.get()),
-            }}</span>
+            })}</span>
         </div>
         <InteractiveCanvas node_ref=matrix_ref readout=readout label=describe
             pointer=cell_pointer(matrix_ref, layout, cursor, on_key) />
         <StillCanvas node_ref=curve_ref label="The score as a function of the distance m − n, with the shape of RoFormer's bound scaled to start at the same height (the score can cross this scaled curve; it never exceeds the unscaled bound)." />
-        <p class="hint">{bound_note}</p>
+        <p class="hint">{near::text(bound_note)}</p>
         <figcaption>
             "Rotate q to position m and k to position n, then take the dot product: pair i "
             "adds one wave, A" <sub>"i"</sub> " cos((m − n)θ" <sub>"i"</sub> ") − B"

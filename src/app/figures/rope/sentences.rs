@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::canvas::Surface;
 use crate::app::controls::{FloatSlider, TextField};
 use crate::app::figure::{StillCanvas, draw_effect, observed_width};
@@ -136,8 +138,8 @@ pub fn SameAngle() -> impl IntoView {
             <StillCanvas node_ref=second label=describe(1)
             />
         </div>
-        <p class="readout" aria-live="polite">{move || line(0)}<br />{move || line(1)}</p>
-        <p class="finding">{verdict}</p>
+        <p class="readout" aria-live="polite">{near::text(move || line(0))}<br />{near::text(move || line(1))}</p>
+        <p class="finding">{near::text(verdict)}</p>
         <figcaption>
             "Each word is a unit arrow (its direction comes from the word) turned by its "
             "position × θ, counting from 0. Edit the sentences — add words in front of the pair "

@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, StillCanvas, draw_effect_into};
 use crate::app::frame::figure;
@@ -58,7 +60,7 @@ pub fn WhyOnlyQk() -> impl IntoView {
             <IntSlider label="offset of the whole sentence" id="ctl-r-voff" min=SHIFT.0 max=SHIFT.1 value=s.value_offset />
         </div>
         <StillCanvas node_ref=canvas_ref label="Two curves over the offset of the sentence: with q and k rotated the outputs do not move (a flat line at zero); with the values rotated too they move by a wavy amount that is zero only at offset 0." />
-        <p class="readout" aria-live="polite">{readout}</p>
+        <p class="readout" aria-live="polite">{near::text(readout)}</p>
         <figcaption>
             "Chapter 1's toy sentence through one attention layer with RoPE (values: the raw word "
             "vectors, with no position in them). An attention output is a weighted average of "

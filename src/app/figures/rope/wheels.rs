@@ -7,6 +7,8 @@ use std::f64::consts::TAU;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near::{Near, watch};
+
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
 use crate::app::figure::{
@@ -146,14 +148,24 @@ pub fn FrequencyWheels() -> impl IntoView {
         })
     };
     // The first two 2×2 blocks with their live values.
+    // Below the wheels, so often out of view while the wheels are in it: their text follows the
+    // controls by the blocks' own place on the page.
+    let blocks_near = Near::new();
     let block = move |i: usize| {
-        move || {
+        let shown = blocks_near.text(move || {
             let m = pos.get() as f64;
             let theta = inv_freq.with(|f| f.get(i).copied());
             theta.map(|theta| {
                 let (sn, cs) = (m * theta).sin_cos();
-                let (a, b) = rope::pair(s.layout.get(), rotary.get(), i);
                 let num = |x: f64| format!("{:.4}", if x.abs() < 5e-5 { 0.0 } else { x });
+                (
+                    rope::pair(s.layout.get(), rotary.get(), i),
+                    [num(cs), num(-sn), num(sn)],
+                )
+            })
+        });
+        move || {
+            shown.get().map(|((a, b), [cs, minus_sn, sn])| {
                 view! {
                     <div class="block">
                         <p class="block-label">{format!("pair {i}: rows and columns {a}, {b}")}</p>
@@ -164,8 +176,8 @@ pub fn FrequencyWheels() -> impl IntoView {
                                 <mrow>
                                     <mo>"["</mo>
                                     <mtable>
-                                        <mtr><mtd><mn>{num(cs)}</mn></mtd><mtd><mn>{num(-sn)}</mn></mtd></mtr>
-                                        <mtr><mtd><mn>{num(sn)}</mn></mtd><mtd><mn>{num(cs)}</mn></mtd></mtr>
+                                        <mtr><mtd><mn>{cs.clone()}</mn></mtd><mtd><mn>{minus_sn}</mn></mtd></mtr>
+                                        <mtr><mtd><mn>{sn}</mn></mtd><mtd><mn>{cs}</mn></mtd></mtr>
                                     </mtable>
                                     <mo>"]"</mo>
                                 </mrow>
@@ -191,7 +203,7 @@ pub fn FrequencyWheels() -> impl IntoView {
                 )
             }
         />
-        <div class="blocks">{block(0)}{block(1)}</div>
+        <div class="blocks" use:watch=blocks_near>{block(0)}{block(1)}</div>
         <figcaption>
             "Each wheel is one turning coordinate pair of a query or key, turned by m·θ"
             <sub>"i"</sub> " with θ" <sub>"i"</sub> " = base" <sup>"−2i/r"</sup>

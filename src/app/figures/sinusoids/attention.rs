@@ -4,6 +4,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
@@ -209,7 +211,7 @@ pub fn OrderBlindness() -> impl IntoView {
         </div>
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=cell_pointer(canvas_ref, layout, cursor, on_key) />
-        <p class="finding" id="fig-attention-twins">{twins}</p>
+        <p class="finding" id="fig-attention-twins">{near::text(twins)}</p>
         <p class="finding">{word_order_readout()}</p>
         <figcaption>
             "A toy attention layer (d = 16, fixed random embeddings and projections): each row "

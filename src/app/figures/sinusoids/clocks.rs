@@ -6,6 +6,8 @@ use std::f64::consts::TAU;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
@@ -99,10 +101,10 @@ pub fn SinusoidalClocks() -> impl IntoView {
         <figcaption>
             "Each frequency pair is a clock hand: its tip is (sin, cos) of pos·ω" <sub>"i"</sub>
             ". λ is the pair's wavelength in positions. "
-            {move || crate::explain::sinusoids::clocks_shown_text(&params.get())}
+            {near::text(move || crate::explain::sinusoids::clocks_shown_text(&params.get()))}
             " Move the position slider and watch the "
             "fast hands race while the slow ones creep, like the second, minute and hour hands "
-            "of a clock; " {move || readings.get().to_string()} "."
+            "of a clock; " {near::text(move || readings.get().to_string())} "."
         </figcaption>
     }
 }

@@ -6,6 +6,8 @@
 use leptos::html::{Canvas, Input};
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::controls::show_value;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::figure;
@@ -154,7 +156,7 @@ pub fn SinusoidalHeatmap() -> impl IntoView {
         >
             {readout}
         </p>
-        <figcaption>{move || crate::explain::sinusoids::heatmap_caption(&params.get())}</figcaption>
+        <figcaption>{near::text(move || crate::explain::sinusoids::heatmap_caption(&params.get()))}</figcaption>
     }
 }
 
@@ -210,7 +212,7 @@ fn SpanInput(
                 class="exact"
                 id=from_id
                 min="0"
-                max=move || (len.get() - 1).to_string()
+                max=near::text(move || (len.get() - 1).to_string())
                 aria-label=format!("{what} shown from")
                 on:change=move |ev| set_end(ev, true)
             />
@@ -221,7 +223,7 @@ fn SpanInput(
                 class="exact"
                 id=to_id
                 min="0"
-                max=move || (len.get() - 1).to_string()
+                max=near::text(move || (len.get() - 1).to_string())
                 aria-label=format!("{what} shown to")
                 on:change=move |ev| set_end(ev, false)
             />

@@ -4,6 +4,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::controls::{IntSlider, LogSlider};
 use crate::app::figure::{DrawStats, StillCanvas, draw_effect_into};
 use crate::app::frame::figure;
@@ -56,17 +58,17 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
     };
     view! {
         <div class="subfigure">
-            <p class="readout" id="fig-naive-norms">{numbers}</p>
+            <p class="readout" id="fig-naive-norms">{near::text(numbers)}</p>
             <canvas
                 node_ref=canvas_ref
                 role="img"
-                aria-label=move || format!(
+                aria-label=near::text(move || format!(
                     "Norm of the position signal against position: the integer scheme grows without bound and dwarfs the word embedding; the normalised one stays bounded but depends on the sequence length; the sinusoidal one {}.",
                     if params.get().is_shift_invariant() { "is constant" } else { "stays between √h and √(h+1), h the number of complete pairs" }
-                )
+                ))
             ></canvas>
             <p class="finding">
-                {move || {
+                {near::text(move || {
                     let p = params.get();
                     let last = p.positions - 1;
                     let word = scene::word_norm(p.dim);
@@ -88,7 +90,7 @@ fn Magnitudes(stats: DrawStats) -> impl IntoView {
                             crate::params::format_significant(ratio, 2)
                         )
                     }
-                }}
+                })}
             </p>
         </div>
     }
@@ -155,7 +157,7 @@ fn SineCollision() -> impl IntoView {
                 <IntSlider label="position" id="ctl-npos" min=NAIVE_POS.0 max=NAIVE_POS.1 value=state.pos />
                 <LogSlider label="tolerance ε" id="ctl-eps" min=NAIVE_EPS.0 max=NAIVE_EPS.1 value=state.eps />
             </div>
-            <p class="finding" aria-live="polite">{result}</p>
+            <p class="finding" aria-live="polite">{near::text(result)}</p>
         </div>
     }
 }
@@ -209,7 +211,7 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
                 />
             </div>
             <p class="finding">
-                {move || {
+                {near::text(move || {
                     let p = params.get();
                     let step = if p.pairs() >= 2 {
                         let ratio = p.pair_omega(0) / p.pair_omega(1);
@@ -224,7 +226,7 @@ fn BinaryBits(stats: DrawStats) -> impl IntoView {
                     format!(
                         "Binary counting is unique and bounded, with a ladder from fast to slow: each bit flips half as often as the one before (period ×2). But it jumps between 0 and 1.{step} The paper does not say binary counting motivated it, but the sinusoidal encoding can be seen as its smooth cousin."
                     )
-                }}
+                })}
             </p>
         </div>
     }

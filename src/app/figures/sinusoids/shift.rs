@@ -4,6 +4,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::controls::IntSlider;
 use crate::app::figure::draw_effect;
 use crate::app::frame::figure;
@@ -142,7 +144,7 @@ pub fn RelativeShift() -> impl IntoView {
                 node_ref=canvas_ref
                 tabindex="0"
                 role="img"
-                aria-label=move || {
+                aria-label=near::text(move || {
                     format!(
                         "Two curves over the dimensions: PE at position {} and the rotation \
                          M_{} applied to PE at position {}{}. They coincide.",
@@ -155,16 +157,23 @@ pub fn RelativeShift() -> impl IntoView {
                             ""
                         }
                     )
-                }
+                })
                 aria-describedby="fig-shift-block"
                 on:mousemove=on_move
                 on:keydown=on_key
             ></canvas>
         </div>
         <div class="block-readout" id="fig-shift-block" aria-live="polite">
-            {move || {
-                let (i, omega, m) = block();
-                let kk = k.get();
+            {
+                let shown = near::text(move || {
+                    let p = params.get();
+                    let lone = crate::explain::sinusoids::lone_sine(&p).is_some();
+                    let b = block();
+                    let is_lone = lone && b.0 == p.dim / 2;
+                    (b, k.get(), is_lone)
+                });
+                move || {
+                let ((i, omega, m), kk, is_lone) = shown.get();
                 view! {
                     <math display="block">
                         <mrow>
@@ -186,9 +195,7 @@ pub fn RelativeShift() -> impl IntoView {
                             "pair {i}: rotation by k·ω = {kk} × {} = {} rad — no position in it.{}",
                             crate::params::format_significant(omega, 4),
                             crate::params::format_significant(kk as f64 * omega, 5),
-                            if crate::explain::sinusoids::lone_sine(&params.get()).is_some()
-                                && i == params.get().dim / 2
-                            {
+                            if is_lone {
                                 " Pair {i} is the lone sine: its block would need a cosine column the vector lacks (see below)."
                                     .replace("{i}", &i.to_string())
                             } else {
@@ -200,7 +207,7 @@ pub fn RelativeShift() -> impl IntoView {
             }}
         </div>
         <p class="finding">
-            {move || match current_error() {
+            {near::text(move || match current_error() {
                 Some((kk, e)) => {
                     let p = params.get();
                     let h = p.dim / 2;
@@ -215,7 +222,7 @@ pub fn RelativeShift() -> impl IntoView {
                     )
                 }
                 _ => format!("Checking M_{} against every position…", k.get()),
-            }}
+            })}
         </p>
         <figcaption>
             "Because sin and cos of (pos + k)·ω are sin and cos of pos·ω rotated by k·ω, "

@@ -4,6 +4,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::canvas::Surface;
 use crate::app::figure::{
     DrawStats, InteractiveCanvas, StillCanvas, draw_panels_effect, observed_width,
@@ -178,6 +180,6 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
                 )
             }
         />
-        <figcaption>{move || caption.get()}</figcaption>
+        <figcaption>{near::text(move || caption.get())}</figcaption>
     }
 }

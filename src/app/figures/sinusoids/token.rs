@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::figure::{StillCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::plot::paint_lines;
@@ -99,9 +101,9 @@ pub fn AddToToken() -> impl IntoView {
                 )
             }
         />
-        <p class="finding" id="fig-token-summary">{summary}</p>
+        <p class="finding" id="fig-token-summary">{near::text(summary)}</p>
         <figcaption>
-            {move || {
+            {near::text(move || {
                 let [p0, _, p2] = at.get();
                 let p = params.get();
                 let q = diffs.with(|(_, d2)| pair_groups(&p, d2));
@@ -111,7 +113,7 @@ pub fn AddToToken() -> impl IntoView {
                     group_name(&p),
                 );
                 format!("The model sees word + position. {what}")
-            }}
+            })}
         </figcaption>
     }
 }

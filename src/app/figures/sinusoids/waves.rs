@@ -4,6 +4,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::canvas::Surface;
 use crate::app::figure::{InteractiveCanvas, Pointer, draw_effect};
 use crate::app::frame::figure;
@@ -146,7 +148,7 @@ pub fn SinusoidalWaves() -> impl IntoView {
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=Pointer::new(on_move, on_key).clearing(cursor) />
         <figcaption>
-            {move || crate::explain::sinusoids::waves_caption(&params.get())}
+            {near::text(move || crate::explain::sinusoids::waves_caption(&params.get()))}
             " Hover a column of the heatmap to add its wave here (grey)."
         </figcaption>
     }

@@ -4,6 +4,8 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
+
+use crate::app::near;
 use wasm_bindgen::Clamped;
 use web_sys::ImageData;
 
@@ -251,7 +253,7 @@ pub fn AlibiBias() -> impl IntoView {
                 on:keydown=on_tiles_key
             ></canvas>
         </div>
-        <p class="readout" id="fig-tab-alibi-tiles-readout" aria-live="polite">{tiles_readout}</p>
+        <p class="readout" id="fig-tab-alibi-tiles-readout" aria-live="polite">{near::text(tiles_readout)}</p>
         {move || {
             let note = alibi_mask_note(s.causal.get());
             (!note.is_empty()).then(|| view! { <p class="finding" id="fig-tab-alibi-mask">{note}</p> })

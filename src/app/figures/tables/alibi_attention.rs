@@ -6,6 +6,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
@@ -82,7 +84,7 @@ pub fn AlibiAttention() -> impl IntoView {
     figure! { "fig-tab-alibi-attention", "ctl-t-an ctl-t-causal ctl-t-h", stats;
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=cursor.pointer(canvas_ref, count, |x| x).clearing(cursor.at) />
-        <p class="finding">{finding}</p>
+        <p class="finding">{near::text(finding)}</p>
         <details class="head-table">
             <summary>"Every head: slope and the distance at which its weight halves"</summary>
             <table class="numbers">
@@ -90,19 +92,28 @@ pub fn AlibiAttention() -> impl IntoView {
                     <tr><th scope="col">"head"</th><th scope="col">"slope m"</th><th scope="col">"weight halves every (ln 2 / m)"</th></tr>
                 </thead>
                 <tbody>
-                    {move || slopes.with(|ms| {
-                        ms.iter()
-                            .enumerate()
-                            .map(|(k, &m)| {
-                                let cells = (
-                                    (k + 1).to_string(),
-                                    format_significant(m, 4),
-                                    format_significant(alibi::half_weight_distance(m), 4),
-                                );
-                                view! { <tr><td>{cells.0}</td><td>{cells.1}</td><td>{cells.2}</td></tr> }
-                            })
-                            .collect_view()
-                    })}
+                    {
+                        let rows = near::text(move || slopes.with(|ms| {
+                            ms.iter()
+                                .enumerate()
+                                .map(|(k, &m)| {
+                                    [
+                                        (k + 1).to_string(),
+                                        format_significant(m, 4),
+                                        format_significant(alibi::half_weight_distance(m), 4),
+                                    ]
+                                })
+                                .collect::<Vec<_>>()
+                        }));
+                        move || {
+                            rows.get()
+                                .into_iter()
+                                .map(|[head, slope, halves]| {
+                                    view! { <tr><td>{head}</td><td>{slope}</td><td>{halves}</td></tr> }
+                                })
+                                .collect_view()
+                        }
+                    }
                 </tbody>
             </table>
         </details>

@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use super::SeedField;
 use crate::app::controls::{IntSlider, LengthSlider, LogSlider};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
@@ -108,7 +110,7 @@ pub fn DroppedRotation() -> impl IntoView {
         </div>
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=cursor.pointer(canvas_ref, count, index).clearing(cursor.at) />
-        <p class="finding">{finding}</p>
+        <p class="finding">{near::text(finding)}</p>
         <figcaption>
             "A toy, not the paper's experiment. One query q of d standard-normal entries; a "
             "key equal to q, t positions before it; N distractor keys, also standard normal, "

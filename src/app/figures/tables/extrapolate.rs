@@ -6,6 +6,8 @@
 
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, Panels};
 use crate::app::figures::cursor::XCursor;
@@ -98,7 +100,7 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
                             height="190"
                             tabindex=if k == 0 { "0" } else { "-1" }
                             role="img"
-                            aria-label=move || if k == 0 { describe() } else { TITLES[k].0.to_string() }
+                            aria-label=near::text(move || if k == 0 { describe() } else { TITLES[k].0.to_string() })
                             aria-describedby="fig-tab-extrapolate-readout"
                             on:mousemove=cursor.on_move(r, count, |x| x)
                             on:mouseleave=move |_| cursor.at.set(None)
@@ -108,8 +110,8 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
                 }
             })
             .collect_view()}
-        <p class="readout" id="fig-tab-extrapolate-readout" aria-live="polite">{readout}</p>
-        <p class="finding">{finding}</p>
+        <p class="readout" id="fig-tab-extrapolate-readout" aria-live="polite">{near::text(readout)}</p>
+        <p class="finding">{near::text(finding)}</p>
         <figcaption>
             "One length slider for every method, past the training length max_len (the same "
             "sliders as the learned table's). The learned table and the sinusoids use its "

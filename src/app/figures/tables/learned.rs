@@ -7,6 +7,8 @@ use std::cell::RefCell;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use super::{Presets, SeedField};
 use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
@@ -141,7 +143,7 @@ pub fn LearnedCliff() -> impl IntoView {
         </div>
         <MatrixPair canvases=[(learned_ref, learned_layout), (sin_ref, sin_layout)] cursor=cursor on_key=on_key
             readout=readout label=describe />
-        <p class="finding">{status}</p>
+        <p class="finding">{near::text(status)}</p>
         <figcaption>
             "A learned table is a trainable matrix with one row per position, looked up and "
             "added to the token embedding. Before training it is random (here N(0, 0.02²), "

@@ -6,6 +6,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::canvas::Surface;
 use crate::app::figure::{draw_effect, observed_width};
 use crate::app::frame::figure;
@@ -143,7 +145,7 @@ pub fn LearnedSimilarity() -> impl IntoView {
     figure! { "fig-tab-learned-sim", "ctl-t-d ctl-t-seed", stats;
         <MatrixPair canvases=[(learned_ref, left_layout), (sin_ref, right_layout)] cursor=cursor on_key=on_key
             readout=readout label=describe />
-        <p class="finding">{finding}</p>
+        <p class="finding">{near::text(finding)}</p>
         <figcaption>
             "The same table as above (its seed, width and rows; at most the first 128 "
             "positions). Untrained, a learned table knows nothing about order: a position is "

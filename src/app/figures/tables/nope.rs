@@ -7,6 +7,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use super::SeedField;
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, InteractiveCanvas, draw_effect_into};
@@ -152,7 +154,7 @@ pub fn NoPosition() -> impl IntoView {
         </div>
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=cursor.pointer(canvas_ref, count, |x| 10f64.powf(x) - 1.0).clearing(cursor.at) />
-        <p class="finding">{finding}</p>
+        <p class="finding">{near::text(finding)}</p>
         <figcaption>
             "A decoder without any positional encoding (NoPE) still has its causal mask: "
             "query i may attend to keys 0 … i only. Even when every score is equal, that "

@@ -5,6 +5,8 @@
 
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::controls::IntSlider;
 use crate::app::figure::{DrawStats, Panels};
 use crate::app::figures::cursor::XCursor;
@@ -119,7 +121,7 @@ pub fn SamePosition() -> impl IntoView {
         </div>
         <div class="pair">{canvas(0)} {canvas(1)}</div>
         <div class="pair">{canvas(2)} {canvas(3)}</div>
-        <p class="finding">{finding}</p>
+        <p class="finding">{near::text(finding)}</p>
         <figcaption>
             "One position, four answers. Sinusoids and a learned table add a vector to the "
             "token's embedding, so position mixes into every product downstream. RoPE adds "

@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::controls::IntSlider;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::figure;
@@ -96,7 +98,7 @@ pub fn ShawClipped() -> impl IntoView {
         </div>
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=cell_pointer(canvas_ref, layout, cursor, on_key) />
-        <p class="finding">{finding}</p>
+        <p class="finding">{near::text(finding)}</p>
         <figcaption>
             "Shaw, Uszkoreit and Vaswani (2018) give attention no absolute positions at all. "
             "Each query–key pair adds a learned vector for its distance j − i to the key (in "

@@ -6,6 +6,8 @@
 use leptos::html::{Canvas, Input};
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::controls::{IntSlider, show_value};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::figures::cursor::XCursor;
@@ -84,7 +86,7 @@ pub fn AlibiSlopes() -> impl IntoView {
         </div>
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=cursor.pointer(canvas_ref, count, |x| x - 1.0).clearing(cursor.at) />
-        <p class="finding">{finding}</p>
+        <p class="finding">{near::text(finding)}</p>
         <figcaption>
             "ALiBi adds no position vector anywhere. Each head subtracts m·|i − j| from the "
             "score of query i and key j, with its own slope m. Large slopes make a head look "

@@ -8,6 +8,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use crate::app::canvas::Surface;
 use crate::app::controls::{Choice, IntSlider};
 use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
@@ -124,7 +126,7 @@ pub fn T5Buckets() -> impl IntoView {
                 x + reach(s.t5_len.get_untracked(), max_distance.get_untracked()) as f64
             })
         />
-        <p class="finding">{finding}</p>
+        <p class="finding">{near::text(finding)}</p>
         <figcaption>
             "T5 (Raffel et al. 2020) adds one learned scalar per bucket and head to the "
             "attention logits. Near distances are told apart exactly; far ones only roughly, "

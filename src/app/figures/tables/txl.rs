@@ -5,6 +5,8 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::app::near;
+
 use super::SeedField;
 use crate::app::controls::{Choice, TextField};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
@@ -214,7 +216,7 @@ pub fn TransformerXl() -> impl IntoView {
         </div>
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=cell_pointer(canvas_ref, layout, cursor, on_key) />
-        <p class="finding">{finding}</p>
+        <p class="finding">{near::text(finding)}</p>
         <figcaption>
             "Transformer-XL (Dai et al. 2019) reads a long text in segments and lets each "
             "segment attend to the cached states of the one before (§3.2). With absolute "
