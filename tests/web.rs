@@ -1,5 +1,5 @@
 //! Browser tier (wasm-bindgen-test in headless Chromium): the app mounts and its heatmap draws;
-//! charts measure text without touching the page.
+//! charts measure text without touching the page; text out of view waits for the controls to settle.
 #![cfg(target_arch = "wasm32")]
 
 use std::time::Duration;
@@ -129,6 +129,49 @@ async fn changing_d_model_redraws() {
         .unwrap()
         .unchecked_into();
     assert_eq!(exact.value(), "16");
+    drop(handle);
+}
+
+/// Text out of view waits until the controls have been still (src/app/near.rs), then follows;
+/// text in view follows at once.
+#[wasm_bindgen_test]
+async fn text_out_of_view_follows_once_the_controls_settle() {
+    use pe_explorer::app::near::{Near, watch};
+    let root = container();
+    let value = RwSignal::new(1u32);
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        let near = Near::new();
+        view! {
+            <div id="near-spacer" style="height: 20000px"></div>
+            <p id="near-text" use:watch=near>{near.text(move || value.get().to_string())}</p>
+        }
+    });
+    let text = || {
+        document()
+            .get_element_by_id("near-text")
+            .and_then(|p| p.text_content())
+            .unwrap_or_default()
+    };
+    sleep(100).await;
+    assert_eq!(text(), "1");
+    value.set(2);
+    // Effects have run by the next task; the paragraph is far below the viewport.
+    sleep(0).await;
+    assert_eq!(
+        text(),
+        "1",
+        "text out of view waits while the controls move"
+    );
+    sleep(500).await;
+    assert_eq!(text(), "2", "and follows once they have been still");
+    document()
+        .get_element_by_id("near-text")
+        .unwrap()
+        .scroll_into_view();
+    sleep(200).await;
+    value.set(3);
+    sleep(0).await;
+    assert_eq!(text(), "3", "text in view follows at once");
     drop(handle);
 }
 

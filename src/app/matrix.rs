@@ -71,7 +71,7 @@ struct Layers {
 
 /// A new element `tag` of class `class` appended to `parent`: absolutely positioned, ignored by
 /// the pointer and by assistive technology (the figure's canvas carries the text alternative).
-fn overlay<T: JsCast>(parent: &web_sys::Element, tag: &str, class: &str) -> Option<T> {
+pub(super) fn overlay<T: JsCast>(parent: &web_sys::Element, tag: &str, class: &str) -> Option<T> {
     let el: web_sys::HtmlElement = web_sys::window()?
         .document()?
         .create_element(tag)
@@ -114,18 +114,26 @@ fn set_rect(el: &web_sys::HtmlElement, (left, top, width, height): CssRect) {
 }
 
 /// A CSS rectangle: left, top, width, height.
-type CssRect = (f64, f64, f64, f64);
+pub(super) type CssRect = (f64, f64, f64, f64);
 
 /// One overlay canvas and the CSS rectangle it was last given.
-struct Layer {
-    el: HtmlCanvasElement,
+pub(super) struct Layer {
+    pub(super) el: HtmlCanvasElement,
     placed: CssRect,
 }
 
 impl Layer {
+    /// The overlay canvas `el`, not placed yet.
+    pub(super) fn new(el: HtmlCanvasElement) -> Layer {
+        Layer {
+            el,
+            placed: (f64::NAN, 0.0, 0.0, 0.0),
+        }
+    }
+
     /// Gives the canvas a `w × h` backing store (clearing it if that changes) and places it at
     /// CSS rectangle `rect` (left, top, width, height) within the figure's canvas.
-    fn place(&mut self, (w, h): (u32, u32), rect: CssRect) {
+    pub(super) fn place(&mut self, (w, h): (u32, u32), rect: CssRect) {
         if self.el.width() != w {
             self.el.set_width(w);
         }
@@ -202,10 +210,7 @@ impl Layers {
         let marks: HtmlCanvasElement = overlay(&parent, "canvas", "layer marks")?;
         Some(Layers {
             cells,
-            marks: Layer {
-                el: marks,
-                placed: (f64::NAN, 0.0, 0.0, 0.0),
-            },
+            marks: Layer::new(marks),
             marked: false,
         })
     }

@@ -11,6 +11,7 @@ pub mod clipboard;
 pub mod contents;
 pub mod controls;
 pub mod deferred;
+pub mod dial;
 pub mod embed;
 pub mod export;
 pub mod figure;

@@ -154,52 +154,93 @@ fn tip(cx: f64, cy: f64, r: f64, angle: f64) -> (i32, i32) {
 }
 
 /// Draws every clock face: rim, 12 ticks, a swept arc from 12 o'clock to the hand (showing how far
-/// round this turn is), the hand, and two label lines.
+/// round this turn is), the hand, and two label lines — the [`draw_faces`] and the
+/// [`draw_hands`] of one picture.
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &ClockSpec,
 ) -> Result<ClockLayout, DrawingAreaErrorKind<DB::ErrorType>> {
-    let t = &spec.theme;
-    let title_h = super::theme::begin_titled(root, &spec.title, t)? as i32;
-    let font = |size: f64| ("sans-serif", t.font(size)).into_font().color(&t.text);
-    let (w, h) = root.dim_in_pixel();
-    let label_h = f64::from(t.px(36.0));
-    let area_h = (f64::from(h) - f64::from(title_h)).max(1.0);
-    let (cols, rows) = grid(spec.clocks.len(), f64::from(w), area_h);
-    let cell_w = f64::from(w) / cols as f64;
-    let cell_h = area_h / rows as f64;
-    let radius = ((cell_w.min(cell_h - label_h)) / 2.0 - f64::from(t.px(8.0))).max(4.0);
+    root.fill(&spec.theme.background)?;
+    let layout = draw_faces(root, spec)?;
+    draw_hands(root, spec)?;
+    Ok(layout)
+}
 
+/// Where the faces go on `root`: their centres (in clock order) and radius, in backend pixels.
+struct Faces {
+    centers: Vec<(f64, f64)>,
+    radius: f64,
+}
+
+impl Faces {
+    fn of<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, spec: &ClockSpec) -> Faces {
+        let t = &spec.theme;
+        let title_h = super::theme::title_height(t) as i32;
+        let (w, h) = root.dim_in_pixel();
+        let label_h = f64::from(t.px(36.0));
+        let area_h = (f64::from(h) - f64::from(title_h)).max(1.0);
+        let (cols, rows) = grid(spec.clocks.len(), f64::from(w), area_h);
+        let cell_w = f64::from(w) / cols as f64;
+        let cell_h = area_h / rows as f64;
+        let radius = ((cell_w.min(cell_h - label_h)) / 2.0 - f64::from(t.px(8.0))).max(4.0);
+        let centers = (0..spec.clocks.len())
+            .map(|k| {
+                let (col, row) = (k % cols, k / cols);
+                let cx = cell_w * (col as f64 + 0.5);
+                let cy = f64::from(title_h) + cell_h * row as f64 + (cell_h - label_h) / 2.0;
+                (cx, cy)
+            })
+            .collect();
+        Faces { centers, radius }
+    }
+}
+
+/// The centre of a face in whole pixels.
+fn pixel((cx, cy): (f64, f64)) -> (i32, i32) {
+    (cx.round() as i32, cy.round() as i32)
+}
+
+/// Label line `line` under every face: 0 the label, 1 the sublabel.
+fn draw_labels<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &ClockSpec,
+    centers: &[(f64, f64)],
+    radius: f64,
+    line: i32,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let t = &spec.theme;
+    let size = if line == 0 { 12.0 } else { 11.0 };
+    let font = ("sans-serif", t.font(size)).into_font().color(&t.text);
+    let top = font.pos(Pos::new(HPos::Center, VPos::Top));
+    for (clock, &(cx, cy)) in spec.clocks.iter().zip(centers) {
+        let text = if line == 0 {
+            &clock.label
+        } else {
+            &clock.sublabel
+        };
+        let y = (cy + radius + f64::from(t.px(6.0))) as i32 + line * t.px(15.0) as i32;
+        root.draw(&Text::new(
+            text.clone(),
+            (cx.round() as i32, y),
+            top.clone(),
+        ))?;
+    }
+    Ok(())
+}
+
+/// What stays while only the angles change: each face's rim and 12 ticks, and its first label
+/// line (on whatever `root` already shows: [`draw`] fills it first). Returns where the faces are.
+pub fn draw_faces<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &ClockSpec,
+) -> Result<ClockLayout, DrawingAreaErrorKind<DB::ErrorType>> {
+    let t = &spec.theme;
+    let Faces { centers, radius } = Faces::of(root, spec);
     let rim = ShapeStyle::from(t.axis).stroke_width(t.px(1.5));
     let tick = ShapeStyle::from(t.axis.mix(0.6)).stroke_width(t.px(1.0));
-    // Hand directions in the clock convention of [`tip`].
-    let dial = |angle: f64| {
-        if spec.counter_clockwise {
-            std::f64::consts::FRAC_PI_2 - angle
-        } else {
-            angle
-        }
-    };
-    let centers: Vec<(f64, f64)> = (0..spec.clocks.len())
-        .map(|k| {
-            let (col, row) = (k % cols, k / cols);
-            let cx = cell_w * (col as f64 + 0.5);
-            let cy = f64::from(title_h) + cell_h * row as f64 + (cell_h - label_h) / 2.0;
-            (cx, cy)
-        })
-        .collect();
-    let pixel = |(cx, cy): (f64, f64)| (cx.round() as i32, cy.round() as i32);
     // Drawn in passes, one kind of mark over every face at a time (the faces do not overlap, so
     // each face's own marks keep their order): a run of marks in one style sets the canvas's
     // colour and font once, not once per face.
-    if let Some((k, &c)) = spec.selected.and_then(|k| centers.get(k).map(|c| (k, c))) {
-        let color = super::lines::series_color(k);
-        root.draw(&Circle::new(
-            pixel(c),
-            radius as i32 + t.px(4.0) as i32,
-            color.mix(0.15).filled(),
-        ))?;
-    }
     for &c in &centers {
         root.draw(&Circle::new(pixel(c), radius as i32, rim))?;
     }
@@ -211,6 +252,39 @@ pub fn draw<DB: DrawingBackend>(
                 tick,
             ))?;
         }
+    }
+    draw_labels(root, spec, &centers, radius, 0)?;
+    Ok(ClockLayout {
+        centers: centers.into_iter().map(pixel).collect(),
+        radius: radius as i32,
+    })
+}
+
+/// What changes with the angles, over the faces (on a clear layer above them, or after
+/// [`draw_faces`] on the same area): the title, the selected face's halo, each swept arc, hand
+/// and centre, and the second label line.
+pub fn draw_hands<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &ClockSpec,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let t = &spec.theme;
+    super::theme::draw_title(root, &spec.title, t)?;
+    let Faces { centers, radius } = Faces::of(root, spec);
+    // Hand directions in the clock convention of [`tip`].
+    let dial = |angle: f64| {
+        if spec.counter_clockwise {
+            std::f64::consts::FRAC_PI_2 - angle
+        } else {
+            angle
+        }
+    };
+    if let Some((k, &c)) = spec.selected.and_then(|k| centers.get(k).map(|c| (k, c))) {
+        let color = super::lines::series_color(k);
+        root.draw(&Circle::new(
+            pixel(c),
+            radius as i32 + t.px(4.0) as i32,
+            color.mix(0.15).filled(),
+        ))?;
     }
     for (k, (clock, &(cx, cy))) in spec.clocks.iter().zip(&centers).enumerate() {
         let center = pixel((cx, cy));
@@ -231,27 +305,8 @@ pub fn draw<DB: DrawingBackend>(
     for &c in &centers {
         root.draw(&Circle::new(pixel(c), t.px(2.5) as i32, t.text.filled()))?;
     }
-    let top = Pos::new(HPos::Center, VPos::Top);
-    let below = t.px(15.0) as i32;
-    for (size, line) in [(12.0, 0), (11.0, 1)] {
-        for (clock, &(cx, cy)) in spec.clocks.iter().zip(&centers) {
-            let text = if line == 0 {
-                &clock.label
-            } else {
-                &clock.sublabel
-            };
-            let y = (cy + radius + f64::from(t.px(6.0))) as i32 + line * below;
-            root.draw(&Text::new(
-                text.clone(),
-                (cx.round() as i32, y),
-                font(size).pos(top),
-            ))?;
-        }
-    }
-    Ok(ClockLayout {
-        centers: centers.into_iter().map(pixel).collect(),
-        radius: radius as i32,
-    })
+    draw_labels(root, spec, &centers, radius, 1)?;
+    Ok(())
 }
 
 #[cfg(test)]

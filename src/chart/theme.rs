@@ -75,6 +75,16 @@ pub fn begin_titled<DB: DrawingBackend>(
     t: &Theme,
 ) -> Result<u32, DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&t.background)?;
+    draw_title(root, title, t)
+}
+
+/// Draws `title` centred at the top of `root` (as [`begin_titled`], without the background);
+/// returns [`title_height`].
+pub fn draw_title<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    t: &Theme,
+) -> Result<u32, DrawingAreaErrorKind<DB::ErrorType>> {
     root.draw(&Text::new(
         title.to_string(),
         (root.dim_in_pixel().0 as i32 / 2, t.px(8.0) as i32),
@@ -83,5 +93,10 @@ pub fn begin_titled<DB: DrawingBackend>(
             .color(&t.text)
             .pos(Pos::new(HPos::Center, VPos::Top)),
     ))?;
-    Ok(t.px(30.0))
+    Ok(title_height(t))
+}
+
+/// The height a chart's title takes ([`begin_titled`]), in device pixels.
+pub fn title_height(t: &Theme) -> u32 {
+    t.px(30.0)
 }

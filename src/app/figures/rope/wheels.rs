@@ -9,8 +9,8 @@ use leptos::prelude::*;
 
 use crate::app::near::{Near, watch};
 
-use crate::app::backend;
-use crate::app::canvas::{self, Surface};
+use crate::app::canvas::Surface;
+use crate::app::dial::ClockPainter;
 use crate::app::figure::{
     DrawStats, InteractiveCanvas, StillCanvas, draw_panels_effect, observed_width,
 };
@@ -18,27 +18,11 @@ use crate::app::frame::figure;
 use crate::app::matrix::MatrixPainter;
 use crate::app::state::rope::RopeState;
 use crate::app::theme::chapter_context;
-use crate::chart::clock::{self, ClockLayout};
+use crate::chart::clock::ClockLayout;
 use crate::chart::theme::Theme;
 use crate::math::rope::{self, Layout};
 use crate::params::format_significant;
 use crate::scene::rope as scene;
-
-/// Draws the wheels; returns their layout for hover.
-fn paint_wheels(
-    surface: &Surface,
-    m: usize,
-    inv_freq: &[f64],
-    selected: Option<usize>,
-    t: Theme,
-) -> Option<ClockLayout> {
-    canvas::fit(surface, |w| scene::wheels_height(w, inv_freq.len()))?;
-    let root = backend::area(&surface.el)?;
-    let spec = scene::wheels_spec(m, inv_freq, selected, t);
-    let layout = clock::draw(&root, &spec).ok()?;
-    root.present().ok()?;
-    Some(layout)
-}
 
 /// Everything the wheels' canvas shows: position, hovered wheel, theme, width and frequencies.
 #[derive(PartialEq)]
@@ -67,6 +51,7 @@ pub fn FrequencyWheels() -> impl IntoView {
         Signal::derive(move || inv_freq.with(Vec::len)),
     );
     let mut painter = MatrixPainter::default();
+    let mut wheels = ClockPainter::default();
     let mut version = 0u64;
     let mut entries: Vec<scene::RotationRow> = Vec::new();
     // What the wheels were last painted from: the layout (interleaved or half-split) moves R_m's
@@ -84,7 +69,9 @@ pub fn FrequencyWheels() -> impl IntoView {
             inv_freq: inv_freq.get(),
         };
         if painted.as_ref() != Some(&now) {
-            let drawn = paint_wheels(surface, m, &now.inv_freq, now.selected, t);
+            let spec = scene::wheels_spec(m, &now.inv_freq, now.selected, t);
+            let count = now.inv_freq.len();
+            let drawn = wheels.paint(surface, |w| scene::wheels_height(w, count), &spec);
             painted = drawn.is_some().then_some(now);
             layout.set_value(drawn);
         }

@@ -8,33 +8,13 @@ use leptos::prelude::*;
 
 use crate::app::near;
 
-use crate::app::backend;
-use crate::app::canvas::{self, Surface};
+use crate::app::dial::ClockPainter;
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::state::AppState;
 use crate::app::theme::chapter_context;
-use crate::chart::clock::{self, ClockLayout, pair_readout, shown_pairs};
-use crate::chart::theme::Theme;
-use crate::math::sinusoidal::SinusoidalParams;
+use crate::chart::clock::{ClockLayout, pair_readout, shown_pairs};
 use crate::scene::sinusoids as scene;
-
-/// Draws the figure; returns the face layout for hover.
-fn paint(
-    surface: &Surface,
-    p: &SinusoidalParams,
-    pos: usize,
-    pairs: &[usize],
-    selected: Option<usize>,
-    theme: Theme,
-) -> Option<ClockLayout> {
-    canvas::fit(surface, scene::clocks_height)?;
-    let root = backend::area(&surface.el)?;
-    let spec = scene::clocks_spec(p, pos, pairs, selected, theme);
-    let layout = clock::draw(&root, &spec).ok()?;
-    root.present().ok()?;
-    Some(layout)
-}
 
 /// The clock figure with its readout.
 #[component]
@@ -51,16 +31,12 @@ pub fn SinusoidalClocks() -> impl IntoView {
         layout,
         Signal::derive(move || pairs.with(Vec::len)),
     );
+    let mut painter = ClockPainter::default();
     let stats = draw_effect(canvas_ref, move |canvas| {
         let drawn = pairs.with(|pairs| {
-            paint(
-                canvas,
-                &params.get(),
-                pos.get(),
-                pairs,
-                selected.get(),
-                theme.get(),
-            )
+            let spec =
+                scene::clocks_spec(&params.get(), pos.get(), pairs, selected.get(), theme.get());
+            painter.paint(canvas, scene::clocks_height, &spec)
         });
         layout.set_value(drawn);
     });

@@ -1,0 +1,68 @@
+//! Painting a clock figure (chapter 1's clocks, chapter 2's wheels) in two layers, as matrix
+//! figures do ([`super::matrix`]): the figure's canvas holds the faces (rims, ticks, the pair
+//! labels), drawn again only when they change (size, theme, which pairs); a `hands` canvas over
+//! it holds what moves (title, swept arcs, hands, angle labels), cleared and drawn on every
+//! input. At head_dim 128 the wheels are 64 faces, and their 768 tick strokes were redrawn on
+//! every move of the position, for nothing (issue 25).
+//!
+//! The hands canvas lies exactly over the figure's canvas with the same backing store, ignored
+//! by the pointer and assistive technology; a PNG export stacks it over the faces, as the page
+//! shows them.
+
+use crate::app::backend;
+use crate::app::canvas::{self, Surface};
+use crate::app::matrix::{Layer, overlay};
+use crate::chart::clock::{self, ClockLayout, ClockSpec};
+use crate::chart::theme::Theme;
+
+/// A reusable painter: the hands canvas and what the faces show survive between redraws.
+#[derive(Default)]
+pub struct ClockPainter {
+    hands: Option<Layer>,
+    /// What the figure's canvas shows: its backing size, the theme and the faces' labels.
+    faces: Option<((u32, u32), Theme, Vec<String>)>,
+    layout: Option<ClockLayout>,
+}
+
+impl ClockPainter {
+    /// Sizes the surface (CSS height from `height(width)`), draws `spec`'s faces if they
+    /// changed, and its hands over them. Returns where the faces are, or `None` while the canvas
+    /// is not ready.
+    pub fn paint(
+        &mut self,
+        surface: &Surface,
+        height: impl Fn(f64) -> f64,
+        spec: &ClockSpec,
+    ) -> Option<ClockLayout> {
+        let (css_w, css_h) = canvas::fit(surface, height)?;
+        let el = &surface.el;
+        let size = (el.width(), el.height());
+        let faces = (
+            size,
+            spec.theme,
+            spec.clocks.iter().map(|c| c.label.clone()).collect(),
+        );
+        if self.faces.as_ref() != Some(&faces) {
+            // Forgotten first: a face drawing that fails is drawn again next time.
+            self.faces = None;
+            let root = backend::area(el)?;
+            root.fill(&spec.theme.background).ok()?;
+            self.layout = Some(clock::draw_faces(&root, spec).ok()?);
+            root.present().ok()?;
+            self.faces = Some(faces);
+        }
+        if self.hands.is_none() {
+            let parent = el.parent_element()?;
+            let _ = web_sys::HtmlElement::style(wasm_bindgen::JsCast::dyn_ref(&parent)?)
+                .set_property("position", "relative");
+            self.hands = Some(Layer::new(overlay(&parent, "canvas", "layer hands")?));
+        }
+        let hands = self.hands.as_mut()?;
+        hands.place(size, (0.0, 0.0, css_w, css_h));
+        canvas::context_2d(&hands.el)?.clear_rect(0.0, 0.0, f64::from(size.0), f64::from(size.1));
+        let root = backend::area(&hands.el)?;
+        clock::draw_hands(&root, spec).ok()?;
+        root.present().ok()?;
+        self.layout.clone()
+    }
+}
