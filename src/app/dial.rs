@@ -5,9 +5,17 @@
 //! input. At head_dim 128 the wheels are 64 faces, and their 768 tick strokes were redrawn on
 //! every move of the position, for nothing (issue 25).
 //!
+//! The faces are all alike, so one is drawn (rim and ticks, into a canvas off the page) and
+//! stamped at every centre with `drawImage`: a change of head_dim redraws the faces, and 64 faces
+//! were 64 rims and 768 tick strokes, the most of that redraw.
+//!
 //! The hands canvas lies exactly over the figure's canvas with the same backing store, ignored
 //! by the pointer and assistive technology; a PNG export stacks it over the faces, as the page
 //! shows them.
+
+use leptos::prelude::document;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlCanvasElement;
 
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
@@ -22,6 +30,8 @@ pub struct ClockPainter {
     /// What the figure's canvas shows: its backing size, the theme and the faces' labels.
     faces: Option<((u32, u32), Theme, Vec<String>)>,
     layout: Option<ClockLayout>,
+    /// One face, drawn off the page, and the radius and theme it was drawn for.
+    face: Option<(HtmlCanvasElement, (i32, Theme))>,
 }
 
 impl ClockPainter {
@@ -47,14 +57,24 @@ impl ClockPainter {
             self.faces = None;
             let root = backend::area(el)?;
             root.fill(&spec.theme.background).ok()?;
-            self.layout = Some(clock::draw_faces(&root, spec).ok()?);
+            let layout = clock::draw_face_labels(&root, spec).ok()?;
             root.present().ok()?;
+            let (face, half) = self.face(layout.radius, spec.theme)?;
+            let ctx = canvas::context_2d(el)?;
+            for &(cx, cy) in &layout.centers {
+                let _ = ctx.draw_image_with_html_canvas_element(
+                    face,
+                    f64::from(cx - half),
+                    f64::from(cy - half),
+                );
+            }
+            self.layout = Some(layout);
             self.faces = Some(faces);
         }
         if self.hands.is_none() {
             let parent = el.parent_element()?;
-            let _ = web_sys::HtmlElement::style(wasm_bindgen::JsCast::dyn_ref(&parent)?)
-                .set_property("position", "relative");
+            let _ =
+                web_sys::HtmlElement::style(parent.dyn_ref()?).set_property("position", "relative");
             self.hands = Some(Layer::new(overlay(&parent, "canvas", "layer hands")?));
         }
         let hands = self.hands.as_mut()?;
@@ -64,5 +84,31 @@ impl ClockPainter {
         clock::draw_hands(&root, spec).ok()?;
         root.present().ok()?;
         self.layout.clone()
+    }
+
+    /// One face of `radius` in theme `t`, on a canvas off the page (drawn again only when they
+    /// change), and the offset from its top-left corner to the face's centre.
+    fn face(&mut self, radius: i32, t: Theme) -> Option<(&HtmlCanvasElement, i32)> {
+        // Room around the rim for its stroke.
+        let half = radius + t.px(4.0) as i32;
+        if self
+            .face
+            .as_ref()
+            .is_none_or(|(_, key)| *key != (radius, t))
+        {
+            let el: HtmlCanvasElement = match self.face.take() {
+                Some((el, _)) => el,
+                None => document().create_element("canvas").ok()?.dyn_into().ok()?,
+            };
+            let side = u32::try_from(2 * half + 1).ok()?;
+            // Setting the size clears the canvas, also to the same size.
+            el.set_width(side);
+            el.set_height(side);
+            let root = backend::area(&el)?;
+            clock::draw_face(&root, (half, half), radius, &t).ok()?;
+            root.present().ok()?;
+            self.face = Some((el, (radius, t)));
+        }
+        self.face.as_ref().map(|(el, _)| (el, half))
     }
 }

@@ -228,36 +228,56 @@ fn draw_labels<DB: DrawingBackend>(
     Ok(())
 }
 
-/// What stays while only the angles change: each face's rim and 12 ticks, and its first label
-/// line (on whatever `root` already shows: [`draw`] fills it first). Returns where the faces are.
+/// What stays while only the angles change: each face's rim and 12 ticks ([`draw_face`]), and
+/// its first label line (on whatever `root` already shows: [`draw`] fills it first). Returns
+/// where the faces are.
 pub fn draw_faces<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &ClockSpec,
 ) -> Result<ClockLayout, DrawingAreaErrorKind<DB::ErrorType>> {
-    let t = &spec.theme;
+    let layout = draw_face_labels(root, spec)?;
+    for &c in &layout.centers {
+        draw_face(root, c, layout.radius, &spec.theme)?;
+    }
+    Ok(layout)
+}
+
+/// The faces' first label line alone; returns where the faces are, for a [`draw_face`] at each
+/// centre (the app stamps one drawn face there instead of drawing each: `app::dial`).
+pub fn draw_face_labels<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &ClockSpec,
+) -> Result<ClockLayout, DrawingAreaErrorKind<DB::ErrorType>> {
     let Faces { centers, radius } = Faces::of(root, spec);
-    let rim = ShapeStyle::from(t.axis).stroke_width(t.px(1.5));
-    let tick = ShapeStyle::from(t.axis.mix(0.6)).stroke_width(t.px(1.0));
-    // Drawn in passes, one kind of mark over every face at a time (the faces do not overlap, so
-    // each face's own marks keep their order): a run of marks in one style sets the canvas's
-    // colour and font once, not once per face.
-    for &c in &centers {
-        root.draw(&Circle::new(pixel(c), radius as i32, rim))?;
-    }
-    for &(cx, cy) in &centers {
-        for h in 0..12 {
-            let a = TAU * f64::from(h) / 12.0;
-            root.draw(&PathElement::new(
-                vec![tip(cx, cy, radius * 0.86, a), tip(cx, cy, radius, a)],
-                tick,
-            ))?;
-        }
-    }
     draw_labels(root, spec, &centers, radius, 0)?;
     Ok(ClockLayout {
         centers: centers.into_iter().map(pixel).collect(),
         radius: radius as i32,
     })
+}
+
+/// One face without its hand: the rim of `radius` around `center` and 12 ticks.
+pub fn draw_face<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    center: (i32, i32),
+    radius: i32,
+    t: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    root.draw(&Circle::new(
+        center,
+        radius,
+        ShapeStyle::from(t.axis).stroke_width(t.px(1.5)),
+    ))?;
+    let tick = ShapeStyle::from(t.axis.mix(0.6)).stroke_width(t.px(1.0));
+    let (cx, cy, r) = (f64::from(center.0), f64::from(center.1), f64::from(radius));
+    for h in 0..12 {
+        let a = TAU * f64::from(h) / 12.0;
+        root.draw(&PathElement::new(
+            vec![tip(cx, cy, r * 0.86, a), tip(cx, cy, r, a)],
+            tick,
+        ))?;
+    }
+    Ok(())
 }
 
 /// What changes with the angles, over the faces (on a clear layer above them, or after
