@@ -175,6 +175,33 @@ async fn text_out_of_view_follows_once_the_controls_settle() {
     drop(handle);
 }
 
+/// Text waiting for the controls to settle whose part is unmounted meanwhile (an embed swapped)
+/// is dropped when the controls settle, without a panic.
+#[wasm_bindgen_test]
+async fn waiting_text_of_an_unmounted_part_is_dropped() {
+    use pe_explorer::app::near::{Near, watch};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static PANICKED: AtomicBool = AtomicBool::new(false);
+    let root = container();
+    let value = RwSignal::new(1u32);
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        let near = Near::new();
+        view! {
+            <div style="height: 20000px"></div>
+            <p use:watch=near>{near.text(move || value.get().to_string())}</p>
+        }
+    });
+    sleep(100).await;
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| PANICKED.store(true, Ordering::SeqCst)));
+    value.set(2);
+    sleep(0).await;
+    drop(handle);
+    sleep(500).await;
+    std::panic::set_hook(hook);
+    assert!(!PANICKED.load(Ordering::SeqCst));
+}
+
 /// Starts recording every node added to or removed from the page.
 fn watch_dom() -> js_sys::Function {
     js_sys::Function::new_no_args(

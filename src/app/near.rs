@@ -65,10 +65,14 @@ impl Near {
         follow(
             self.0,
             Box::new(move || latest.track()),
+            // Run from a timer too, perhaps after the part was unmounted (an embed swapped):
+            // then the text is gone and there is nothing to show.
             Rc::new(move || {
-                let now = latest.get_untracked();
-                if shown.with_untracked(|s| *s != now) {
-                    shown.set(now);
+                let Some(now) = latest.try_get_untracked() else {
+                    return;
+                };
+                if shown.try_with_untracked(|s| *s != now) == Some(true) {
+                    let _ = shown.try_set(now);
                 }
             }),
         );
