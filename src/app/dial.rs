@@ -19,7 +19,7 @@ use web_sys::HtmlCanvasElement;
 
 use crate::app::backend;
 use crate::app::canvas::{self, Surface};
-use crate::app::matrix::{Layer, overlay};
+use crate::app::matrix::Layer;
 use crate::chart::clock::{self, ClockLayout, ClockSpec};
 use crate::chart::theme::Theme;
 
@@ -47,12 +47,11 @@ impl ClockPainter {
         let (css_w, css_h) = canvas::fit(surface, height)?;
         let el = &surface.el;
         let size = (el.width(), el.height());
-        let faces = (
-            size,
-            spec.theme,
-            spec.clocks.iter().map(|c| c.label.clone()).collect(),
-        );
-        if self.faces.as_ref() != Some(&faces) {
+        let labels = || spec.clocks.iter().map(|c| &c.label);
+        let same = self.faces.as_ref().is_some_and(|(s, t, drawn)| {
+            *s == size && *t == spec.theme && drawn.iter().eq(labels())
+        });
+        if !same {
             // Forgotten first: a face drawing that fails is drawn again next time.
             self.faces = None;
             let root = backend::area(el)?;
@@ -69,13 +68,10 @@ impl ClockPainter {
                 );
             }
             self.layout = Some(layout);
-            self.faces = Some(faces);
+            self.faces = Some((size, spec.theme, labels().cloned().collect()));
         }
         if self.hands.is_none() {
-            let parent = el.parent_element()?;
-            let _ =
-                web_sys::HtmlElement::style(parent.dyn_ref()?).set_property("position", "relative");
-            self.hands = Some(Layer::new(overlay(&parent, "canvas", "layer hands")?));
+            self.hands = Some(Layer::over(el, "layer hands")?);
         }
         let hands = self.hands.as_mut()?;
         hands.place(size, (0.0, 0.0, css_w, css_h));

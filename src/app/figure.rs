@@ -8,9 +8,8 @@
 //! style and layout pass, measured at 0.5–0.9 ms per redraw — more than painting a 128 × 100 table.
 //!
 //! Every figure is linked to the same sliders, so one input could repaint a dozen canvases. An
-//! `IntersectionObserver` tells each figure whether it is within a screen's margin of the
-//! viewport; figures further away skip the work and repaint, with the current values, when they
-//! scroll in.
+//! `IntersectionObserver` tells each figure whether it is within [`NEAR_MARGIN`] of the viewport;
+//! figures further away skip the work and repaint, with the current values, when they scroll in.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,10 +18,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
-use web_sys::{
-    HtmlCanvasElement, IntersectionObserver, IntersectionObserverEntry, ResizeObserver,
-    ResizeObserverEntry,
-};
+use web_sys::{HtmlCanvasElement, ResizeObserver, ResizeObserverEntry};
 
 use super::canvas::{Surface, sizing_only};
 use super::near;
@@ -85,36 +81,22 @@ fn watch_one_of(
     index: usize,
 ) {
     let canvas = el.clone();
-    let on_change = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-        if let Some(last) = entries.iter().last() {
-            let entry: IntersectionObserverEntry = last.unchecked_into();
-            let is_near = entry.is_intersecting();
-            let _ = canvas.set_attribute("data-near", if is_near { "true" } else { "false" });
-            if is_near {
-                let _ = canvas.set_attribute("data-near-at", &format!("{:.3}", now()));
+    near::observe(el, NEAR_MARGIN, move |is_near| {
+        let _ = canvas.set_attribute("data-near", if is_near { "true" } else { "false" });
+        if is_near {
+            let _ = canvas.set_attribute("data-near-at", &format!("{:.3}", now()));
+        }
+        let any = {
+            let mut seen = seen.borrow_mut();
+            if let Some(slot) = seen.get_mut(index) {
+                *slot = is_near;
             }
-            let any = {
-                let mut seen = seen.borrow_mut();
-                if let Some(slot) = seen.get_mut(index) {
-                    *slot = is_near;
-                }
-                seen.iter().any(|&s| s)
-            };
-            // A figure that was unmounted (an embed swapped, a test's app dropped) has disposed
-            // its signal: its observer then does nothing instead of panicking.
-            let _ = near.try_set(any);
-        }
+            seen.iter().any(|&s| s)
+        };
+        // A figure that was unmounted (an embed swapped, a test's app dropped) has disposed
+        // its signal: its observer then does nothing instead of panicking.
+        let _ = near.try_set(any);
     });
-    let init = web_sys::IntersectionObserverInit::new();
-    init.set_root_margin(NEAR_MARGIN);
-    match IntersectionObserver::new_with_options(on_change.as_ref().unchecked_ref(), &init) {
-        Ok(observer) => {
-            observer.observe(el);
-            // The observer and its callback live as long as the page.
-            on_change.forget();
-        }
-        Err(_) => near.set(true),
-    }
 }
 
 /// The laid-out CSS width of `canvas` (0 until it is mounted and laid out), kept current by a
@@ -158,8 +140,11 @@ fn watch_width(el: &HtmlCanvasElement, width: RwSignal<f64>) {
     }
 }
 
-/// How far outside the viewport a figure still counts as visible (so the next figure down is
-/// ready before it scrolls in).
+/// How far outside the viewport a figure still counts as visible: none. A margin (120 px tried
+/// for issue 25) spared a figure pushed across the fold by text that grew a frame of its old
+/// picture, but made every input redraw the figure just below the fold too, unseen: chapter 1's
+/// base slider went from 8 to 22 ms by the reader's clock, the ALiBi head slider from 9 to 19
+/// (one bench run each).
 const NEAR_MARGIN: &str = "0px";
 
 /// Runs `draw` with the mounted canvas whenever a signal it reads changes or the canvas is resized,

@@ -71,7 +71,7 @@ struct Layers {
 
 /// A new element `tag` of class `class` appended to `parent`: absolutely positioned, ignored by
 /// the pointer and by assistive technology (the figure's canvas carries the text alternative).
-pub(super) fn overlay<T: JsCast>(parent: &web_sys::Element, tag: &str, class: &str) -> Option<T> {
+fn overlay<T: JsCast>(parent: &web_sys::Element, tag: &str, class: &str) -> Option<T> {
     let el: web_sys::HtmlElement = web_sys::window()?
         .document()?
         .create_element(tag)
@@ -123,12 +123,14 @@ pub(super) struct Layer {
 }
 
 impl Layer {
-    /// The overlay canvas `el`, not placed yet.
-    pub(super) fn new(el: HtmlCanvasElement) -> Layer {
-        Layer {
-            el,
+    /// A new overlay canvas of class `class` over `canvas` (its parent is made the positioning
+    /// box), not placed yet.
+    pub(super) fn over(canvas: &HtmlCanvasElement, class: &str) -> Option<Layer> {
+        let parent = positioning_box(canvas)?;
+        Some(Layer {
+            el: overlay(&parent, "canvas", class)?,
             placed: (f64::NAN, 0.0, 0.0, 0.0),
-        }
+        })
     }
 
     /// Gives the canvas a `w × h` backing store (clearing it if that changes) and places it at
@@ -203,17 +205,22 @@ impl Cells {
 impl Layers {
     /// The two overlays beside `canvas` (its parent is made the positioning box).
     fn new(canvas: &HtmlCanvasElement) -> Option<Layers> {
-        let parent: web_sys::HtmlElement = canvas.parent_element()?.dyn_into().ok()?;
-        let _ = parent.style().set_property("position", "relative");
         // Cells first: the marks are drawn over them.
+        let parent = positioning_box(canvas)?;
         let cells = Cells::new(&parent)?;
-        let marks: HtmlCanvasElement = overlay(&parent, "canvas", "layer marks")?;
         Some(Layers {
             cells,
-            marks: Layer::new(marks),
+            marks: Layer::over(canvas, "layer marks")?,
             marked: false,
         })
     }
+}
+
+/// `canvas`'s parent, made the box its overlays are positioned in.
+fn positioning_box(canvas: &HtmlCanvasElement) -> Option<web_sys::HtmlElement> {
+    let parent: web_sys::HtmlElement = canvas.parent_element()?.dyn_into().ok()?;
+    let _ = parent.style().set_property("position", "relative");
+    Some(parent)
 }
 
 /// Writes the RGBA pixels of the sampled cells: (colour table, rows, columns, value range, pixels).

@@ -86,20 +86,32 @@ type Text<T> = Arc<dyn Fn() -> T + Send + Sync>;
 /// The directive that keeps `near` current for `el` (`<p use:watch=near>`): an observer per part.
 /// Without `IntersectionObserver` support, the part counts as in view.
 pub fn watch(el: leptos::tachys::renderer::types::Element, near: Near) {
-    let on_change = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+    // Disposed with its part (an embed swapped): nothing to update.
+    observe(&el, "0px", move |is_near| {
+        let _ = near.0.try_set(is_near);
+    });
+}
+
+/// Calls `on_change` with whether `el` is within `margin` (CSS `rootMargin`) of the viewport,
+/// whenever that changes; with `true` at once where `IntersectionObserver` is missing. The
+/// observer lives as long as the page.
+pub fn observe(el: &web_sys::Element, margin: &str, on_change: impl FnMut(bool) + 'static) {
+    let on_change = Rc::new(RefCell::new(on_change));
+    let report = Rc::clone(&on_change);
+    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
         if let Some(last) = entries.iter().last() {
             let entry: IntersectionObserverEntry = last.unchecked_into();
-            // Disposed with its part (an embed swapped): nothing to update.
-            let _ = near.0.try_set(entry.is_intersecting());
+            (report.borrow_mut())(entry.is_intersecting());
         }
     });
-    match IntersectionObserver::new(on_change.as_ref().unchecked_ref()) {
+    let init = web_sys::IntersectionObserverInit::new();
+    init.set_root_margin(margin);
+    match IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &init) {
         Ok(observer) => {
-            observer.observe(&el);
-            // The observer and its callback live as long as the page.
-            on_change.forget();
+            observer.observe(el);
+            callback.forget();
         }
-        Err(_) => near.0.set(true),
+        Err(_) => (on_change.borrow_mut())(true),
     }
 }
 
