@@ -28,51 +28,47 @@ pub const MSCALE: (f64, f64) = (0.0, 2.0);
 /// A config's explicit attention factor: 0 (not set) or a positive value within limits.
 pub const ATTENTION_FACTOR: (f64, f64) = (0.0, limits::ATTENTION_FACTOR.1);
 
-/// Chapter 3's parameters, each declared once ([`super::listed`]): [`ContextView`] and the app's
-/// signals are both written from this list.
-macro_rules! context_fields {
-    ($then:ident { $($first:tt)* }) => {
-        $then! {
-            $($first)*
-            listed {
-                /// The preset the controls came from (its id), if any.
-                model: Option<&'static str> = None,
-                /// The scaling method.
-                rope_type: $crate::math::rope_scaling::RopeType = RopeType::Yarn,
-                /// Rotary dimension (the coordinates that turn; head_dim for full rotation).
-                dim: usize = 128,
-                /// `rope_theta`.
-                base: f64 = 10_000.0,
-                /// Scale factor `s`.
-                factor: f64 = 4.0,
-                /// Trained context `L₀`.
-                original: usize = 4096,
-                /// The length the model should read, `T`.
-                target: usize = 16_384,
-                /// Current sequence length (dynamic NTK's figure).
-                len: usize = 8192,
-                /// YaRN `beta_fast`.
-                beta_fast: f64 = 32.0,
-                /// YaRN `beta_slow`.
-                beta_slow: f64 = 1.0,
-                /// Llama 3 `low_freq_factor`.
-                low_freq: f64 = 1.0,
-                /// Llama 3 `high_freq_factor`.
-                high_freq: f64 = 4.0,
-                /// DeepSeek's `mscale` (0 = not set).
-                mscale: f64 = 0.0,
-                /// DeepSeek's `mscale_all_dim` (0 = not set).
-                mscale_all_dim: f64 = 0.0,
-                /// A config's explicit `attention_factor` (YaRN, LongRoPE; 0 = not set).
-                attention_factor: f64 = 0.0,
-                /// YaRN's `truncate`: floor and ceil the ramp's ends (transformers' default, true).
-                truncate: bool = true,
-                /// Methods overlaid in the wavelength figure, besides the chosen one.
-                compare: Vec<$crate::math::rope_scaling::RopeType> = vec![RopeType::Linear, RopeType::Ntk],
-            }
-            own {}
-        }
-    };
+crate::params::listed::fields! { $
+    /// Chapter 3's parameters, each declared once ([`super::listed`]): [`ContextView`] and the app's
+    /// signals are both written from this list.
+    context_fields
+    listed {
+        /// The preset the controls came from (its id), if any.
+        model: Option<&'static str> = None,
+        /// The scaling method.
+        rope_type: $crate::math::rope_scaling::RopeType = RopeType::Yarn,
+        /// Rotary dimension (the coordinates that turn; head_dim for full rotation).
+        dim: usize = 128,
+        /// `rope_theta`.
+        base: f64 = 10_000.0,
+        /// Scale factor `s`.
+        factor: f64 = 4.0,
+        /// Trained context `L₀`.
+        original: usize = 4096,
+        /// The length the model should read, `T`.
+        target: usize = 16_384,
+        /// Current sequence length (dynamic NTK's figure).
+        len: usize = 8192,
+        /// YaRN `beta_fast`.
+        beta_fast: f64 = 32.0,
+        /// YaRN `beta_slow`.
+        beta_slow: f64 = 1.0,
+        /// Llama 3 `low_freq_factor`.
+        low_freq: f64 = 1.0,
+        /// Llama 3 `high_freq_factor`.
+        high_freq: f64 = 4.0,
+        /// DeepSeek's `mscale` (0 = not set).
+        mscale: f64 = 0.0,
+        /// DeepSeek's `mscale_all_dim` (0 = not set).
+        mscale_all_dim: f64 = 0.0,
+        /// A config's explicit `attention_factor` (YaRN, LongRoPE; 0 = not set).
+        attention_factor: f64 = 0.0,
+        /// YaRN's `truncate`: floor and ceil the ramp's ends (transformers' default, true).
+        truncate: bool = true,
+        /// Methods overlaid in the wavelength figure, besides the chosen one.
+        compare: Vec<$crate::math::rope_scaling::RopeType> = vec![RopeType::Linear, RopeType::Ntk],
+    }
+    own {}
 }
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
 pub(crate) use context_fields;

@@ -10,6 +10,21 @@
 //! A list macro is called as `list!(callback { what the callback takes first })` and expands to
 //! `callback! { what it takes first listed { fields } own { fields } }`.
 
+/// Declares a chapter's list macro: `fields! { $ #[doc] name listed { … } own { … } }` defines
+/// `name!` as described above. (The leading `$` lets the macro it declares have arguments of its
+/// own.)
+macro_rules! fields {
+    ($d:tt $(#[$attr:meta])* $name:ident $($list:tt)*) => {
+        $(#[$attr])*
+        macro_rules! $name {
+            ($d then:ident { $d($d first:tt)* }) => {
+                $d then! { $d($d first)* $($list)* }
+            };
+        }
+    };
+}
+pub(crate) use fields;
+
 /// The view struct of a chapter's list (`#[attributes] Name listed { … } own { … }`, each field
 /// `name: Type = default`), every field public, the listed ones first, and its `Default`.
 macro_rules! view_struct {

@@ -26,29 +26,25 @@ pub const MODEL_IDS: [&str; PRESETS.len()] = {
     ids
 };
 
-/// Chapter 5's parameters, each declared once ([`super::listed`]): [`ModelsView`] and the app's
-/// signals are both written from this list.
-macro_rules! models_fields {
-    ($then:ident { $($first:tt)* }) => {
-        $then! {
-            $($first)*
-            listed {
-                /// The model: an index into [`crate::math::layers::presets::PRESETS`].
-                model: usize = 0,
-                /// The chosen layer, from 0.
-                layer: usize = 5,
-                /// Tokens in the context.
-                tokens: usize = 32_768,
-                /// The query position whose keys the masks show, below `tokens`.
-                query: usize = 32_767,
-                /// A pasted config, kept to the fields read ([`crate::math::layers::paste`]): in
-                /// place of the preset when set. Checked when the chapter reads it, not here (the
-                /// JSON reader stays out of the page's first module).
-                config: Option<String> = None,
-            }
-            own {}
-        }
-    };
+crate::params::listed::fields! { $
+    /// Chapter 5's parameters, each declared once ([`super::listed`]): [`ModelsView`] and the app's
+    /// signals are both written from this list.
+    models_fields
+    listed {
+        /// The model: an index into [`crate::math::layers::presets::PRESETS`].
+        model: usize = 0,
+        /// The chosen layer, from 0.
+        layer: usize = 5,
+        /// Tokens in the context.
+        tokens: usize = 32_768,
+        /// The query position whose keys the masks show, below `tokens`.
+        query: usize = 32_767,
+        /// A pasted config, kept to the fields read ([`crate::math::layers::paste`]): in
+        /// place of the preset when set. Checked when the chapter reads it, not here (the
+        /// JSON reader stays out of the page's first module).
+        config: Option<String> = None,
+    }
+    own {}
 }
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
 pub(crate) use models_fields;

@@ -67,60 +67,56 @@ crate::names::named! {
     }
 }
 
-/// Chapter 2's parameters, each declared once ([`super::listed`]): [`RopeView`] is written from
-/// this list, and so are the app's signals. `rotary_dim` is the view's own: the app holds it as
-/// "all coordinates unless given" so that it follows head_dim.
-macro_rules! rope_fields {
-    ($then:ident { $($first:tt)* }) => {
-        $then! {
-            $($first)*
-            listed {
-                /// head_dim (even).
-                dim: usize = 128,
-                /// RoPE base (θ in the configs: `rope_theta`).
-                base: f64 = 10_000.0,
-                /// Which coordinates pair up.
-                layout: $crate::math::rope::Layout = Layout::Interleaved,
-                /// Positions of the q·k matrix.
-                positions: usize = 128,
-                /// The current position m (`< positions`).
-                pos: usize = 10,
-                /// q and k of the q·k figure.
-                qk: $crate::params::rope::QkSource = QkSource::Ones,
-                /// Seed of the random q and k.
-                seed: u64 = 1,
-                /// The 2D vector.
-                vector: [f64; 2] = [1.0, 0.0],
-                /// Angle per position of the 2D vector, degrees.
-                theta_deg: f64 = 30.0,
-                /// Position of the 2D vector.
-                vector_pos: usize = 3,
-                /// The two sentences.
-                sentences: [String; 2] = SENTENCES.map(str::to_string),
-                /// The two words whose angle is compared.
-                words: [String; 2] = ["ate".into(), "cheese".into()],
-                /// Angle per position of the sentence figure, degrees.
-                sentence_theta_deg: f64 = 25.0,
-                /// The "why not add?" figure's query and key tokens (indices into chapter 1's
-                /// sentence).
-                pair: [usize; 2] = [6, 2],
-                /// How far that figure moves both tokens.
-                shift: usize = 0,
-                /// How far the "why only q and k" figure moves the whole sentence.
-                value_offset: usize = 10,
-                /// Which vectors the token cloud shows.
-                cloud: $crate::math::cloud::CloudMode = CloudMode::Rope,
-                /// Positions of the token cloud.
-                cloud_positions: usize = 64,
-                /// The cloud's view: yaw and pitch in degrees.
-                view: [f64; 2] = [35.0, 20.0],
-            }
-            own {
-                /// Coordinates that rotate (even, `2 ≤ rotary_dim ≤ dim`).
-                rotary_dim: usize = 128,
-            }
-        }
-    };
+crate::params::listed::fields! { $
+    /// Chapter 2's parameters, each declared once ([`super::listed`]): [`RopeView`] is written from
+    /// this list, and so are the app's signals. `rotary_dim` is the view's own: the app holds it as
+    /// "all coordinates unless given" so that it follows head_dim.
+    rope_fields
+    listed {
+        /// head_dim (even).
+        dim: usize = 128,
+        /// RoPE base (θ in the configs: `rope_theta`).
+        base: f64 = 10_000.0,
+        /// Which coordinates pair up.
+        layout: $crate::math::rope::Layout = Layout::Interleaved,
+        /// Positions of the q·k matrix.
+        positions: usize = 128,
+        /// The current position m (`< positions`).
+        pos: usize = 10,
+        /// q and k of the q·k figure.
+        qk: $crate::params::rope::QkSource = QkSource::Ones,
+        /// Seed of the random q and k.
+        seed: u64 = 1,
+        /// The 2D vector.
+        vector: [f64; 2] = [1.0, 0.0],
+        /// Angle per position of the 2D vector, degrees.
+        theta_deg: f64 = 30.0,
+        /// Position of the 2D vector.
+        vector_pos: usize = 3,
+        /// The two sentences.
+        sentences: [String; 2] = SENTENCES.map(str::to_string),
+        /// The two words whose angle is compared.
+        words: [String; 2] = ["ate".into(), "cheese".into()],
+        /// Angle per position of the sentence figure, degrees.
+        sentence_theta_deg: f64 = 25.0,
+        /// The "why not add?" figure's query and key tokens (indices into chapter 1's
+        /// sentence).
+        pair: [usize; 2] = [6, 2],
+        /// How far that figure moves both tokens.
+        shift: usize = 0,
+        /// How far the "why only q and k" figure moves the whole sentence.
+        value_offset: usize = 10,
+        /// Which vectors the token cloud shows.
+        cloud: $crate::math::cloud::CloudMode = CloudMode::Rope,
+        /// Positions of the token cloud.
+        cloud_positions: usize = 64,
+        /// The cloud's view: yaw and pitch in degrees.
+        view: [f64; 2] = [35.0, 20.0],
+    }
+    own {
+        /// Coordinates that rotate (even, `2 ≤ rotary_dim ≤ dim`).
+        rotary_dim: usize = 128,
+    }
 }
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
 pub(crate) use rope_fields;

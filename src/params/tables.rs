@@ -91,72 +91,68 @@ crate::names::named! {
     }
 }
 
-/// Chapter 4's parameters, each declared once ([`super::listed`]): [`TablesView`] and the app's
-/// signals are both written from this list.
-macro_rules! tables_fields {
-    ($then:ident { $($first:tt)* }) => {
-        $then! {
-            $($first)*
-            listed {
-                /// Learned table rows `max_len`.
-                max_len: usize = 512,
-                /// Sequence length shown against the learned table.
-                seq_len: usize = 640,
-                /// Learned table width.
-                dim: usize = 64,
-                /// Seed of the learned table and of NoPE's values.
-                seed: u64 = 1,
-                /// Shaw's `k`.
-                shaw_k: usize = 4,
-                /// Positions of Shaw's matrix.
-                shaw_len: usize = 16,
-                /// Positions of T5's matrix.
-                t5_len: usize = 256,
-                /// T5 `num_buckets`.
-                buckets: usize = 32,
-                /// T5 `max_distance`.
-                max_distance: usize = 128,
-                /// T5 bidirectional (encoder) or causal (decoder).
-                bidirectional: bool = true,
-                /// ALiBi heads.
-                heads: usize = 8,
-                /// ALiBi sequence length.
-                alibi_len: usize = 64,
-                /// ALiBi causal mask.
-                causal: bool = true,
-                /// The chosen ALiBi head, from 1.
-                head: usize = 1,
-                /// The chosen head's slope, when the reader overrides it.
-                slope: Option<f64> = None,
-                /// NoPE sequence length.
-                nope_len: usize = 256,
-                /// NoPE value width.
-                nope_dim: usize = 64,
-                /// The position every method is compared at.
-                pos: usize = 37,
-                /// Transformer-XL's sentence (1 to 16 tokens after
-                /// [`crate::math::attention::tokenize`]).
-                txl_sentence: String = crate::math::attention::EXAMPLE.to_string(),
-                /// Seed of Transformer-XL's `W_{k,R}`, `u` and `v`.
-                txl_seed: u64 = 0,
-                /// Which of Transformer-XL's terms the matrix shows.
-                txl_term: $crate::params::tables::TxlTerm = TxlTerm::Score,
-                /// DroPE's head_dim.
-                drope_dim: usize = 128,
-                /// DroPE's RoPE base.
-                drope_base: f64 = 10_000.0,
-                /// DroPE's trained length L₀.
-                drope_trained: usize = 4096,
-                /// DroPE's target over L₀ (`T = s·L₀`, YaRN's factor).
-                drope_factor: usize = 8,
-                /// DroPE's distractor keys.
-                drope_distractors: usize = 16,
-                /// Seed of DroPE's query and distractors.
-                drope_seed: u64 = 0,
-            }
-            own {}
-        }
-    };
+crate::params::listed::fields! { $
+    /// Chapter 4's parameters, each declared once ([`super::listed`]): [`TablesView`] and the app's
+    /// signals are both written from this list.
+    tables_fields
+    listed {
+        /// Learned table rows `max_len`.
+        max_len: usize = 512,
+        /// Sequence length shown against the learned table.
+        seq_len: usize = 640,
+        /// Learned table width.
+        dim: usize = 64,
+        /// Seed of the learned table and of NoPE's values.
+        seed: u64 = 1,
+        /// Shaw's `k`.
+        shaw_k: usize = 4,
+        /// Positions of Shaw's matrix.
+        shaw_len: usize = 16,
+        /// Positions of T5's matrix.
+        t5_len: usize = 256,
+        /// T5 `num_buckets`.
+        buckets: usize = 32,
+        /// T5 `max_distance`.
+        max_distance: usize = 128,
+        /// T5 bidirectional (encoder) or causal (decoder).
+        bidirectional: bool = true,
+        /// ALiBi heads.
+        heads: usize = 8,
+        /// ALiBi sequence length.
+        alibi_len: usize = 64,
+        /// ALiBi causal mask.
+        causal: bool = true,
+        /// The chosen ALiBi head, from 1.
+        head: usize = 1,
+        /// The chosen head's slope, when the reader overrides it.
+        slope: Option<f64> = None,
+        /// NoPE sequence length.
+        nope_len: usize = 256,
+        /// NoPE value width.
+        nope_dim: usize = 64,
+        /// The position every method is compared at.
+        pos: usize = 37,
+        /// Transformer-XL's sentence (1 to 16 tokens after
+        /// [`crate::math::attention::tokenize`]).
+        txl_sentence: String = crate::math::attention::EXAMPLE.to_string(),
+        /// Seed of Transformer-XL's `W_{k,R}`, `u` and `v`.
+        txl_seed: u64 = 0,
+        /// Which of Transformer-XL's terms the matrix shows.
+        txl_term: $crate::params::tables::TxlTerm = TxlTerm::Score,
+        /// DroPE's head_dim.
+        drope_dim: usize = 128,
+        /// DroPE's RoPE base.
+        drope_base: f64 = 10_000.0,
+        /// DroPE's trained length L₀.
+        drope_trained: usize = 4096,
+        /// DroPE's target over L₀ (`T = s·L₀`, YaRN's factor).
+        drope_factor: usize = 8,
+        /// DroPE's distractor keys.
+        drope_distractors: usize = 16,
+        /// Seed of DroPE's query and distractors.
+        drope_seed: u64 = 0,
+    }
+    own {}
 }
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
 pub(crate) use tables_fields;

@@ -420,33 +420,30 @@ macro_rules! field_row {
     };
 }
 
-/// `int!(key, name, range, field)`: a whole number in `range`, the view's `field`.
-macro_rules! int {
-    ($key:literal, $name:literal, $range:expr, $($field:tt)+) => {
-        $crate::params::decl::field_row!(int_row, $key, $name, $range, @ $($field)+)
-    };
+/// Declares each `$name!(key, name, range, field)`: a row of `$row` with that key, name and
+/// range, whose value is the view's `field`. (`$d` is a `$`, so that the macros it declares can
+/// have arguments of their own.)
+macro_rules! ranged_rows {
+    ($d:tt $($(#[$doc:meta])* $name:ident => $row:ident;)*) => {$(
+        $(#[$doc])*
+        macro_rules! $name {
+            ($d key:literal, $d label:literal, $d range:expr, $d($d field:tt)+) => {
+                $d crate::params::decl::field_row!($row, $d key, $d label, $d range, @ $d($d field)+)
+            };
+        }
+    )*};
 }
 
-/// `even!(key, name, range, field)`: an even whole number in `range`, the view's `field`.
-macro_rules! even {
-    ($key:literal, $name:literal, $range:expr, $($field:tt)+) => {
-        $crate::params::decl::field_row!(even_row, $key, $name, $range, @ $($field)+)
-    };
-}
-
-/// `int_within!(key, name, |v| range, field)`: a whole number whose range depends on the other
-/// keys (read after them), the view's `field`.
-macro_rules! int_within {
-    ($key:literal, $name:literal, $range:expr, $($field:tt)+) => {
-        $crate::params::decl::field_row!(int_within_row, $key, $name, $range, @ $($field)+)
-    };
-}
-
-/// `float!(key, name, range, field)`: a finite number in `range`, the view's `field`.
-macro_rules! float {
-    ($key:literal, $name:literal, $range:expr, $($field:tt)+) => {
-        $crate::params::decl::field_row!(float_row, $key, $name, $range, @ $($field)+)
-    };
+ranged_rows! { $
+    /// `int!(key, name, range, field)`: a whole number in `range`, the view's `field`.
+    int => int_row;
+    /// `even!(key, name, range, field)`: an even whole number in `range`, the view's `field`.
+    even => even_row;
+    /// `int_within!(key, name, |v| range, field)`: a whole number whose range depends on the
+    /// other keys (read after them), the view's `field`.
+    int_within => int_within_row;
+    /// `float!(key, name, range, field)`: a finite number in `range`, the view's `field`.
+    float => float_row;
 }
 
 /// `seed!(key, field)`: a seed, the view's `field`.

@@ -54,36 +54,32 @@ pub const MAX_COMPARE: usize = 10_000;
 /// At most this many waves at once (more is unreadable).
 pub const MAX_WAVE_DIMS: usize = 8;
 
-/// Chapter 1's parameters, each declared once ([`super::listed`]): [`SinusoidalView`] and the
-/// app's signals are both written from this list. The encoding's `params` are the view's own: the
-/// app holds one signal per parameter of [`SinusoidalParams`].
-macro_rules! sinusoidal_fields {
-    ($then:ident { $($first:tt)* }) => {
-        $then! {
-            $($first)*
-            listed {
-                /// Which of the table's two views are shown.
-                show: $crate::params::TableView = TableView::Both,
-                /// The highlighted position (row), always `< params.positions`.
-                pos: usize = 0,
-                /// Dimensions plotted as waves (distinct, each `< params.dim`, at most
-                /// [`crate::params::MAX_WAVE_DIMS`]).
-                dims: Vec<usize> = DEFAULT_WAVE_DIMS.to_vec(),
-                /// The offset `k` of the relative-shift figure.
-                shift: usize = DEFAULT_SHIFT,
-                /// The positions of the adding-to-a-token figure: a reference and two others.
-                compare: [usize; 3] = DEFAULT_COMPARE,
-                /// The heatmap's rows (positions) shown; `None` = all.
-                rows: Option<$crate::params::Span> = None,
-                /// The heatmap's columns (dimensions) shown; `None` = all.
-                cols: Option<$crate::params::Span> = None,
-            }
-            own {
-                /// What to compute.
-                params: $crate::math::sinusoidal::SinusoidalParams = SINUSOIDAL_DEFAULT,
-            }
-        }
-    };
+crate::params::listed::fields! { $
+    /// Chapter 1's parameters, each declared once ([`super::listed`]): [`SinusoidalView`] and the
+    /// app's signals are both written from this list. The encoding's `params` are the view's own: the
+    /// app holds one signal per parameter of [`SinusoidalParams`].
+    sinusoidal_fields
+    listed {
+        /// Which of the table's two views are shown.
+        show: $crate::params::TableView = TableView::Both,
+        /// The highlighted position (row), always `< params.positions`.
+        pos: usize = 0,
+        /// Dimensions plotted as waves (distinct, each `< params.dim`, at most
+        /// [`crate::params::MAX_WAVE_DIMS`]).
+        dims: Vec<usize> = DEFAULT_WAVE_DIMS.to_vec(),
+        /// The offset `k` of the relative-shift figure.
+        shift: usize = DEFAULT_SHIFT,
+        /// The positions of the adding-to-a-token figure: a reference and two others.
+        compare: [usize; 3] = DEFAULT_COMPARE,
+        /// The heatmap's rows (positions) shown; `None` = all.
+        rows: Option<$crate::params::Span> = None,
+        /// The heatmap's columns (dimensions) shown; `None` = all.
+        cols: Option<$crate::params::Span> = None,
+    }
+    own {
+        /// What to compute.
+        params: $crate::math::sinusoidal::SinusoidalParams = SINUSOIDAL_DEFAULT,
+    }
 }
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
 pub(crate) use sinusoidal_fields;

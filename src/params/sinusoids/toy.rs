@@ -6,20 +6,16 @@ use crate::params::Notice;
 use crate::params::decl::{self, Table, choice, float, int, sentence};
 use crate::params::listed::view_struct;
 
-/// The order-blindness figure's parameters, declared once ([`crate::params::listed`]).
-macro_rules! order_fields {
-    ($then:ident { $($first:tt)* }) => {
-        $then! {
-            $($first)*
-            listed {
-                /// The sentence (1 to 16 tokens after [`crate::math::attention::tokenize`]).
-                sentence: String = crate::math::attention::EXAMPLE.to_string(),
-                /// Whether the sinusoidal encoding is added to the token embeddings.
-                with_position: bool = false,
-            }
-            own {}
-        }
-    };
+crate::params::listed::fields! { $
+    /// The order-blindness figure's parameters, declared once ([`crate::params::listed`]).
+    order_fields
+    listed {
+        /// The sentence (1 to 16 tokens after [`crate::math::attention::tokenize`]).
+        sentence: String = crate::math::attention::EXAMPLE.to_string(),
+        /// Whether the sinusoidal encoding is added to the token embeddings.
+        with_position: bool = false,
+    }
+    own {}
 }
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
 pub(crate) use order_fields;
@@ -66,20 +62,16 @@ pub const ORDER_TABLE: Table<OrderView> = Table {
     fit: |_| {},
 };
 
-/// The naive-fixes figure's parameters, declared once ([`crate::params::listed`]).
-macro_rules! naive_fields {
-    ($then:ident { $($first:tt)* }) => {
-        $then! {
-            $($first)*
-            listed {
-                /// Position whose value `sin(pos)` is matched.
-                pos: usize = 2,
-                /// Tolerance ε of the match.
-                eps: f64 = 1e-3,
-            }
-            own {}
-        }
-    };
+crate::params::listed::fields! { $
+    /// The naive-fixes figure's parameters, declared once ([`crate::params::listed`]).
+    naive_fields
+    listed {
+        /// Position whose value `sin(pos)` is matched.
+        pos: usize = 2,
+        /// Tolerance ε of the match.
+        eps: f64 = 1e-3,
+    }
+    own {}
 }
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
 pub(crate) use naive_fields;
