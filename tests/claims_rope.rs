@@ -13,7 +13,7 @@ use says::assert_says;
 use pe_explorer::explain::rope::{AngleVerdict, ScoreTrend, angle_verdict, score_trend};
 use pe_explorer::math::plane;
 use pe_explorer::math::rope::{Layout, dot, inv_freq, rotate};
-use pe_explorer::math::rope_scores::decay_bound;
+use pe_explorer::math::rope_scores::{QueryKey, decay_bound};
 use pe_explorer::params::parse_query;
 use pe_explorer::params::rope::RopeView;
 use pe_explorer::scene::rope::score_tables;
@@ -62,7 +62,7 @@ proptest! {
         let q = if random { rand_vec(2 * half, seed) } else { vec![1.0; 2 * half] };
         let k = if random { rand_vec(2 * half, seed ^ 0x9e37) } else { vec![1.0; 2 * half] };
         let g = brute_scores(&q, &k, base, 2 * half, layout, n);
-        let bound = decay_bound(&q, &k, base, 2 * half, layout, n);
+        let bound = decay_bound(QueryKey { q: &q, k: &k, base, rotary_dim: 2 * half, layout }, n);
         let claim = score_trend(&g, &bound, half);
         let text = claim.to_string();
         match claim {

@@ -176,14 +176,24 @@ fn model_configs_match_transformers_rotary_embeddings() {
     }
 }
 
+/// One record of `rope_apply.json`: head_dim, base, the positions and the vectors q and k.
+fn apply_case(r: &Value) -> (usize, f64, Vec<f64>, Vec<f64>, Vec<f64>) {
+    let d = r["head_dim"].as_u64().expect("head_dim") as usize;
+    let base = r["base"].as_f64().expect("base");
+    (
+        d,
+        base,
+        vector(&r["positions"]),
+        vector(&r["q"]),
+        vector(&r["k"]),
+    )
+}
+
 #[test]
 fn rope_application_matches_llama_rotate_half_and_gptj_rotate_every_two() {
     let mut checked = 0;
     for r in records("rope_apply.json") {
-        let d = r["head_dim"].as_u64().expect("head_dim") as usize;
-        let base = r["base"].as_f64().expect("base");
-        let positions = vector(&r["positions"]);
-        let (q, k) = (vector(&r["q"]), vector(&r["k"]));
+        let (d, base, positions, q, k) = apply_case(&r);
         assert_eq!((q.len(), k.len()), (d, d), "q and k are head_dim wide");
         let theta = rope::inv_freq(d, base);
         for (key, layout) in [
@@ -198,27 +208,20 @@ fn rope_application_matches_llama_rotate_half_and_gptj_rotate_every_two() {
                 (positions.len(), positions.len())
             );
             for (a, &m) in positions.iter().enumerate() {
-                assert_all_close(
-                    &rope::rotate(&q, m, &theta, layout),
-                    &q_rot[a],
-                    &format!("{key} q_rot[{a}]"),
-                );
-                assert_all_close(
-                    &rope::rotate(&k, m, &theta, layout),
-                    &k_rot[a],
-                    &format!("{key} k_rot[{a}]"),
-                );
-                // The libraries' own form, x ⊙ cos + rotate_half(x) ⊙ sin, and R_m·x.
-                assert_all_close(
-                    &rope::apply_efficient(&q, m, &theta, layout),
-                    &q_rot[a],
-                    &format!("{key} apply_efficient(q)[{a}]"),
-                );
-                assert_all_close(
-                    &rope::apply_efficient(&k, m, &theta, layout),
-                    &k_rot[a],
-                    &format!("{key} apply_efficient(k)[{a}]"),
-                );
+                for (name, x, rot) in [("q", &q, &q_rot), ("k", &k, &k_rot)] {
+                    assert_all_close(
+                        &rope::rotate(x, m, &theta, layout),
+                        &rot[a],
+                        &format!("{key} {name}_rot[{a}]"),
+                    );
+                    // The libraries' own form, x ⊙ cos + rotate_half(x) ⊙ sin.
+                    assert_all_close(
+                        &rope::apply_efficient(x, m, &theta, layout),
+                        &rot[a],
+                        &format!("{key} apply_efficient({name})[{a}]"),
+                    );
+                }
+                // R_m·x.
                 let r = rope::rotation_matrix(m, &theta, layout);
                 let rq: Vec<f64> = r.chunks_exact(d).map(|row| rope::dot(row, &q)).collect();
                 assert_all_close(&rq, &q_rot[a], &format!("{key} R·q[{a}]"));
@@ -253,10 +256,7 @@ fn rope_application_matches_llama_rotate_half_and_gptj_rotate_every_two() {
 fn hf_permutation_maps_gptj_rotations_to_llama_ones() {
     let mut checked = 0;
     for r in records("rope_apply.json") {
-        let d = r["head_dim"].as_u64().expect("head_dim") as usize;
-        let base = r["base"].as_f64().expect("base");
-        let positions = vector(&r["positions"]);
-        let (q, k) = (vector(&r["q"]), vector(&r["k"]));
+        let (d, base, positions, q, k) = apply_case(&r);
         let theta = rope::inv_freq(d, base);
         let perm = rope::hf_permutation(d);
         let (pq, pk) = (rope::permute(&q, &perm), rope::permute(&k, &perm));

@@ -17,6 +17,23 @@
 use super::phase::Phases;
 use super::rope::{Layout, decay, inv_freq, pair};
 
+/// A query and a key, and how they turn: the first `rotary_dim` coordinates with the frequencies
+/// `inv_freq(rotary_dim, base)`, paired as `layout` says; the rest pass through. Preconditions:
+/// `q.len() == k.len()`, `rotary_dim` even with `2 ≤ rotary_dim ≤ q.len()`, `base > 1`.
+#[derive(Clone, Copy, Debug)]
+pub struct QueryKey<'a> {
+    /// The query.
+    pub q: &'a [f64],
+    /// The key.
+    pub k: &'a [f64],
+    /// RoPE's base.
+    pub base: f64,
+    /// The coordinates that turn.
+    pub rotary_dim: usize,
+    /// Which coordinates pair up.
+    pub layout: Layout,
+}
+
 /// `(A_i, B_i)` per rotated pair and the constant of the unrotated tail.
 fn coefficients(
     q: &[f64],
@@ -40,19 +57,11 @@ fn coefficients(
 
 /// The score `q'_m · k'_n` for every distance `r = m − n` from `−(n−1)` to `n−1`: entry
 /// `r + n − 1`. So the score matrix is `out[m − n + n − 1]` at row m, column n (a Toeplitz
-/// matrix). Preconditions: `q.len() == k.len()`, `rotary_dim` even with
-/// `2 ≤ rotary_dim ≤ q.len()`, `n ≥ 1`, `base > 1`.
-pub fn score_by_distance(
-    q: &[f64],
-    k: &[f64],
-    base: f64,
-    rotary_dim: usize,
-    layout: Layout,
-    n: usize,
-) -> Vec<f64> {
-    let (a, b, tail) = coefficients(q, k, rotary_dim, layout);
+/// matrix). Preconditions: those of [`QueryKey`], and `n ≥ 1`.
+pub fn score_by_distance(qk: QueryKey, n: usize) -> Vec<f64> {
+    let (a, b, tail) = coefficients(qk.q, qk.k, qk.rotary_dim, qk.layout);
     let mut out = vec![0.0; 2 * n - 1];
-    let mut phases = Phases::new(inv_freq(rotary_dim, base));
+    let mut phases = Phases::new(inv_freq(qk.rotary_dim, qk.base));
     for r in 0..n {
         let (mut even, mut odd) = (0.0, 0.0);
         for ((c, s), (ai, bi)) in phases.cos().iter().zip(phases.sin()).zip(a.iter().zip(&b)) {
@@ -76,15 +85,8 @@ pub fn score_by_distance(
 ///
 /// (Abel summation of the complex sum; the tail of a partial rotation is a constant).
 /// Preconditions as [`score_by_distance`].
-pub fn decay_bound(
-    q: &[f64],
-    k: &[f64],
-    base: f64,
-    rotary_dim: usize,
-    layout: Layout,
-    n: usize,
-) -> Vec<f64> {
-    let (a, b, tail) = coefficients(q, k, rotary_dim, layout);
+pub fn decay_bound(qk: QueryKey, n: usize) -> Vec<f64> {
+    let (a, b, tail) = coefficients(qk.q, qk.k, qk.rotary_dim, qk.layout);
     // h_i = q̃_i·conj(k̃_i) = A_i + i·B_i, and h_{d/2} = 0.
     let h: Vec<(f64, f64)> = a
         .iter()
@@ -96,8 +98,8 @@ pub fn decay_bound(
         .windows(2)
         .map(|w| (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1))
         .fold(0.0, f64::max);
-    let half = (rotary_dim / 2) as f64;
-    decay(rotary_dim, base, n.saturating_sub(1))
+    let half = (qk.rotary_dim / 2) as f64;
+    decay(qk.rotary_dim, qk.base, n.saturating_sub(1))
         .into_iter()
         .map(|mean| step * mean * half + tail.abs())
         .collect()
@@ -127,7 +129,16 @@ mod tests {
             for (d, r) in [(8, 8), (12, 4), (16, 16)] {
                 let (q, k) = vectors(d);
                 let n = 40;
-                let g = score_by_distance(&q, &k, 100.0, r, layout, n);
+                let g = score_by_distance(
+                    QueryKey {
+                        q: &q,
+                        k: &k,
+                        base: 100.0,
+                        rotary_dim: r,
+                        layout,
+                    },
+                    n,
+                );
                 for m in [0usize, 3, 39] {
                     for p in [0usize, 17, 39] {
                         let direct = dot(
@@ -151,8 +162,14 @@ mod tests {
             for (d, r) in [(32, 32), (32, 8)] {
                 let (q, k) = vectors(d);
                 let n = 500;
-                let g = score_by_distance(&q, &k, 10_000.0, r, layout, n);
-                let bound = decay_bound(&q, &k, 10_000.0, r, layout, n);
+                let qk = QueryKey {
+                    q: &q,
+                    k: &k,
+                    base: 10_000.0,
+                    rotary_dim: r,
+                    layout,
+                };
+                let (g, bound) = (score_by_distance(qk, n), decay_bound(qk, n));
                 for dist in 0..n {
                     let s = g[n - 1 + dist].abs().max(g[n - 1 - dist].abs());
                     assert!(
@@ -168,10 +185,28 @@ mod tests {
     #[test]
     fn all_ones_scores_start_at_d() {
         let ones = vec![1.0; 64];
-        let g = score_by_distance(&ones, &ones, 10_000.0, 64, Layout::Interleaved, 10);
+        let g = score_by_distance(
+            QueryKey {
+                q: &ones,
+                k: &ones,
+                base: 10_000.0,
+                rotary_dim: 64,
+                layout: Layout::Interleaved,
+            },
+            10,
+        );
         assert!((g[9] - 64.0).abs() < 1e-12);
         // All-ones: h_i = 2 for every pair, so the only step is the last, |0 − 2| = 2.
-        let b = decay_bound(&ones, &ones, 10_000.0, 64, Layout::Half, 10);
+        let b = decay_bound(
+            QueryKey {
+                q: &ones,
+                k: &ones,
+                base: 10_000.0,
+                rotary_dim: 64,
+                layout: Layout::Half,
+            },
+            10,
+        );
         assert!((b[0] - 2.0 * 32.0 * 33.0 / 2.0).abs() < 1e-9, "{}", b[0]);
     }
 }

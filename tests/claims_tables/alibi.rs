@@ -6,7 +6,7 @@ use pe_explorer::math::alibi;
 use pe_explorer::params::tables as ptab;
 use proptest::prelude::*;
 
-use super::says::{assert_never_says, assert_says};
+use super::says::{assert_never_says, assert_opens, assert_says};
 use super::view;
 
 proptest! {
@@ -156,7 +156,7 @@ fn slopes_findings_for_every_head_count() {
         .to_string();
         let p = 1usize << heads.ilog2();
         if heads == 1 {
-            assert!(text.starts_with("1 head: its slope is 2^−8"), "{text}");
+            assert_opens(&text, "1 head: its slope is 2^−8");
         } else if p == heads {
             // The half-weight distances grow by 2^(8/H) from head to head.
             for (h, &m) in slopes.iter().enumerate() {
@@ -293,7 +293,10 @@ fn regression_alibi_attention_defaults() {
     let v = view("");
     let text = claims::head_ranges(&v.slopes(), 64, 63).to_string();
     // 8 heads, n = 64: ln 2/m = 1.39, 2.77 < 4 (local); 88.7, 177 > 63 (global).
-    assert!(text.starts_with("With 8 heads and n = 64: 2 give a key 4 positions away less than half the weight of the query's own key (local); 2 give every key this query sees, up to 63 positions away, more than half the weight of its own key (global); and 4 lie between."), "{text}");
+    assert_opens(
+        &text,
+        "With 8 heads and n = 64: 2 give a key 4 positions away less than half the weight of the query's own key (local); 2 give every key this query sees, up to 63 positions away, more than half the weight of its own key (global); and 4 lie between.",
+    );
     assert_says(&text, &["e^(−m·4000) ≈ 1.6e-7"]);
 }
 
@@ -375,25 +378,21 @@ fn regression_w2_short_sequences_judge_locality_at_the_farthest_key() {
     // n = 2: one key 1 back; every head gives it more than e^(−1/2) ≈ 0.61 of the own weight.
     let text = ranges_text("t.an=2");
     assert!(relative_weight(0.5, 1) > 0.5);
-    assert!(
-        text.starts_with(
-            "With 8 heads and n = 2: 0 give the farthest key this query sees, 1 position away \
+    assert_opens(
+        &text,
+        "With 8 heads and n = 2: 0 give the farthest key this query sees, 1 position away \
              (none is 4 away), less than half the weight of the query's own key (local); 8 give \
-             every key this query sees, up to 1 position away"
-        ),
-        "{text}"
+             every key this query sees, up to 1 position away",
     );
     // n = 3, causal: the key 2 back gets e^(−1) ≈ 0.37 from head 1 (local), e^(−0.5) ≈ 0.61 from
     // head 2 (global).
     assert!(relative_weight(0.5, 2) < 0.5 && relative_weight(0.25, 2) > 0.5);
     let text = ranges_text("t.an=3");
-    assert!(
-        text.starts_with(
-            "With 8 heads and n = 3: 1 gives the farthest key this query sees, 2 positions away \
+    assert_opens(
+        &text,
+        "With 8 heads and n = 3: 1 gives the farthest key this query sees, 2 positions away \
              (none is 4 away), less than half the weight of the query's own key (local); 7 give \
-             every key this query sees, up to 2 positions away"
-        ),
-        "{text}"
+             every key this query sees, up to 2 positions away",
     );
     // n = 3, no mask: the middle query sees keys 1 away on both sides.
     let text = ranges_text("t.an=3&t.causal=0");
@@ -406,9 +405,9 @@ fn regression_w2_short_sequences_judge_locality_at_the_farthest_key() {
     );
     // n = 5: a key 4 back exists again; heads 1 and 2 halve within 4 (ln 2/m = 1.39, 2.77).
     let text = ranges_text("t.an=5");
-    assert!(
-        text.starts_with("With 8 heads and n = 5: 2 give a key 4 positions away"),
-        "{text}"
+    assert_opens(
+        &text,
+        "With 8 heads and n = 5: 2 give a key 4 positions away",
     );
 }
 

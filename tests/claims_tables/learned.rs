@@ -6,7 +6,7 @@ use pe_explorer::math::learned;
 use pe_explorer::params::tables as ptab;
 use proptest::prelude::*;
 
-use super::says::{assert_never_says, assert_says};
+use super::says::{assert_never_says, assert_opens, assert_says};
 use super::view;
 
 proptest! {
@@ -103,9 +103,9 @@ fn regression_learned_similarity_small_table() {
 fn regression_learned_cliff_1024() {
     let v = view("t.n=1024");
     let text = claims::learned_status(v.max_len, v.seq_len);
-    assert!(
-        text.starts_with("512 of the 1024 positions (512 … 1023) have no learned vector"),
-        "{text}"
+    assert_opens(
+        &text,
+        "512 of the 1024 positions (512 … 1023) have no learned vector",
     );
     assert!(
         text.contains("RoPE's angles p·θᵢ") && !text.contains("m·θ"),
@@ -197,12 +197,10 @@ fn regression_u1_one_missing_position_is_singular() {
     let v = view("t.n=513");
     assert_eq!((v.max_len, v.seq_len), (512, 513));
     let text = claims::learned_status(v.max_len, v.seq_len);
-    assert!(
-        text.starts_with(
-            "1 of the 513 positions (position 512) has no learned vector: a model with this \
-             table cannot read it."
-        ),
-        "{text}"
+    assert_opens(
+        &text,
+        "1 of the 513 positions (position 512) has no learned vector: a model with this \
+             table cannot read it.",
     );
     assert_never_says(&text, &["512 … 512"]);
 }

@@ -8,7 +8,7 @@ use pe_explorer::math::relative;
 use pe_explorer::params::tables as ptab;
 use proptest::prelude::*;
 
-use super::says::{assert_never_says, assert_says};
+use super::says::{assert_never_says, assert_opens, assert_says};
 use super::view;
 
 proptest! {
@@ -79,7 +79,10 @@ fn regression_shaw_defaults() {
         k: v.shaw_k,
     }
     .to_string();
-    assert!(text.starts_with("k = 4: 9 distinct clipped distances (each with a wᴷ and a wⱽ) serve all 256 query–key pairs of 16 positions; in one layer, every pair more than 4 apart"), "{text}");
+    assert_opens(
+        &text,
+        "k = 4: 9 distinct clipped distances (each with a wᴷ and a wⱽ) serve all 256 query–key pairs of 16 positions; in one layer, every pair more than 4 apart",
+    );
 }
 
 // ------------------------------------------------------------------ the second review's links

@@ -186,25 +186,24 @@ fn rope_apply_rotates_and_dots() {
 
 #[test]
 fn rope_apply_rotary_dim_rotates_only_the_head() {
-    let args = |r: &str| {
-        json(&[
-            "rope-apply",
-            "--dim",
-            "6",
-            "--base",
-            "100",
-            "--layout",
-            "half",
-            "--rotary-dim",
-            r,
-            "--positions",
-            "0,3,7.5",
-            "--q",
-            "0.5,-1,2,0,4,-3",
-            "--k",
-            "1,1,-0.25,3,0,2",
-        ])
-    };
+    let head = [
+        "rope-apply",
+        "--dim",
+        "6",
+        "--base",
+        "100",
+        "--layout",
+        "half",
+    ];
+    let vectors = [
+        "--positions",
+        "0,3,7.5",
+        "--q",
+        "0.5,-1,2,0,4,-3",
+        "--k",
+        "1,1,-0.25,3,0,2",
+    ];
+    let args = |r: &str| json(&[&head[..], &["--rotary-dim", r], &vectors[..]].concat());
     let q = [0.5, -1.0, 2.0, 0.0, 4.0, -3.0];
     let k = [1.0, 1.0, -0.25, 3.0, 0.0, 2.0];
     let v = args("4");
@@ -217,24 +216,7 @@ fn rope_apply_rotary_dim_rotates_only_the_head() {
     assert_eq!(v["dots"][2][1].as_f64(), Some(rope::dot(&want_q, &want_k)));
     // The default is the whole head, exactly as without the flag.
     let full = args("6");
-    let mut without = vec![
-        "rope-apply",
-        "--dim",
-        "6",
-        "--base",
-        "100",
-        "--layout",
-        "half",
-    ];
-    without.extend([
-        "--positions",
-        "0,3,7.5",
-        "--q",
-        "0.5,-1,2,0,4,-3",
-        "--k",
-        "1,1,-0.25,3,0,2",
-    ]);
-    let default = json(&without);
+    let default = json(&[&head[..], &vectors[..]].concat());
     assert_eq!(default, full);
     assert_eq!(default["rotary_dim"], 6);
 }

@@ -25,3 +25,12 @@ pub fn assert_never_says(text: &str, phrases: &[&str]) {
         .collect();
     assert!(present.is_empty(), "should not say {present:?} in:\n{text}");
 }
+
+/// Fails, showing the text, unless `text` begins with `opening`.
+#[track_caller]
+pub fn assert_opens(text: &str, opening: &str) {
+    assert!(
+        text.starts_with(opening),
+        "should open with {opening:?}:\n{text}"
+    );
+}

@@ -95,7 +95,7 @@ proptest! {
         prop_assert!((rp::YAW.0..=rp::YAW.1).contains(&v.view[0]) && (rp::PITCH.0..=rp::PITCH.1).contains(&v.view[1]));
         // What the score figure computes from it is finite.
         let q = vec![1.0; v.dim];
-        let g = pe_explorer::math::rope_scores::score_by_distance(&q, &q, v.base, v.rotary_dim, v.layout, v.positions.min(64));
+        let g = pe_explorer::math::rope_scores::score_by_distance(pe_explorer::math::rope_scores::QueryKey { q: &q, k: &q, base: v.base, rotary_dim: v.rotary_dim, layout: v.layout }, v.positions.min(64));
         prop_assert!(g.iter().all(|x| x.is_finite()));
     }
 }

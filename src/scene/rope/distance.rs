@@ -9,7 +9,7 @@ use crate::chart::heatmap::HeatmapSpec;
 use crate::chart::lines::{LinePlotSpec, Series, series_color};
 use crate::chart::theme::Theme;
 use crate::math::rope::Layout;
-use crate::math::rope_scores::{decay_bound, score_by_distance};
+use crate::math::rope_scores::{QueryKey, decay_bound, score_by_distance};
 use crate::params::Views;
 
 /// The matrix's height.
@@ -30,8 +30,14 @@ pub fn score_tables(
     (base, rotary_dim, layout): (f64, usize, Layout),
     n: usize,
 ) -> (Vec<f64>, Vec<f64>) {
-    let g = score_by_distance(q, k, base, rotary_dim, layout, n);
-    let bound = decay_bound(q, k, base, rotary_dim, layout, n);
+    let qk = QueryKey {
+        q,
+        k,
+        base,
+        rotary_dim,
+        layout,
+    };
+    let (g, bound) = (score_by_distance(qk, n), decay_bound(qk, n));
     (g, bound)
 }
 
