@@ -100,11 +100,47 @@ fn watch_one_of(
 }
 
 /// The laid-out CSS width of `canvas` (0 until it is mounted and laid out), kept current by a
-/// `ResizeObserver`. Figures that draw a second canvas in the same effect read its width here.
-pub fn observed_width(canvas: NodeRef<Canvas>) -> RwSignal<f64> {
+/// `ResizeObserver`.
+fn observed_width(canvas: NodeRef<Canvas>) -> RwSignal<f64> {
     let width = RwSignal::new(0.0);
     once_mounted(canvas, move |el| watch_width(el, width));
     width
+}
+
+/// A figure's second canvas, painted by the same effect as its first (the curve beside a matrix,
+/// the right-hand matrix of a pair, the small multiples): its node, and its laid-out CSS width
+/// (0 until it is mounted and laid out), kept current by a `ResizeObserver`.
+#[derive(Clone, Copy)]
+pub struct SecondCanvas {
+    /// The canvas element's node.
+    pub node: NodeRef<Canvas>,
+    width: RwSignal<f64>,
+}
+
+impl Default for SecondCanvas {
+    fn default() -> Self {
+        SecondCanvas::new()
+    }
+}
+
+impl SecondCanvas {
+    /// A canvas to mount with `node_ref=…node`, its width watched once it is mounted.
+    pub fn new() -> SecondCanvas {
+        let node = NodeRef::<Canvas>::new();
+        SecondCanvas {
+            node,
+            width: observed_width(node),
+        }
+    }
+
+    /// The surface to paint, or `None` before the canvas is mounted. Tracks the node and the
+    /// width, so the effect that reads it repaints when either changes.
+    pub fn surface(self) -> Option<Surface> {
+        Some(Surface {
+            el: self.node.get()?,
+            css_width: self.width.get(),
+        })
+    }
 }
 
 /// Runs `setup` once, with the canvas, as soon as it is mounted.

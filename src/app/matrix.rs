@@ -11,7 +11,7 @@
 //!
 //! The two layers are plain canvases the painter adds beside the figure's canvas, absolutely
 //! positioned and transparent to the pointer, so hover and keyboard stay on the figure's canvas.
-//! Pointer positions map back to cells through the frame's [`HeatmapLayout`].
+//! Pointer positions map back to cells through the frame's [`HeatmapLayout`] ([`super::select`]).
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -20,7 +20,7 @@ use web_sys::{HtmlCanvasElement, ImageData};
 
 use super::backend;
 use super::canvas::{self, Surface};
-use super::figure::Pointer;
+use super::select::cell_pointer;
 use crate::chart::colormap::{Lut, sample_indices};
 use crate::chart::heatmap::{self, HeatmapLayout, HeatmapSpec};
 
@@ -245,20 +245,14 @@ impl MatrixPainter {
             version,
             toeplitz,
         } = matrix;
-        self.paint_cells(
-            surface,
-            &height,
-            spec,
-            version,
-            highlight_rows,
-            Box::new(|lut, rows, cols, range, rgba| {
-                if toeplitz {
-                    lut.paint_toeplitz_into(values, stride, rows, cols, range, rgba);
-                } else {
-                    lut.paint_sampled_into(values, stride, rows, cols, range, rgba);
-                }
-            }),
-        )
+        let fill: CellFill = Box::new(|lut, rows, cols, range, rgba| {
+            if toeplitz {
+                lut.paint_toeplitz_into(values, stride, rows, cols, range, rgba);
+            } else {
+                lut.paint_sampled_into(values, stride, rows, cols, range, rgba);
+            }
+        });
+        self.paint_cells(surface, &height, spec, version, highlight_rows, fill)
     }
 
     /// [`MatrixPainter::paint`] for a matrix given by its entries `value(row, col)` instead of a
@@ -274,16 +268,10 @@ impl MatrixPainter {
         value: impl Fn(usize, usize) -> f64,
         highlight_rows: &[usize],
     ) -> Option<HeatmapLayout> {
-        self.paint_cells(
-            surface,
-            &height,
-            spec,
-            version,
-            highlight_rows,
-            Box::new(|lut, rows, cols, range, rgba| {
-                lut.paint_fn_into(rows, cols, range, rgba, &value)
-            }),
-        )
+        let fill: CellFill = Box::new(|lut, rows, cols, range, rgba| {
+            lut.paint_fn_into(rows, cols, range, rgba, &value)
+        });
+        self.paint_cells(surface, &height, spec, version, highlight_rows, fill)
     }
 
     /// What [`MatrixPainter::paint`] and [`MatrixPainter::paint_fn`] share: `fill` writes the
@@ -440,148 +428,6 @@ fn mark_rows(
     Some(())
 }
 
-/// The backend pixel under a mouse event on `canvas` (CSS offset × device-pixel ratio).
-pub fn event_pixel(canvas: &HtmlCanvasElement, ev: &web_sys::MouseEvent) -> (f64, f64) {
-    let ratio = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
-    (
-        f64::from(ev.offset_x()) * ratio,
-        f64::from(ev.offset_y()) * ratio,
-    )
-}
-
-/// Arrow-key navigation over the cells `rows × cols`: the next cursor for `key` from `at`, or
-/// `None` for keys it does not handle.
-pub fn step_cursor(
-    key: &str,
-    at: (usize, usize),
-    rows: std::ops::Range<usize>,
-    cols: std::ops::Range<usize>,
-) -> Option<(usize, usize)> {
-    let (r, c) = at;
-    let next = match key {
-        "ArrowUp" => (r.saturating_sub(1), c),
-        "ArrowDown" => (r + 1, c),
-        "ArrowLeft" => (r, c.saturating_sub(1)),
-        "ArrowRight" => (r, c + 1),
-        "Home" => (r, cols.start),
-        "End" => (r, cols.end.saturating_sub(1)),
-        "PageUp" => (r.saturating_sub(10), c),
-        "PageDown" => (r + 10, c),
-        _ => return None,
-    };
-    Some((
-        next.0
-            .clamp(rows.start, rows.end.saturating_sub(1).max(rows.start)),
-        next.1
-            .clamp(cols.start, cols.end.saturating_sub(1).max(cols.start)),
-    ))
-}
-
-/// The key handler of a matrix figure's canvas: the arrow, Home/End and Page keys move `cursor`
-/// over the `size()` = (rows, columns) cells, starting from `start` when nothing is selected.
-pub fn key_cursor(
-    cursor: RwSignal<Option<(usize, usize)>>,
-    size: impl Fn() -> (usize, usize) + Copy + 'static,
-    start: (usize, usize),
-) -> impl Fn(leptos::ev::KeyboardEvent) + Copy + 'static {
-    move |ev| {
-        let (rows, cols) = size();
-        let at = cursor.get_untracked().unwrap_or(start);
-        if let Some(next) = step_cursor(&ev.key(), at, 0..rows, 0..cols) {
-            ev.prevent_default();
-            cursor.set(Some(next));
-        }
-    }
-}
-
-/// Arrow-key navigation over `n` items in a row (clock faces, wheels): the next selection for
-/// `key` from `at` (nothing selected starts at 0), or `None` for keys it does not handle or when
-/// there are no items.
-pub fn step_item(key: &str, at: Option<usize>, n: usize) -> Option<usize> {
-    let last = n.checked_sub(1)?;
-    Some(match key {
-        "ArrowRight" | "ArrowDown" => at.map_or(0, |k| (k + 1).min(last)),
-        "ArrowLeft" | "ArrowUp" => at.map_or(0, |k| k.saturating_sub(1)),
-        "Home" => 0,
-        "End" => last,
-        _ => return None,
-    })
-}
-
-/// Hover and keyboard selection over the faces of a clock or wheel figure: the selected face,
-/// cleared whenever `count` drops to it or below (and when the pointer leaves), and the canvas's
-/// [`Pointer`].
-pub fn face_selection(
-    canvas: NodeRef<Canvas>,
-    layout: StoredValue<Option<crate::chart::clock::ClockLayout>>,
-    count: Signal<usize>,
-) -> (RwSignal<Option<usize>>, Pointer) {
-    let selected = RwSignal::new(None::<usize>);
-    Effect::new(move |_| {
-        let n = count.get();
-        if selected.get_untracked().is_some_and(|k| k >= n) {
-            selected.set(None);
-        }
-    });
-    let on_key = move |ev: web_sys::KeyboardEvent| {
-        let n = count.get_untracked();
-        if let Some(next) = step_item(&ev.key(), selected.get_untracked(), n) {
-            ev.prevent_default();
-            selected.set(Some(next));
-        }
-    };
-    let pointer = Pointer::new(hover_face(canvas, layout, selected), on_key).clearing(selected);
-    (selected, pointer)
-}
-
-/// The `mousemove` handler of a figure of clock faces (or wheels): selects the face under the
-/// pointer in the last drawn `layout` (none between faces).
-pub fn hover_face(
-    canvas: NodeRef<Canvas>,
-    layout: StoredValue<Option<crate::chart::clock::ClockLayout>>,
-    selected: RwSignal<Option<usize>>,
-) -> impl Fn(web_sys::MouseEvent) + Copy + 'static {
-    move |ev| {
-        let Some(el) = canvas.get_untracked() else {
-            return;
-        };
-        let (x, y) = event_pixel(&el, &ev);
-        let hit = layout.with_value(|l| l.as_ref().and_then(|l| l.clock_at(x, y)));
-        if hit != selected.get_untracked() {
-            selected.set(hit);
-        }
-    }
-}
-
-/// The `mousemove` handler of a matrix figure: maps the pointer to a cell of the last drawn
-/// `layout` and moves `cursor` there (outside the cells it leaves the cursor alone).
-pub fn hover_cell(
-    canvas: NodeRef<Canvas>,
-    layout: StoredValue<Option<HeatmapLayout>>,
-    cursor: RwSignal<Option<(usize, usize)>>,
-) -> impl Fn(web_sys::MouseEvent) + Copy + 'static {
-    move |ev| {
-        let Some(el) = canvas.get_untracked() else {
-            return;
-        };
-        let (x, y) = event_pixel(&el, &ev);
-        if let Some(cell) = layout.with_value(|l| l.as_ref().and_then(|l| l.cell_at(x, y))) {
-            cursor.set(Some(cell));
-        }
-    }
-}
-
-/// The [`Pointer`] of a matrix figure's canvas: [`hover_cell`] moves `cursor`, `on_key` (usually
-/// [`key_cursor`]) steps it, and leaving the canvas clears it.
-pub fn cell_pointer(
-    canvas: NodeRef<Canvas>,
-    layout: StoredValue<Option<HeatmapLayout>>,
-    cursor: RwSignal<Option<(usize, usize)>>,
-    on_key: impl Fn(web_sys::KeyboardEvent) + 'static,
-) -> Pointer {
-    Pointer::new(hover_cell(canvas, layout, cursor), on_key).clearing(cursor)
-}
-
 /// Two matrices side by side with one cursor (`<div class="pair">`): each canvas is hovered and
 /// stepped as [`cell_pointer`] does, both have the text alternative `label`, and both are
 /// described by the figure's readout paragraph (`{id}-readout`), which follows them.
@@ -591,7 +437,7 @@ pub fn MatrixPair<L, K>(
     canvases: [(NodeRef<Canvas>, StoredValue<Option<HeatmapLayout>>); 2],
     /// The selected cell, shared.
     cursor: RwSignal<Option<(usize, usize)>>,
-    /// What the keys do on either canvas (usually [`key_cursor`]).
+    /// What the keys do on either canvas (usually [`super::select::key_cursor`]).
     on_key: K,
     /// The readout's text, kept current.
     #[prop(into)]

@@ -22,6 +22,7 @@ pub mod matrix;
 pub mod near;
 pub mod panic;
 pub mod plot;
+pub mod select;
 pub mod split;
 pub mod state;
 pub mod tasks;

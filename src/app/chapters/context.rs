@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
-use crate::app::frame::chapter;
+use crate::app::frame::{chapter, figure_grid};
 use crate::app::near::{Near, watch};
 use crate::explain::context as claims;
 
@@ -58,43 +58,38 @@ pub fn Context() -> impl IntoView {
             "in which pairs they slow down and by how much. " {claims::notes::NUMBERS_SOURCE}
         </p>
         <p>{claims::notes::SHORT_INPUTS}</p>
-        <div class="figure-grid">
+        {figure_grid! { ContextControls;
             <Deferred>
-                <ContextControls />
+                <Turns />
             </Deferred>
-            <div class="figure-stack">
-                <Deferred>
-                    <Turns />
-                </Deferred>
-                <p class="bridge">
-                    "Where does each method put its slow-down? Compare the wavelengths pair "
-                    "by pair (tick more methods to overlay them):"
-                </p>
-                <Deferred>
-                    <Wavelengths />
-                </Deferred>
-                <p class="bridge">
-                    "What the model computes from them: the score of a query and a key as "
-                    "their distance grows, out to the target length."
-                </p>
-                <Deferred>
-                    <ScoresByDistance />
-                </Deferred>
-                <p class="bridge">
-                    "YaRN and LongRoPE also rescale the scores themselves:"
-                </p>
-                <Deferred>
-                    <AttentionFactor />
-                </Deferred>
-                <p class="bridge">
-                    "Dynamic NTK does not fix one target: its base follows the length of the "
-                    "sequence, as far as transformers' cache of frequencies lets it."
-                </p>
-                <Deferred>
-                    <DynamicNtk />
-                </Deferred>
-            </div>
-        </div>
+            <p class="bridge">
+                "Where does each method put its slow-down? Compare the wavelengths pair "
+                "by pair (tick more methods to overlay them):"
+            </p>
+            <Deferred>
+                <Wavelengths />
+            </Deferred>
+            <p class="bridge">
+                "What the model computes from them: the score of a query and a key as "
+                "their distance grows, out to the target length."
+            </p>
+            <Deferred>
+                <ScoresByDistance />
+            </Deferred>
+            <p class="bridge">
+                "YaRN and LongRoPE also rescale the scores themselves:"
+            </p>
+            <Deferred>
+                <AttentionFactor />
+            </Deferred>
+            <p class="bridge">
+                "Dynamic NTK does not fix one target: its base follows the length of the "
+                "sequence, as far as transformers' cache of frequencies lets it."
+            </p>
+            <Deferred>
+                <DynamicNtk />
+            </Deferred>
+        }}
     }
 }
 

@@ -10,7 +10,7 @@ use crate::app::deferred::Deferred;
 use crate::app::figures::models::cache::CacheBytes;
 use crate::app::figures::models::layers::LayerStrip;
 use crate::app::figures::models::sees::QuerySees;
-use crate::app::frame::chapter;
+use crate::app::frame::{chapter, figure_grid};
 use crate::app::state::models::ModelsState;
 use crate::math::layers::paste::{keep_read_fields, legacy_form, v5_form};
 use crate::math::layers::presets::PRESETS;
@@ -31,34 +31,29 @@ pub fn Models() -> impl IntoView {
             "layer does what — in fields whose names can mislead, and with defaults that live "
             "in the library's code, not in the file. Choose a model and a layer:"
         </p>
-        <div class="figure-grid">
+        {figure_grid! { ModelControls;
             <Deferred>
-                <ModelControls />
+                <LayerStrip />
             </Deferred>
-            <div class="figure-stack">
-                <Deferred>
-                    <LayerStrip />
-                </Deferred>
-                <p class="bridge">
-                    "Why ship such patterns? Memory: a windowed layer caps what it must keep "
-                    "for every token generated, its keys and values. (What a window costs in "
-                    "quality each model's report measures for itself.)"
-                </p>
-                <Deferred>
-                    <CacheBytes />
-                </Deferred>
-                <p class="bridge">
-                    "A window limits what one layer reads; stacked layers can carry more: "
-                    "each layer reads positions that already hold what they read the layer "
-                    "before. Sliding windows chain, each reaching W − 1 positions further "
-                    "back; chunks do not (a chunk's first position sees only itself), and "
-                    "it is the full layers that reach everything."
-                </p>
-                <Deferred>
-                    <QuerySees />
-                </Deferred>
-            </div>
-        </div>
+            <p class="bridge">
+                "Why ship such patterns? Memory: a windowed layer caps what it must keep "
+                "for every token generated, its keys and values. (What a window costs in "
+                "quality each model's report measures for itself.)"
+            </p>
+            <Deferred>
+                <CacheBytes />
+            </Deferred>
+            <p class="bridge">
+                "A window limits what one layer reads; stacked layers can carry more: "
+                "each layer reads positions that already hold what they read the layer "
+                "before. Sliding windows chain, each reaching W − 1 positions further "
+                "back; chunks do not (a chunk's first position sees only itself), and "
+                "it is the full layers that reach everything."
+            </p>
+            <Deferred>
+                <QuerySees />
+            </Deferred>
+        }}
         <h3>"Where ports go wrong"</h3>
         <ul class="pitfalls">
             <li>

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
-use crate::app::frame::chapter;
+use crate::app::frame::{chapter, figure_grid};
 use crate::app::near::{Near, watch};
 
 use crate::app::controls::{Choice, IntSlider, LogSlider};
@@ -92,66 +92,61 @@ pub fn Rope() -> impl IntoView {
             "per position; and Hugging Face's " <code>"rope_theta"</code> " is the base of "
             "that ladder — RoFormer's 10000 — not an angle at all."
         </p>
-        <div class="figure-grid">
+        {figure_grid! { RopeControls;
             <Deferred>
-                <RopeControls />
+                <FrequencyWheels />
             </Deferred>
-            <div class="figure-stack">
-                <Deferred>
-                    <FrequencyWheels />
-                </Deferred>
-                <p class="bridge">
-                    "Why only the distance counts: every R" <sub>"m"</sub> " turns each pair by "
-                    "its own m·θ" <sub>"i"</sub> " and leaves the rest (2×2 blocks on the "
-                    "diagonal when the pairs are interleaved, the same blocks spread over "
-                    "coordinates i and i + r/2 when half-split), so R" <sub>"m"</sub>
-                    <sup>"T"</sup> "R" <sub>"n"</sub> " = R" <sub>"n−m"</sub> " and (R"
-                    <sub>"m"</sub> "q)·(R" <sub>"n"</sub> "k) = q" <sup>"T"</sup> "R"
-                    <sub>"n−m"</sub> "k (RoFormer §3.2.2, eq. 16). In complex numbers, pair i "
-                    "of q is one number q̃" <sub>"i"</sub> ", turning it is multiplying by "
-                    "e" <sup>"imθ" <sub>"i"</sub></sup> ", and the score is Re Σ" <sub>"i"</sub>
-                    " q̃" <sub>"i"</sub> " k̃" <sub>"i"</sub> "* e" <sup>"i(m−n)θ"
-                    <sub>"i"</sub></sup> " — the form RoFormer derives it in; Meta's LLaMA "
-                    "code turns q and k as complex numbers this way, then takes an ordinary dot "
-                    "product. That is what RoFormer set out to find: a way "
-                    "to encode each position alone such that the query–key product depends "
-                    "only on the words and their distance; in 2D a rotation by m·θ is the "
-                    "answer its derivation arrives at (§3.4.1). So for a fixed q and k the "
-                    "score is a function of m − n alone (real q and k still depend on the "
-                    "words and their context), and a causal model only uses m ≥ n:"
-                </p>
-                <Deferred>
-                    <ScoresOverPositions />
-                </Deferred>
-                <p class="bridge">
-                    "RoFormer's “long-term decay” is a property of its bound, which shrinks "
-                    "with distance when there are many pairs. The score itself may fall too or "
-                    "not — with one pair it never does, random q and k need not, and the "
-                    "sentence under the figure says which for the settings shown — and the "
-                    "base sets how far a fall takes (chapter 3 leans on this). Which "
-                    "coordinates carry position? Turn one q to a few positions and compare "
-                    "them coordinate by coordinate:"
-                </p>
-                <Deferred>
-                    <BeforeAfter />
-                </Deferred>
-                <p class="bridge">
-                    "Hugging Face, GPT-NeoX, GPT-J and Meta's LLaMA code never build the R"
-                    <sub>"m"</sub> " of the wheels figure. The same rotation is two "
-                    "element-wise products and a shuffle:"
-                </p>
-                <Deferred>
-                    <EfficientForm />
-                </Deferred>
-                <p class="bridge">
-                    "Which coordinates form a pair is a convention, and the libraries disagree. "
-                    "It changes the vectors, not the scores — once the weights are permuted:"
-                </p>
-                <Deferred>
-                    <Layouts />
-                </Deferred>
-            </div>
-        </div>
+            <p class="bridge">
+                "Why only the distance counts: every R" <sub>"m"</sub> " turns each pair by "
+                "its own m·θ" <sub>"i"</sub> " and leaves the rest (2×2 blocks on the "
+                "diagonal when the pairs are interleaved, the same blocks spread over "
+                "coordinates i and i + r/2 when half-split), so R" <sub>"m"</sub>
+                <sup>"T"</sup> "R" <sub>"n"</sub> " = R" <sub>"n−m"</sub> " and (R"
+                <sub>"m"</sub> "q)·(R" <sub>"n"</sub> "k) = q" <sup>"T"</sup> "R"
+                <sub>"n−m"</sub> "k (RoFormer §3.2.2, eq. 16). In complex numbers, pair i "
+                "of q is one number q̃" <sub>"i"</sub> ", turning it is multiplying by "
+                "e" <sup>"imθ" <sub>"i"</sub></sup> ", and the score is Re Σ" <sub>"i"</sub>
+                " q̃" <sub>"i"</sub> " k̃" <sub>"i"</sub> "* e" <sup>"i(m−n)θ"
+                <sub>"i"</sub></sup> " — the form RoFormer derives it in; Meta's LLaMA "
+                "code turns q and k as complex numbers this way, then takes an ordinary dot "
+                "product. That is what RoFormer set out to find: a way "
+                "to encode each position alone such that the query–key product depends "
+                "only on the words and their distance; in 2D a rotation by m·θ is the "
+                "answer its derivation arrives at (§3.4.1). So for a fixed q and k the "
+                "score is a function of m − n alone (real q and k still depend on the "
+                "words and their context), and a causal model only uses m ≥ n:"
+            </p>
+            <Deferred>
+                <ScoresOverPositions />
+            </Deferred>
+            <p class="bridge">
+                "RoFormer's “long-term decay” is a property of its bound, which shrinks "
+                "with distance when there are many pairs. The score itself may fall too or "
+                "not — with one pair it never does, random q and k need not, and the "
+                "sentence under the figure says which for the settings shown — and the "
+                "base sets how far a fall takes (chapter 3 leans on this). Which "
+                "coordinates carry position? Turn one q to a few positions and compare "
+                "them coordinate by coordinate:"
+            </p>
+            <Deferred>
+                <BeforeAfter />
+            </Deferred>
+            <p class="bridge">
+                "Hugging Face, GPT-NeoX, GPT-J and Meta's LLaMA code never build the R"
+                <sub>"m"</sub> " of the wheels figure. The same rotation is two "
+                "element-wise products and a shuffle:"
+            </p>
+            <Deferred>
+                <EfficientForm />
+            </Deferred>
+            <p class="bridge">
+                "Which coordinates form a pair is a convention, and the libraries disagree. "
+                "It changes the vectors, not the scores — once the weights are permuted:"
+            </p>
+            <Deferred>
+                <Layouts />
+            </Deferred>
+        }}
         <p>
             "Only the queries and keys are turned, never the values — what attention "
             "averages. Here is one reason:"

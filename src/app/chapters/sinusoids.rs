@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
-use crate::app::frame::chapter;
+use crate::app::frame::{chapter, figure_grid};
 use crate::app::near::{Near, watch};
 use crate::app::split::split_point;
 use crate::app::units::{Code, Part, Unit, with_code};
@@ -164,80 +164,75 @@ fn SinusoidsRest() -> impl IntoView {
                 {note.text(move || explain::spacing_text(&params.get()))} " "
                 {note.text(move || explain::layout_text(&params.get()))}
             </p>
-            <div class="figure-grid">
-                <Deferred>
-                    <SinusoidalControls />
-                </Deferred>
-                <div class="figure-stack">
-                    // Hidden figures are off screen for the drawing code too: they skip redraws.
-                    <div class="slot" hidden=move || !s.show.get().heatmap()>
-                        <Deferred>
-                            <SinusoidalHeatmap />
-                        </Deferred>
-                    </div>
-                    <p class="bridge" hidden=move || !s.show.get().waves() use:watch=waves>
-                        "Read the table down a column and you get a wave. With d_model = "
-                        {waves.text(move || s.dim.get())} " there are " {waves.text(move || explain::pairs_count_text(&params.get()))}
-                        "; each turns at an angular frequency ω" <sub>"i"</sub> " in radians per "
-                        "position, and its wavelength 2π/ω" <sub>"i"</sub> " is in positions: "
-                        {waves.text(move || explain::slowest_turn(&params.get()).to_string())}
-                    </p>
-                    <div class="slot" hidden=move || !s.show.get().waves()>
-                        <Deferred>
-                            <SinusoidalWaves />
-                        </Deferred>
-                    </div>
-                    <p class="bridge" use:watch=clocks>
-                        "Read it along a row instead — one position — and each pair is a clock "
-                        "hand turning at its own speed, like the second, minute and hour hands; "
-                        {clocks.text(move || readings.get().to_string())} "."
-                    </p>
+            {figure_grid! { SinusoidalControls;
+                // Hidden figures are off screen for the drawing code too: they skip redraws.
+                <div class="slot" hidden=move || !s.show.get().heatmap()>
                     <Deferred>
-                        <SinusoidalClocks />
+                        <SinusoidalHeatmap />
                     </Deferred>
-                    <p class="bridge">
-                        "If every position has its own pattern, how alike are two positions? "
-                        "Compare every pair of rows:"
-                    </p>
-                    <Deferred>
-                        <SinusoidalSimilarity />
-                    </Deferred>
-                    <p class="bridge" use:watch=shift>
-                        {shift.text(move || if params.get().is_shift_invariant() {
-                            "The similarity depends only on the distance because a shift by k "
-                        } else {
-                            "Apart from the lone sine, the similarity depends only on the distance, because a shift by k "
-                        })}
-                        "positions is the same rotation of every (sin, cos) pair, whatever the "
-                        "starting position. That is why each pair has both: sin((p+k)ω) = "
-                        "cos(kω)·sin(pω) + sin(kω)·cos(pω), and with sines alone the second term "
-                        {shift.text(move || if shift_k.get() == 0 {
-                            "(zero at k = 0, where nothing moves — pick an offset below)".to_string()
-                        } else {
-                            format!("— up to {} for pair 0 at k = {} —", sine_alone(), shift_k.get())
-                        })}
-                        " would be out of reach of any fixed matrix:"
-                    </p>
-                    <Deferred>
-                        <RelativeShift />
-                    </Deferred>
-                    <p class="bridge">
-                        "Finally, the model never sees the encoding alone: it is added to the "
-                        "word's own vector. Where does position end up?"
-                    </p>
-                    <Deferred>
-                        <AddToToken />
-                    </Deferred>
-                    <p class="bridge" use:watch=unfinished>
-                        "Vaswani et al. chose sinusoids because they “may allow the model to "
-                        "extrapolate to sequence lengths longer than the ones encountered during "
-                        "training” — a hope, and learned position embeddings did about as well "
-                        "in their tests (Table 3, row E). In practice sinusoidal models degrade "
-                        "past their training length (Press et al., 2022). "
-                        {unfinished.text(move || explain::unfinished(&params.get()).to_string())}
-                    </p>
                 </div>
-            </div>
+                <p class="bridge" hidden=move || !s.show.get().waves() use:watch=waves>
+                    "Read the table down a column and you get a wave. With d_model = "
+                    {waves.text(move || s.dim.get())} " there are " {waves.text(move || explain::pairs_count_text(&params.get()))}
+                    "; each turns at an angular frequency ω" <sub>"i"</sub> " in radians per "
+                    "position, and its wavelength 2π/ω" <sub>"i"</sub> " is in positions: "
+                    {waves.text(move || explain::slowest_turn(&params.get()).to_string())}
+                </p>
+                <div class="slot" hidden=move || !s.show.get().waves()>
+                    <Deferred>
+                        <SinusoidalWaves />
+                    </Deferred>
+                </div>
+                <p class="bridge" use:watch=clocks>
+                    "Read it along a row instead — one position — and each pair is a clock "
+                    "hand turning at its own speed, like the second, minute and hour hands; "
+                    {clocks.text(move || readings.get().to_string())} "."
+                </p>
+                <Deferred>
+                    <SinusoidalClocks />
+                </Deferred>
+                <p class="bridge">
+                    "If every position has its own pattern, how alike are two positions? "
+                    "Compare every pair of rows:"
+                </p>
+                <Deferred>
+                    <SinusoidalSimilarity />
+                </Deferred>
+                <p class="bridge" use:watch=shift>
+                    {shift.text(move || if params.get().is_shift_invariant() {
+                        "The similarity depends only on the distance because a shift by k "
+                    } else {
+                        "Apart from the lone sine, the similarity depends only on the distance, because a shift by k "
+                    })}
+                    "positions is the same rotation of every (sin, cos) pair, whatever the "
+                    "starting position. That is why each pair has both: sin((p+k)ω) = "
+                    "cos(kω)·sin(pω) + sin(kω)·cos(pω), and with sines alone the second term "
+                    {shift.text(move || if shift_k.get() == 0 {
+                        "(zero at k = 0, where nothing moves — pick an offset below)".to_string()
+                    } else {
+                        format!("— up to {} for pair 0 at k = {} —", sine_alone(), shift_k.get())
+                    })}
+                    " would be out of reach of any fixed matrix:"
+                </p>
+                <Deferred>
+                    <RelativeShift />
+                </Deferred>
+                <p class="bridge">
+                    "Finally, the model never sees the encoding alone: it is added to the "
+                    "word's own vector. Where does position end up?"
+                </p>
+                <Deferred>
+                    <AddToToken />
+                </Deferred>
+                <p class="bridge" use:watch=unfinished>
+                    "Vaswani et al. chose sinusoids because they “may allow the model to "
+                    "extrapolate to sequence lengths longer than the ones encountered during "
+                    "training” — a hope, and learned position embeddings did about as well "
+                    "in their tests (Table 3, row E). In practice sinusoidal models degrade "
+                    "past their training length (Press et al., 2022). "
+                    {unfinished.text(move || explain::unfinished(&params.get()).to_string())}
+                </p>
+            }}
     }
 }
 

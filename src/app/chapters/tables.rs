@@ -177,10 +177,8 @@ pub fn Tables() -> impl IntoView {
             </caption>
             <thead>
                 <tr>
-                    <th scope="col">"method"</th>
-                    <th scope="col">"2× (4096)"</th>
-                    <th scope="col">"4× (8192)"</th>
-                    <th scope="col">"8× (16384)"</th>
+                    <th scope="col">"method"</th><th scope="col">"2× (4096)"</th>
+                    <th scope="col">"4× (8192)"</th><th scope="col">"8× (16384)"</th>
                 </tr>
             </thead>
             <tbody>

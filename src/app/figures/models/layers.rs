@@ -107,8 +107,7 @@ pub fn LayerStrip() -> impl IntoView {
             <caption>{near::text(move || format!("The config fields behind layer {}, and what they mean", s.layer().get()))}</caption>
             <thead>
                 <tr>
-                    <th scope="col">"field"</th>
-                    <th scope="col">"value"</th>
+                    <th scope="col">"field"</th><th scope="col">"value"</th>
                     <th scope="col">"meaning here"</th>
                 </tr>
             </thead>

@@ -12,7 +12,7 @@ use crate::app::canvas;
 use crate::app::controls::{Choice, FloatSlider, IntSlider, split_pair};
 use crate::app::figure::{Drag, DragCanvas, draw_effect};
 use crate::app::frame::figure;
-use crate::app::matrix::event_pixel;
+use crate::app::select::event_pixel;
 use crate::app::state::AppState;
 use crate::app::state::rope::RopeState;
 use crate::app::theme::chapter_context;

@@ -18,9 +18,7 @@ use crate::scene::rope as scene;
 #[component]
 pub fn BeforeAfter() -> impl IntoView {
     let (s, theme) = chapter_context!(RopeState);
-    let pos = s.current_pos();
-    let rotary = s.rotary_dim();
-    let qk = s.qk_vectors();
+    let (pos, rotary, qk) = (s.current_pos(), s.rotary_dim(), s.qk_vectors());
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let (m, n, t) = (pos.get(), s.positions.get(), theme.get());

@@ -22,10 +22,12 @@ const TABLE_ROWS: usize = 6;
 #[component]
 pub fn EfficientForm() -> impl IntoView {
     let (s, theme) = chapter_context!(RopeState);
-    let inv_freq = s.rotary_inv_freq();
-    let rotary = s.rotary_dim();
-    let pos = s.current_pos();
-    let qk = s.qk_vectors();
+    let (inv_freq, rotary, pos, qk) = (
+        s.rotary_inv_freq(),
+        s.rotary_dim(),
+        s.current_pos(),
+        s.qk_vectors(),
+    );
     let computed = Memo::new(move |_| {
         let (m, layout) = (pos.get() as f64, s.layout.get());
         qk.with(|(q, _)| inv_freq.with(|f| scene::both_ways(q, m, f, layout)))

@@ -7,14 +7,14 @@ use leptos::prelude::*;
 
 use crate::app::near;
 
-use crate::app::canvas::Surface;
 use crate::app::controls::Choice;
 use crate::app::figure::{
-    DrawStats, InteractiveCanvas, StillCanvas, draw_panels_effect, observed_width,
+    DrawStats, InteractiveCanvas, SecondCanvas, StillCanvas, draw_panels_effect,
 };
 use crate::app::frame::figure;
-use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter};
 use crate::app::plot::paint_lines;
+use crate::app::select::{cell_pointer, step_cursor};
 use crate::app::state::rope::RopeState;
 use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
@@ -25,9 +25,7 @@ use crate::scene::rope as scene;
 #[component]
 pub fn ScoresOverPositions() -> impl IntoView {
     let (s, theme) = chapter_context!(RopeState);
-    let pos = s.current_pos();
-    let rotary = s.rotary_dim();
-    let qk = s.qk_vectors();
+    let (pos, rotary, qk) = (s.current_pos(), s.rotary_dim(), s.qk_vectors());
     // The 2n − 1 diagonals and the bound, recomputed when an input of the math changes (not when
     // only the highlighted position moves).
     let scores = Memo::new(move |_| {
@@ -40,8 +38,7 @@ pub fn ScoresOverPositions() -> impl IntoView {
         qk.with(|(q, k)| scene::score_tables((q, k), (base, r, layout), n))
     });
     let matrix_ref = NodeRef::<Canvas>::new();
-    let curve_ref = NodeRef::<Canvas>::new();
-    let curve_width = observed_width(curve_ref);
+    let curve = SecondCanvas::new();
     let layout = StoredValue::new(None::<HeatmapLayout>);
     let cursor = RwSignal::new(None::<(usize, usize)>);
     let mut painter = MatrixPainter::default();
@@ -49,7 +46,7 @@ pub fn ScoresOverPositions() -> impl IntoView {
     let mut last = None;
     // Drawn while either canvas is in view (the lower one can be on screen alone).
     let stats = DrawStats::new();
-    draw_panels_effect(&[matrix_ref, curve_ref], stats, move |surface| {
+    draw_panels_effect(&[matrix_ref, curve.node], stats, move |surface| {
         let (n, m, t) = (s.positions.get(), pos.get(), theme.get());
         scores.with(|(g, bound)| {
             let scale = scene::score_scale(g);
@@ -79,12 +76,8 @@ pub fn ScoresOverPositions() -> impl IntoView {
                 &[m],
             ));
 
-            let Some(el) = curve_ref.get() else {
+            let Some(curve) = curve.surface() else {
                 return;
-            };
-            let curve = Surface {
-                el,
-                css_width: curve_width.get(),
             };
             let spec = scene::scores_curve_spec(g, bound, n, scale, t);
             paint_lines(&curve, scene::scores_curve_height, &spec);
@@ -170,7 +163,7 @@ pub fn ScoresOverPositions() -> impl IntoView {
         </div>
         <InteractiveCanvas node_ref=matrix_ref readout=readout label=describe
             pointer=cell_pointer(matrix_ref, layout, cursor, on_key) />
-        <StillCanvas node_ref=curve_ref label="The score as a function of the distance m − n, with the shape of RoFormer's bound scaled to start at the same height (the score can cross this scaled curve; it never exceeds the unscaled bound)." />
+        <StillCanvas node_ref=curve.node label="The score as a function of the distance m − n, with the shape of RoFormer's bound scaled to start at the same height (the score can cross this scaled curve; it never exceeds the unscaled bound)." />
         <p class="hint">{near::text(bound_note)}</p>
         <figcaption>
             "Rotate q to position m and k to position n, then take the dot product: pair i "

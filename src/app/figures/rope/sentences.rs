@@ -9,7 +9,7 @@ use crate::app::near;
 
 use crate::app::canvas::Surface;
 use crate::app::controls::{FloatSlider, TextField};
-use crate::app::figure::{StillCanvas, draw_effect, observed_width};
+use crate::app::figure::{SecondCanvas, StillCanvas, draw_effect};
 use crate::app::frame::figure;
 use crate::app::plot::paint_plane;
 use crate::app::state::rope::RopeState;
@@ -32,8 +32,7 @@ fn paint(surface: &Surface, title: &str, r: &scene::Reading, theta: f64, t: Them
 pub fn SameAngle() -> impl IntoView {
     let (s, theme) = chapter_context!(RopeState);
     let first = NodeRef::<Canvas>::new();
-    let second = NodeRef::<Canvas>::new();
-    let second_width = observed_width(second);
+    let second = SecondCanvas::new();
     let readings = Memo::new(move |_| {
         let theta = s.sentence_theta_deg.get().to_radians();
         let words = s.words.get();
@@ -53,20 +52,16 @@ pub fn SameAngle() -> impl IntoView {
             theta,
             t,
         );
-        if let Some(el) = second.get() {
-            let surface = Surface {
-                el,
-                css_width: second_width.get(),
-            };
-            if surface.css_width >= 1.0 {
-                paint(
-                    &surface,
-                    scene::SENTENCE_TITLES[1],
-                    &scene::read(&b, &words, theta),
-                    theta,
-                    t,
-                );
-            }
+        if let Some(surface) = second.surface()
+            && surface.css_width >= 1.0
+        {
+            paint(
+                &surface,
+                scene::SENTENCE_TITLES[1],
+                &scene::read(&b, &words, theta),
+                theta,
+                t,
+            );
         }
     });
 
@@ -135,7 +130,7 @@ pub fn SameAngle() -> impl IntoView {
             <StillCanvas
                 node_ref=first
                 label=describe(0) />
-            <StillCanvas node_ref=second label=describe(1)
+            <StillCanvas node_ref=second.node label=describe(1)
             />
         </div>
         <p class="readout" aria-live="polite">{near::text(move || line(0))}<br />{near::text(move || line(1))}</p>

@@ -9,10 +9,9 @@ use leptos::prelude::*;
 
 use crate::app::near::{Near, watch};
 
-use crate::app::canvas::Surface;
 use crate::app::dial::ClockPainter;
 use crate::app::figure::{
-    DrawStats, InteractiveCanvas, StillCanvas, draw_panels_effect, observed_width,
+    DrawStats, InteractiveCanvas, SecondCanvas, StillCanvas, draw_panels_effect,
 };
 use crate::app::frame::figure;
 use crate::app::matrix::MatrixPainter;
@@ -38,14 +37,11 @@ struct WheelsPainted {
 #[component]
 pub fn FrequencyWheels() -> impl IntoView {
     let (s, theme) = chapter_context!(RopeState);
-    let inv_freq = s.rotary_inv_freq();
-    let rotary = s.rotary_dim();
-    let pos = s.current_pos();
+    let (inv_freq, rotary, pos) = (s.rotary_inv_freq(), s.rotary_dim(), s.current_pos());
     let wheels_ref = NodeRef::<Canvas>::new();
-    let matrix_ref = NodeRef::<Canvas>::new();
-    let matrix_width = observed_width(matrix_ref);
+    let matrix = SecondCanvas::new();
     let layout = StoredValue::new(None::<ClockLayout>);
-    let (selected, pointer) = crate::app::matrix::face_selection(
+    let (selected, pointer) = crate::app::select::face_selection(
         wheels_ref,
         layout,
         Signal::derive(move || inv_freq.with(Vec::len)),
@@ -59,7 +55,7 @@ pub fn FrequencyWheels() -> impl IntoView {
     let mut painted: Option<WheelsPainted> = None;
     // Drawn while either canvas is in view (the lower one can be on screen alone).
     let stats = DrawStats::new();
-    draw_panels_effect(&[wheels_ref, matrix_ref], stats, move |surface| {
+    draw_panels_effect(&[wheels_ref, matrix.node], stats, move |surface| {
         let (m, t, layout_kind) = (pos.get(), theme.get(), s.layout.get());
         let now = WheelsPainted {
             m,
@@ -75,12 +71,8 @@ pub fn FrequencyWheels() -> impl IntoView {
             painted = drawn.is_some().then_some(now);
             layout.set_value(drawn);
         }
-        let Some(el) = matrix_ref.get() else {
+        let Some(surface) = matrix.surface() else {
             return;
-        };
-        let surface = Surface {
-            el,
-            css_width: matrix_width.get(),
         };
         let d = s.dim.get();
         // R_m one entry per row (diagonal and off-diagonal): the painter reads the cells from
@@ -180,7 +172,7 @@ pub fn FrequencyWheels() -> impl IntoView {
         <InteractiveCanvas node_ref=wheels_ref readout=readout label=describe
             pointer=pointer />
         <StillCanvas
-            node_ref=matrix_ref
+            node_ref=matrix.node
             label=move || {
                 format!(
                     "The {d} × {d} rotation matrix R_m at position {}: zero except for one 2×2 rotation block per turning coordinate pair ({}), and ones on the diagonal for coordinates that do not turn.",

@@ -8,7 +8,8 @@ use crate::app::near;
 
 use crate::app::figure::{InteractiveCanvas, draw_effect};
 use crate::app::frame::figure;
-use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter};
+use crate::app::select::{cell_pointer, step_cursor};
 use crate::app::state::{AppState, Notices};
 use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;

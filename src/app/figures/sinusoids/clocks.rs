@@ -26,7 +26,7 @@ pub fn SinusoidalClocks() -> impl IntoView {
 
     let canvas_ref = NodeRef::<Canvas>::new();
     let layout = StoredValue::new(None::<ClockLayout>);
-    let (selected, pointer) = crate::app::matrix::face_selection(
+    let (selected, pointer) = crate::app::select::face_selection(
         canvas_ref,
         layout,
         Signal::derive(move || pairs.with(Vec::len)),

@@ -59,7 +59,7 @@ pub fn RelativeShift() -> impl IntoView {
         let Some(canvas) = canvas_ref.get_untracked() else {
             return;
         };
-        let (x, _) = crate::app::matrix::event_pixel(&canvas, &ev);
+        let (x, _) = crate::app::select::event_pixel(&canvas, &ev);
         let p = params.get_untracked();
         if let Some(d) = layout.with_value(|l| l.as_ref().and_then(|l| l.data_x(x))) {
             let col = (d.round().max(0.0) as usize).min(p.dim - 1);

@@ -6,13 +6,13 @@ use leptos::prelude::*;
 
 use crate::app::near;
 
-use crate::app::canvas::Surface;
 use crate::app::figure::{
-    DrawStats, InteractiveCanvas, StillCanvas, draw_panels_effect, observed_width,
+    DrawStats, InteractiveCanvas, SecondCanvas, StillCanvas, draw_panels_effect,
 };
 use crate::app::frame::figure;
-use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, step_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter};
 use crate::app::plot::paint_lines;
+use crate::app::select::{cell_pointer, step_cursor};
 use crate::app::state::AppState;
 use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
@@ -31,8 +31,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
     let version = RwSignal::new(0u64);
 
     let matrix_ref = NodeRef::<Canvas>::new();
-    let curve_ref = NodeRef::<Canvas>::new();
-    let curve_width = observed_width(curve_ref);
+    let curve = SecondCanvas::new();
     let layout = StoredValue::new(None::<HeatmapLayout>);
     let cursor = RwSignal::new(None::<(usize, usize)>);
     let mut painter = MatrixPainter::default();
@@ -40,7 +39,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
     // One effect paints both canvases, so the curve always reads the matrix just computed.
     // Drawn while either canvas is in view (the lower one can be on screen alone).
     let stats = DrawStats::new();
-    draw_panels_effect(&[matrix_ref, curve_ref], stats, move |canvas| {
+    draw_panels_effect(&[matrix_ref, curve.node], stats, move |canvas| {
         let p = params.get();
         let (n, at, t) = (p.positions, pos.get(), theme.get());
         if computed_for != Some(p) {
@@ -60,12 +59,8 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
         });
         layout.set_value(drawn);
 
-        let Some(curve) = curve_ref.get() else {
+        let Some(curve) = curve.surface() else {
             return;
-        };
-        let curve = Surface {
-            el: curve,
-            css_width: curve_width.get(),
         };
         let spec =
             matrix.with_value(|m| scene::similarity_curve_spec(&m[at * n..(at + 1) * n], at, t));
@@ -171,7 +166,7 @@ pub fn SinusoidalSimilarity() -> impl IntoView {
         <InteractiveCanvas node_ref=matrix_ref readout=readout label=describe
             pointer=cell_pointer(matrix_ref, layout, cursor, on_key) />
         <StillCanvas
-            node_ref=curve_ref
+            node_ref=curve.node
             label=move || {
                 format!(
                     "Similarity of position {} to every other position: 1 at the position \

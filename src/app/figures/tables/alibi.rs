@@ -9,11 +9,12 @@ use crate::app::near;
 use wasm_bindgen::Clamped;
 use web_sys::ImageData;
 
-use crate::app::canvas::{self, Surface};
+use crate::app::canvas;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
+use crate::app::figure::{DrawStats, InteractiveCanvas, SecondCanvas, draw_panels_effect};
 use crate::app::frame::figure;
-use crate::app::matrix::{MatrixPainter, cell_pointer, event_pixel, key_cursor, step_item};
+use crate::app::matrix::MatrixPainter;
+use crate::app::select::{cell_pointer, event_pixel, key_cursor, step_item};
 use crate::app::state::tables::TablesState;
 use crate::app::theme::chapter_context;
 use crate::chart::colormap::Lut;
@@ -36,8 +37,7 @@ pub fn AlibiBias() -> impl IntoView {
     let (s, theme) = chapter_context!(TablesState);
     let (slopes, head) = (s.slopes(), s.head());
     let matrix_ref = NodeRef::<Canvas>::new();
-    let tiles_ref = NodeRef::<Canvas>::new();
-    let tiles_width = observed_width(tiles_ref);
+    let tiles = SecondCanvas::new();
     let layout = StoredValue::new(None::<HeatmapLayout>);
     let tiles_grid = StoredValue::new(None::<TileGrid>);
     let cursor = RwSignal::new(None::<(usize, usize)>);
@@ -46,7 +46,7 @@ pub fn AlibiBias() -> impl IntoView {
     let mut rgba = Vec::new();
     let (mut version, mut drawn_for) = (0u64, None);
     let stats = DrawStats::new();
-    draw_panels_effect(&[matrix_ref, tiles_ref], stats, move |surface| {
+    draw_panels_effect(&[matrix_ref, tiles.node], stats, move |surface| {
         let (n, causal, h, t) = (s.alibi_len.get(), s.causal.get(), head.get(), theme.get());
         let m = slopes.with(|v| v.get(h - 1).copied().unwrap_or(0.0));
         if drawn_for != Some((n, causal, m.to_bits())) {
@@ -64,10 +64,8 @@ pub fn AlibiBias() -> impl IntoView {
         ));
 
         // Small multiples: every head, same scale, one image.
-        let Some(el) = tiles_ref.get() else { return };
-        let surface = Surface {
-            el,
-            css_width: tiles_width.get(),
+        let Some(surface) = tiles.surface() else {
+            return;
         };
         let heads = s.heads.get();
         let css = grid(heads, surface.css_width, 1.0);
@@ -138,7 +136,7 @@ pub fn AlibiBias() -> impl IntoView {
         }
     };
     let on_tiles_move = move |ev: web_sys::MouseEvent| {
-        let Some(el) = tiles_ref.get_untracked() else {
+        let Some(el) = tiles.node.get_untracked() else {
             return;
         };
         let (x, y) = event_pixel(&el, &ev);
@@ -237,7 +235,7 @@ pub fn AlibiBias() -> impl IntoView {
             pointer=cell_pointer(matrix_ref, layout, cursor, on_key) />
         <div class="canvas-wrap">
             <canvas
-                node_ref=tiles_ref
+                node_ref=tiles.node
                 class="tiles"
                 tabindex="0"
                 role="img"

@@ -147,12 +147,9 @@ pub fn Comparison() -> impl IntoView {
                 <table class="compare">
                     <thead>
                         <tr>
-                            <th scope="col">"method"</th>
-                            <th scope="col">"used by"</th>
-                            <th scope="col">"key idea"</th>
-                            <th scope="col">"past the training length?"</th>
-                            <th scope="col">"learned parameters"</th>
-                            <th scope="col">"where it acts"</th>
+                            <th scope="col">"method"</th><th scope="col">"used by"</th>
+                            <th scope="col">"key idea"</th><th scope="col">"past the training length?"</th>
+                            <th scope="col">"learned parameters"</th><th scope="col">"where it acts"</th>
                         </tr>
                     </thead>
                     <tbody>

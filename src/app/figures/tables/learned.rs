@@ -10,11 +10,11 @@ use leptos::prelude::*;
 use crate::app::near;
 
 use super::{Presets, SeedField};
-use crate::app::canvas::Surface;
 use crate::app::controls::IntSlider;
-use crate::app::figure::{draw_effect, observed_width};
+use crate::app::figure::{SecondCanvas, draw_effect};
 use crate::app::frame::figure;
-use crate::app::matrix::{MatrixPainter, MatrixPair, key_cursor};
+use crate::app::matrix::{MatrixPainter, MatrixPair};
+use crate::app::select::key_cursor;
 use crate::app::state::tables::TablesState;
 use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
@@ -27,12 +27,8 @@ use crate::scene::tables as scene;
 pub fn LearnedCliff() -> impl IntoView {
     let (s, theme) = chapter_context!(TablesState);
     let learned_ref = NodeRef::<Canvas>::new();
-    let sin_ref = NodeRef::<Canvas>::new();
-    let sin_width = observed_width(sin_ref);
-    let (learned_layout, sin_layout) = (
-        StoredValue::new(None::<HeatmapLayout>),
-        StoredValue::new(None::<HeatmapLayout>),
-    );
+    let sin = SecondCanvas::new();
+    let [learned_layout, sin_layout] = [(); 2].map(|_| StoredValue::new(None::<HeatmapLayout>));
     let cursor = RwSignal::new(None::<(usize, usize)>);
     let version = RwSignal::new(0u64);
     let (mut left, mut right) = (MatrixPainter::default(), MatrixPainter::default());
@@ -66,12 +62,10 @@ pub fn LearnedCliff() -> impl IntoView {
             value,
             &[],
         ));
-        let Some(el) = sin_ref.get() else { return };
-        let waves = scene::column_waves(&scene::sinusoidal(n, d));
-        let surface = Surface {
-            el,
-            css_width: sin_width.get(),
+        let Some(surface) = sin.surface() else {
+            return;
         };
+        let waves = scene::column_waves(&scene::sinusoidal(n, d));
         sin_layout.set_value(right.paint_fn(
             &surface,
             scene::learned_height,
@@ -141,7 +135,7 @@ pub fn LearnedCliff() -> impl IntoView {
             <IntSlider label="width d" id="ctl-t-d" min=WIDTH.0 max=WIDTH.1 value=s.dim />
             <SeedField id="ctl-t-seed" seed=s.seed />
         </div>
-        <MatrixPair canvases=[(learned_ref, learned_layout), (sin_ref, sin_layout)] cursor=cursor on_key=on_key
+        <MatrixPair canvases=[(learned_ref, learned_layout), (sin.node, sin_layout)] cursor=cursor on_key=on_key
             readout=readout label=describe />
         <p class="finding">{near::text(status)}</p>
         <figcaption>

@@ -8,10 +8,10 @@ use leptos::prelude::*;
 
 use crate::app::near;
 
-use crate::app::canvas::Surface;
-use crate::app::figure::{draw_effect, observed_width};
+use crate::app::figure::{SecondCanvas, draw_effect};
 use crate::app::frame::figure;
-use crate::app::matrix::{Matrix, MatrixPainter, MatrixPair, key_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter, MatrixPair};
+use crate::app::select::key_cursor;
 use crate::app::state::tables::TablesState;
 use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
@@ -51,12 +51,8 @@ pub fn LearnedSimilarity() -> impl IntoView {
     let matrices = StoredValue::new((Vec::<f64>::new(), Vec::<f64>::new()));
     let version = RwSignal::new(0u64);
     let learned_ref = NodeRef::<Canvas>::new();
-    let sin_ref = NodeRef::<Canvas>::new();
-    let sin_width = observed_width(sin_ref);
-    let (left_layout, right_layout) = (
-        StoredValue::new(None::<HeatmapLayout>),
-        StoredValue::new(None::<HeatmapLayout>),
-    );
+    let sin = SecondCanvas::new();
+    let [left_layout, right_layout] = [(); 2].map(|_| StoredValue::new(None::<HeatmapLayout>));
     let cursor = RwSignal::new(None::<(usize, usize)>);
     let (mut left, mut right) = (MatrixPainter::default(), MatrixPainter::default());
     let mut drawn_for = None;
@@ -79,10 +75,8 @@ pub fn LearnedSimilarity() -> impl IntoView {
             };
             let height = scene::learned_sim_height;
             left_layout.set_value(left.paint(surface, height, &spec, cells(l), &[]));
-            let Some(el) = sin_ref.get() else { return };
-            let surface = Surface {
-                el,
-                css_width: sin_width.get(),
+            let Some(surface) = sin.surface() else {
+                return;
             };
             right_layout.set_value(right.paint(&surface, height, &sin_spec, cells(sm), &[]));
         });
@@ -143,7 +137,7 @@ pub fn LearnedSimilarity() -> impl IntoView {
         )
     };
     figure! { "fig-tab-learned-sim", "ctl-t-d ctl-t-seed", stats;
-        <MatrixPair canvases=[(learned_ref, left_layout), (sin_ref, right_layout)] cursor=cursor on_key=on_key
+        <MatrixPair canvases=[(learned_ref, left_layout), (sin.node, right_layout)] cursor=cursor on_key=on_key
             readout=readout label=describe />
         <p class="finding">{near::text(finding)}</p>
         <figcaption>

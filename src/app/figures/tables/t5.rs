@@ -10,13 +10,13 @@ use leptos::prelude::*;
 
 use crate::app::near;
 
-use crate::app::canvas::Surface;
 use crate::app::controls::{Choice, IntSlider};
-use crate::app::figure::{DrawStats, InteractiveCanvas, draw_panels_effect, observed_width};
+use crate::app::figure::{DrawStats, InteractiveCanvas, SecondCanvas, draw_panels_effect};
 use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
-use crate::app::matrix::{Matrix, MatrixPainter, cell_pointer, key_cursor};
+use crate::app::matrix::{Matrix, MatrixPainter};
 use crate::app::plot::paint_lines;
+use crate::app::select::{cell_pointer, key_cursor};
 use crate::app::state::tables::TablesState;
 use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
@@ -30,8 +30,7 @@ pub fn T5Buckets() -> impl IntoView {
     let (s, theme) = chapter_context!(TablesState);
     let max_distance = s.max_distance();
     let matrix_ref = NodeRef::<Canvas>::new();
-    let curve_ref = NodeRef::<Canvas>::new();
-    let curve_width = observed_width(curve_ref);
+    let curve = SecondCanvas::new();
     let layout = StoredValue::new(None::<HeatmapLayout>);
     let cursor = RwSignal::new(None::<(usize, usize)>);
     let x_cursor = XCursor::new();
@@ -39,7 +38,7 @@ pub fn T5Buckets() -> impl IntoView {
     let mut painter = MatrixPainter::default();
     let mut diagonals = Vec::new();
     let stats = DrawStats::new();
-    draw_panels_effect(&[matrix_ref, curve_ref], stats, move |surface| {
+    draw_panels_effect(&[matrix_ref, curve.node], stats, move |surface| {
         let (n, nb, md, bi, t) = (
             s.t5_len.get(),
             s.buckets.get(),
@@ -58,14 +57,12 @@ pub fn T5Buckets() -> impl IntoView {
         };
         layout.set_value(painter.paint(surface, scene::t5_matrix_height, &spec, cells, &[]));
 
-        let Some(el) = curve_ref.get() else { return };
+        let Some(surface) = curve.surface() else {
+            return;
+        };
         let r = reach(n, md) as i64;
         let at = x_cursor.get((2 * r + 1) as usize).map(|k| k as i64 - r);
         let spec = scene::t5_curve_spec(n, (nb, md, bi), at, t);
-        let surface = Surface {
-            el,
-            css_width: curve_width.get(),
-        };
         x_cursor
             .layout
             .set_value(paint_lines(&surface, scene::t5_curve_height, &spec));
@@ -118,11 +115,11 @@ pub fn T5Buckets() -> impl IntoView {
         <InteractiveCanvas node_ref=matrix_ref readout=readout label=describe
             pointer=cell_pointer(matrix_ref, layout, cursor, on_key) />
         <InteractiveCanvas
-            node_ref=curve_ref
+            node_ref=curve.node
             readout_id="fig-tab-t5-curve-readout"
             readout=curve_readout
             label=describe
-            pointer=x_cursor.pointer(curve_ref, count, move |x| {
+            pointer=x_cursor.pointer(curve.node, count, move |x| {
                 x + reach(s.t5_len.get_untracked(), max_distance.get_untracked()) as f64
             })
         />
