@@ -228,7 +228,7 @@ pub fn draw_panels_effect(
 pub struct Panels<const N: usize> {
     /// The panels' canvases, in order (the draw is given the first).
     pub refs: [NodeRef<Canvas>; N],
-    widths: [RwSignal<f64>; N],
+    canvases: [SecondCanvas; N],
 }
 
 impl<const N: usize> Default for Panels<N> {
@@ -240,10 +240,10 @@ impl<const N: usize> Default for Panels<N> {
 impl<const N: usize> Panels<N> {
     /// `N` canvases, their widths observed once they are mounted.
     pub fn new() -> Panels<N> {
-        let refs: [NodeRef<Canvas>; N] = std::array::from_fn(|_| NodeRef::new());
+        let canvases: [SecondCanvas; N] = std::array::from_fn(|_| SecondCanvas::new());
         Panels {
-            refs,
-            widths: refs.map(observed_width),
+            refs: canvases.map(|c| c.node),
+            canvases,
         }
     }
 
@@ -254,9 +254,8 @@ impl<const N: usize> Panels<N> {
         draw_panels_effect(&self.refs, stats, move |first| {
             draw(0, first);
             for k in 1..N {
-                if let Some(el) = self.refs[k].get() {
-                    let css_width = self.widths[k].get();
-                    draw(k, &Surface { el, css_width });
+                if let Some(surface) = self.canvases[k].surface() {
+                    draw(k, &surface);
                 }
             }
         });

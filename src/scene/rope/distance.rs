@@ -37,8 +37,7 @@ pub fn score_tables(
         rotary_dim,
         layout,
     };
-    let (g, bound) = (score_by_distance(qk, n), decay_bound(qk, n));
-    (g, bound)
+    (score_by_distance(qk, n), decay_bound(qk, n))
 }
 
 /// The colour scale's half-width: the largest |score| (at least 1e-12).
