@@ -1,7 +1,7 @@
 # Positional Encoding Explorer — build, serve and test on a fresh Debian machine.
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8080
 #   make test    install what is missing, run every test tier
-#   make fuzz    20,000 hostile links against the built page (the e2e tier runs 400)
+#   make fuzz    20,000 hostile links against the built page (the e2e tier runs 200)
 #   make hosts   the embed snippet pasted into a Hugo and a Jekyll post (Debian's packages) and an
 #                mdBook chapter (crates.io), each served under a policy that refuses inline styles:
 #                the live figure must show
@@ -153,7 +153,7 @@ wasm-test: tools
 e2e: build
 	CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/e2e/
 
-# Hostile links at volume: 20,000 seeded random and malformed queries (the e2e tier runs 400).
+# Hostile links at volume: 20,000 seeded random and malformed queries (the e2e tier runs 200).
 fuzz: build
 	CHROMIUM=$(CHROMIUM) FUZZ_CASES=20000 node --test tests/e2e/fuzz.test.mjs
 

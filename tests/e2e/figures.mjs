@@ -160,32 +160,82 @@ export async function assertControlRepaints(page, token, figId) {
   assert.notEqual(afterHash, beforeHash, `#${figId} redrew but its canvas pixels are unchanged after: ${did}`);
 }
 
+/**
+ * What `restoreControl` needs to set control `token` (an element id or a radio-group name) back
+ * to what it is now.
+ */
+const controlSnapshot = (page, token) =>
+  page.evaluate((token) => {
+    const el = document.getElementById(token);
+    if (el) return { value: el.value, checked: el.checked };
+    const on = document.querySelector(`input[type=radio][name="${CSS.escape(token)}"]:checked`);
+    return { radio: on?.value ?? null };
+  }, token);
+
+/**
+ * Sets control `token` back to `snap` (from `controlSnapshot`) as the bench does: the new value,
+ * then `input` and `change`; a radio or checkbox by a click. Resolves to whether the page's URL
+ * is then `search` again (all state is in the URL: the page is where it started).
+ */
+async function restoreControl(page, token, snap, search) {
+  await page.evaluate(
+    ([token, snap]) => {
+      const el = document.getElementById(token);
+      if (el && (el.type === "checkbox" || el.type === "radio")) {
+        if (el.checked !== snap.checked) el.click();
+      } else if (el) {
+        el.value = snap.value;
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+      } else if (snap.radio !== null) {
+        const radio = document.querySelector(`input[type=radio][name="${CSS.escape(token)}"][value="${CSS.escape(snap.radio)}"]`);
+        if (radio && !radio.checked) radio.click();
+      }
+    },
+    [token, snap],
+  );
+  try {
+    await page.waitForFunction((search) => location.search === search, search, { timeout: 1000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Subtests of `t` for one chapter (the section `#<chapter>`): each control a figure declares in
- * `data-controls` repaints that figure, each from `url` loaded afresh; and every control of the
+ * `data-controls` repaints that figure, each from the state of `url`; and every control of the
  * chapter (inputs and selects by id, radio groups by name; not `…-value` boxes, disabled inputs
- * or what `ignored` names) is declared by some figure. `figures`: the ids expected, in order.
+ * or what `ignored` names) is declared by some figure. After each pair the control is set back;
+ * when that brings the link back to `url`'s (all state is in the link: choosing a model preset
+ * sets a dozen controls, and setting the preset back does not), the next pair starts there, else
+ * from `url` loaded afresh (a load costs about 3 s on 2 cores, most of these tests' time).
  */
 export async function declaredControlsRepaint(t, page, { url, chapter, figures, ignored = () => false }) {
+  let start = null; // the link's query once `url` has loaded
   const load = async () => {
     await page.goto(url);
     await page.waitForFunction(() => !document.getElementById("loading"));
     await bookMounted(page);
+    await installHelpers(page);
+    start = await page.evaluate(() => location.search);
   };
   const declared = await page.$$eval(`#${chapter} figure[data-controls]`, (f) =>
     f.map((x) => ({ id: x.id, controls: x.dataset.controls.split(/\s+/).filter(Boolean) })),
   );
   assert.deepEqual(declared.map((d) => d.id), figures);
-  // Each pair from a fresh page: a control moved twice (once per figure that reads it) can land
+  // Each pair from the same state: a control moved twice (once per figure that reads it) can land
   // where the second figure does not change (tried: head_dim 434 leaves the dynamic-NTK figure as
   // it was, and a second method can draw the same wavelengths).
+  let atStart = false;
   for (const { id, controls: tokens } of declared) {
     for (const token of tokens) {
       await t.test(`${token} → #${id}`, async () => {
-        await load();
-        await installHelpers(page);
+        if (!atStart) await load();
+        atStart = false;
+        const before = await controlSnapshot(page, token);
         await assertControlRepaints(page, token, id);
+        atStart = await restoreControl(page, token, before, start);
       });
     }
   }
