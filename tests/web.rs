@@ -50,6 +50,19 @@ async fn heatmap_canvas(root: &HtmlElement) -> HtmlCanvasElement {
     panic!("the heatmap canvas is not in the page after 5 s");
 }
 
+/// The heatmap's cells layer, once the figure has drawn (the layer is made by its first draw):
+/// waits up to 5 s. A fixed sleep here was a race: the unoptimised build's first draw comes
+/// 100–150 ms after the canvas is scrolled into view on 2 cores, later under load.
+async fn cells_layer(root: &HtmlElement) -> HtmlCanvasElement {
+    for _ in 0..250 {
+        if let Some(el) = root.query_selector("#fig-heatmap canvas.cells").unwrap() {
+            return el.unchecked_into();
+        }
+        sleep(20).await;
+    }
+    panic!("the heatmap has no cells layer 5 s after it was scrolled into view");
+}
+
 /// Number of distinct colours on the canvas.
 fn colours(canvas: &HtmlCanvasElement) -> usize {
     let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
@@ -76,18 +89,13 @@ async fn app_mounts_and_the_heatmap_draws() {
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), pe_explorer::app::App);
     let canvas = heatmap_canvas(&root).await;
-    sleep(100).await;
+    // The cells are painted on a layer over the figure's canvas, one pixel per shown cell.
+    let cells = cells_layer(&root).await;
     assert!(
         canvas.width() > 300,
         "canvas sized to its container: {}",
         canvas.width()
     );
-    // The cells are painted on a layer over the figure's canvas, one pixel per shown cell.
-    let cells: HtmlCanvasElement = root
-        .query_selector("#fig-heatmap canvas.cells")
-        .unwrap()
-        .expect("the heatmap has a cells layer")
-        .unchecked_into();
     let n = colours(&cells);
     assert!(n > 100, "only {n} colours drawn");
     let figure = root.query_selector("#fig-heatmap").unwrap().unwrap();
@@ -105,12 +113,7 @@ async fn changing_d_model_redraws() {
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), pe_explorer::app::App);
     heatmap_canvas(&root).await;
-    sleep(150).await;
-    let cells: HtmlCanvasElement = root
-        .query_selector("#fig-heatmap canvas.cells")
-        .unwrap()
-        .expect("the heatmap has a cells layer")
-        .unchecked_into();
+    let cells = cells_layer(&root).await;
     let before = cells.to_data_url().unwrap();
     let input: web_sys::HtmlInputElement = root
         .query_selector("#ctl-d")
