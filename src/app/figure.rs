@@ -1,11 +1,9 @@
-//! What every canvas figure shares: redraw when what it reads changes or the canvas is resized — but
-//! only while the canvas is on (or near) the screen — and record how long the redraw took
-//! (`data-draw-ms`) and when it ended (`data-drawn-at`, for the browser benchmark's input →
-//! repainted latency).
+//! What every canvas figure shares: redraw when what it reads changes or the canvas is resized, only
+//! while the canvas is on screen, and record how long the redraw took (`data-draw-ms`) and when it
+//! ended (`data-drawn-at`, for the browser benchmark).
 //!
 //! The canvas width comes from a `ResizeObserver`, never from `clientWidth` while drawing: reading
-//! layout right after an input (which changed slider text, ARIA labels…) forces a synchronous
-//! style and layout pass, measured at 0.5–0.9 ms per redraw — more than painting a 128 × 100 table.
+//! layout right after an input forces a synchronous style and layout pass (0.5–0.9 ms a redraw).
 //!
 //! Every figure is linked to the same sliders, so one input could repaint a dozen canvases. An
 //! `IntersectionObserver` tells each figure whether it is within [`NEAR_MARGIN`] of the viewport;
@@ -22,6 +20,7 @@ use web_sys::{HtmlCanvasElement, ResizeObserver, ResizeObserverEntry};
 
 use super::canvas::{Surface, sizing_only};
 use super::near;
+use super::shifted;
 use super::tasks::{TaskQueue, When};
 
 /// Timing of a figure's last redraw.
@@ -64,27 +63,35 @@ pub fn now() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Sets `near` whenever `el` comes within [`NEAR_MARGIN`] of the viewport or leaves it, and
-/// mirrors it on the canvas as `data-near` (with `data-near-at`, when it last came near) so tests
-/// can wait for the repaint that follows. Without `IntersectionObserver` support, `near` is
-/// simply set.
-fn watch_visibility(el: &HtmlCanvasElement, near: RwSignal<bool>) {
-    watch_one_of(el, near, Rc::new(RefCell::new(vec![false])), 0);
+/// Sets `stats.near` whenever `el` comes within [`NEAR_MARGIN`] of the viewport or leaves it,
+/// mirrored as `data-near` and `data-near-at` (after which its picture is current: when it came
+/// near, or the last draw if the figure was near already) so tests can wait for that repaint.
+/// Without `IntersectionObserver` support, `near` is simply set.
+fn watch_visibility(el: &HtmlCanvasElement, stats: DrawStats) {
+    watch_one_of(el, stats, Rc::new(RefCell::new(vec![false])), 0);
 }
 
 /// [`watch_visibility`] for canvas `index` of a figure drawn on several (`seen` holds whether
 /// each is near): the figure is near while any of them is.
 fn watch_one_of(
     el: &HtmlCanvasElement,
-    near: RwSignal<bool>,
+    stats: DrawStats,
     seen: Rc<RefCell<Vec<bool>>>,
     index: usize,
 ) {
     let canvas = el.clone();
     near::observe(el, NEAR_MARGIN, move |is_near| {
+        // A figure that was unmounted (an embed swapped, a test's app dropped) has disposed
+        // its signals: its observer then does nothing instead of panicking.
+        let Some(was) = stats.near.try_get_untracked() else {
+            return;
+        };
         let _ = canvas.set_attribute("data-near", if is_near { "true" } else { "false" });
         if is_near {
-            let _ = canvas.set_attribute("data-near-at", &format!("{:.3}", now()));
+            // Near already (another of its canvases, or `shifted` before this report): no draw
+            // follows, and the last one drew every canvas.
+            let since = if was { stats.at.get_untracked() } else { now() };
+            let _ = canvas.set_attribute("data-near-at", &format!("{since:.3}"));
         }
         let any = {
             let mut seen = seen.borrow_mut();
@@ -93,9 +100,10 @@ fn watch_one_of(
             }
             seen.iter().any(|&s| s)
         };
-        // A figure that was unmounted (an embed swapped, a test's app dropped) has disposed
-        // its signal: its observer then does nothing instead of panicking.
-        let _ = near.try_set(any);
+        // Unchanged, it is left alone: a set would draw again.
+        if was != any {
+            stats.near.set(any);
+        }
     });
 }
 
@@ -176,16 +184,14 @@ fn watch_width(el: &HtmlCanvasElement, width: RwSignal<f64>) {
     }
 }
 
-/// How far outside the viewport a figure still counts as visible: none. A margin (120 px tried
-/// for issue 25) spared a figure pushed across the fold by text that grew a frame of its old
-/// picture, but made every input redraw the figure just below the fold too, unseen: chapter 1's
-/// base slider went from 8 to 22 ms by the reader's clock, the ALiBi head slider from 9 to 19
-/// (one bench run each).
+/// How far outside the viewport a figure still counts as visible: none. A margin (120 px tried)
+/// made every input redraw the figure just below the fold too, unseen (chapter 1's base slider 8
+/// → 22 ms by the reader's clock); a figure pushed across the fold is drawn by [`shifted`].
 const NEAR_MARGIN: &str = "0px";
 
-/// Runs `draw` with the mounted canvas whenever a signal it reads changes or the canvas is resized,
-/// while the canvas is near the viewport and laid out, and times each run. `draw` must only read state and
-/// paint: it never writes state.
+/// Runs `draw` with the mounted canvas whenever a signal it reads changes or the canvas is
+/// resized, while the canvas is near the viewport and laid out, and times each run. `draw` must
+/// only read state and paint.
 pub fn draw_effect(canvas: NodeRef<Canvas>, draw: impl FnMut(&Surface) + 'static) -> DrawStats {
     let stats = DrawStats::new();
     draw_effect_into(canvas, stats, draw);
@@ -198,8 +204,7 @@ pub fn draw_effect_into(
     stats: DrawStats,
     draw: impl FnMut(&Surface) + 'static,
 ) {
-    let near = stats.near;
-    once_mounted(canvas, move |el| watch_visibility(el, near));
+    once_mounted(canvas, move |el| watch_visibility(el, stats));
     run_draws(canvas, stats, draw);
 }
 
@@ -216,8 +221,10 @@ pub fn draw_panels_effect(
     };
     let seen = Rc::new(RefCell::new(vec![false; panels.len()]));
     for (index, &panel) in panels.iter().enumerate() {
-        let (near, seen) = (stats.near, seen.clone());
-        once_mounted(panel, move |el| watch_one_of(el, near, seen.clone(), index));
+        let seen = Rc::clone(&seen);
+        once_mounted(panel, move |el| {
+            watch_one_of(el, stats, Rc::clone(&seen), index)
+        });
     }
     run_draws(first, stats, draw);
 }
@@ -289,13 +296,15 @@ fn run_boxed_draws(canvas: NodeRef<Canvas>, stats: DrawStats, mut draw: Box<dyn 
             }
         };
         // In its turn in the idle queue, or at once when it comes within a screen of the view
-        // first: a reader scrolling a screen every 100 ms outruns the queue, and the figures it
-        // had not reached grew in view (layout shift 0.5–0.7 on an 800 × 1600 window).
+        // first (a quick scroll outran the queue: layout shift 0.5–0.7 on an 800 × 1600 window).
+        // Within a screen, it is one of the figures a layout change may push into view.
         TaskQueue::push(&PRIMERS, prime);
+        let canvas = el.clone();
         near::observe(el, SOON_MARGIN, move |soon| {
             if soon {
                 prime();
             }
+            shifted::track(&canvas, near, soon);
         });
     });
     Effect::new(move |_| {

@@ -23,6 +23,7 @@ pub mod near;
 pub mod panic;
 pub mod plot;
 pub mod select;
+pub mod shifted;
 pub mod split;
 pub mod state;
 pub mod tasks;
