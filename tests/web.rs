@@ -36,31 +36,47 @@ fn container() -> HtmlElement {
     el
 }
 
-/// The heatmap's canvas, scrolled into view (figures off screen do not draw), once its part of the
-/// book is built (the app builds the book a part per task, src/app/deferred.rs): waits up to 5 s.
-async fn heatmap_canvas(root: &HtmlElement) -> HtmlCanvasElement {
+/// Polls `found` every 20 ms until it gives a value: waits up to 5 s, then fails naming `what`.
+/// A fixed sleep in its place is a race: the unoptimised build on 2 cores draws 100–150 ms after
+/// a change, later under load.
+async fn wait_for<T>(what: &str, found: impl Fn() -> Option<T>) -> T {
     for _ in 0..250 {
-        if let Some(el) = root.query_selector("#fig-heatmap canvas").unwrap() {
-            let canvas: HtmlCanvasElement = el.unchecked_into();
-            canvas.scroll_into_view();
-            return canvas;
+        if let Some(value) = found() {
+            return value;
         }
         sleep(20).await;
     }
-    panic!("the heatmap canvas is not in the page after 5 s");
+    panic!("{what}: not within 5 s");
 }
 
-/// The heatmap's cells layer, once the figure has drawn (the layer is made by its first draw):
-/// waits up to 5 s. A fixed sleep here was a race: the unoptimised build's first draw comes
-/// 100–150 ms after the canvas is scrolled into view on 2 cores, later under load.
+/// The first canvas under `root` that matches `selector`, once there is one.
+async fn canvas_at(root: &HtmlElement, selector: &str, what: &str) -> HtmlCanvasElement {
+    wait_for(what, || root.query_selector(selector).unwrap())
+        .await
+        .unchecked_into()
+}
+
+/// The heatmap's canvas, scrolled into view (figures off screen do not draw), once its part of the
+/// book is built (the app builds the book a part per task, src/app/deferred.rs).
+async fn heatmap_canvas(root: &HtmlElement) -> HtmlCanvasElement {
+    let canvas = canvas_at(
+        root,
+        "#fig-heatmap canvas",
+        "the heatmap canvas in the page",
+    )
+    .await;
+    canvas.scroll_into_view();
+    canvas
+}
+
+/// The heatmap's cells layer, once the figure has drawn (the layer is made by its first draw).
 async fn cells_layer(root: &HtmlElement) -> HtmlCanvasElement {
-    for _ in 0..250 {
-        if let Some(el) = root.query_selector("#fig-heatmap canvas.cells").unwrap() {
-            return el.unchecked_into();
-        }
-        sleep(20).await;
-    }
-    panic!("the heatmap has no cells layer 5 s after it was scrolled into view");
+    canvas_at(
+        root,
+        "#fig-heatmap canvas.cells",
+        "the heatmap's cells layer",
+    )
+    .await
 }
 
 /// Number of distinct colours on the canvas.
@@ -124,8 +140,10 @@ async fn changing_d_model_redraws() {
     input
         .dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
-    sleep(100).await;
-    assert_ne!(cells.to_data_url().unwrap(), before);
+    wait_for("the heatmap redrawn for d = 16", || {
+        (cells.to_data_url().unwrap() != before).then_some(())
+    })
+    .await;
     let exact: web_sys::HtmlInputElement = root
         .query_selector("#ctl-d-value")
         .unwrap()

@@ -71,14 +71,7 @@ export async function commit(page, selector, text) {
  * description of what was done. Throws (fails the test) when the control does not exist.
  */
 export async function changeControl(page, token) {
-  const info = await page.evaluate((token) => {
-    const el = document.getElementById(token);
-    if (el) {
-      return { kind: el.type === "radio" ? "radio" : el.type, name: el.name, value: el.value, min: el.min, max: el.max, checked: el.checked };
-    }
-    const radios = document.querySelectorAll(`input[type=radio][name="${CSS.escape(token)}"]`);
-    return radios.length ? { kind: "radio", name: token } : null;
-  }, token);
+  const info = await readControl(page, token);
   assert.ok(info, `control "${token}" does not exist (no element with that id, no radio group of that name)`);
   const sel = `#${token}`;
   switch (info.kind) {
@@ -161,19 +154,24 @@ export async function assertControlRepaints(page, token, figId) {
 }
 
 /**
- * What `restoreControl` needs to set control `token` (an element id or a radio-group name) back
- * to what it is now.
+ * Control `token` (an element id or a radio-group name) as it is now: its kind (an input's type,
+ * "radio" for a group), name, value, bounds, whether it is checked and, for a group, the value of
+ * its checked radio (null when none is); null when there is no such control. What
+ * `changeControl` changes from, and what `restoreControl` sets it back to.
  */
-const controlSnapshot = (page, token) =>
+const readControl = (page, token) =>
   page.evaluate((token) => {
     const el = document.getElementById(token);
-    if (el) return { value: el.value, checked: el.checked };
-    const on = document.querySelector(`input[type=radio][name="${CSS.escape(token)}"]:checked`);
-    return { radio: on?.value ?? null };
+    if (el) {
+      return { kind: el.type === "radio" ? "radio" : el.type, name: el.name, value: el.value, min: el.min, max: el.max, checked: el.checked, radio: null };
+    }
+    const radios = document.querySelectorAll(`input[type=radio][name="${CSS.escape(token)}"]`);
+    const on = [...radios].find((r) => r.checked);
+    return radios.length ? { kind: "radio", name: token, radio: on?.value ?? null } : null;
   }, token);
 
 /**
- * Sets control `token` back to `snap` (from `controlSnapshot`) as the bench does: the new value,
+ * Sets control `token` back to `snap` (from `readControl`) as the bench does: the new value,
  * then `input` and `change`; a radio or checkbox by a click. Resolves to whether the page's URL
  * is then `search` again (all state is in the URL: the page is where it started).
  */
@@ -233,7 +231,7 @@ export async function declaredControlsRepaint(t, page, { url, chapter, figures, 
       await t.test(`${token} → #${id}`, async () => {
         if (!atStart) await load();
         atStart = false;
-        const before = await controlSnapshot(page, token);
+        const before = await readControl(page, token);
         await assertControlRepaints(page, token, id);
         atStart = await restoreControl(page, token, before, start);
       });

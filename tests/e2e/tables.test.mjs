@@ -325,16 +325,16 @@ test("T5: the last bucket is said to start at its first distance and to run on w
       assert.ok((await page.textContent("#fig-tab-t5 .finding")).includes(finding));
       // Home is j − i = −299; step to −200, −first and −(first − 1).
       const texts = await curveReadouts(page, 300);
-      const at = async (r) => texts[r + 299];
+      const at = (r) => texts[r + 299];
       const last = bi ? "the last bucket for keys before the query" : "the last bucket";
       const bucket = bi ? 15 : 31;
       for (const r of [-200, -first]) {
         assert.equal(
-          await at(r),
+          at(r),
           `j − i = −${-r} → bucket ${bucket} (${last}: every distance from ${first} on, however far, shares it)`,
         );
       }
-      assert.match(await at(-(first - 1)), new RegExp(`^j − i = −${first - 1} → bucket ${bucket - 1} \\(logarithmic: shared by distances \\d+ … ${first - 1}`));
+      assert.match(at(-(first - 1)), new RegExp(`^j − i = −${first - 1} → bucket ${bucket - 1} \\(logarithmic: shared by distances \\d+ … ${first - 1}`));
     });
   }
 });
