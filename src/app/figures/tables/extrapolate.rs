@@ -85,7 +85,7 @@ pub fn ExtrapolationSideBySide() -> impl IntoView {
             <IntSlider label="max_len (the training length)" id="ctl-t-xL" min=MAX_LEN.0 max=MAX_LEN.1 value=s.max_len />
             <IntSlider label="sequence length" id="ctl-t-xn" min=SEQUENCE.0 max=SEQUENCE.1 value=s.seq_len />
         </div>
-        {panels.refs
+        {panels.nodes()
             .into_iter()
             .enumerate()
             .map(|(k, r)| {

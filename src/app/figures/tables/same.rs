@@ -92,7 +92,7 @@ pub fn SamePosition() -> impl IntoView {
         }
     };
     let canvas = move |k: usize| {
-        let r = panels.refs[k];
+        let r = panels.node(k);
         let count = move || data.with_untracked(|c| panel(k, c, s.pos.get_untracked(), 1).3.len());
         view! {
             <div>
