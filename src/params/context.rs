@@ -4,8 +4,8 @@
 //! link: a preset or a pasted config brings them along in the page's state, and a link (or a
 //! head_dim the lists do not fit) falls back to [`synthetic_long_factors`], which says so.
 
-use super::decl::{self, Table, choice, even, float, int, named, own};
-use super::listed::view_struct;
+use super::decl::{choice, own};
+use super::listed::{declared, view_struct};
 use super::{Notice, quote};
 use crate::math::limits;
 use crate::math::rope_config::ModelRope;
@@ -29,44 +29,61 @@ pub const MSCALE: (f64, f64) = (0.0, 2.0);
 pub const ATTENTION_FACTOR: (f64, f64) = (0.0, limits::ATTENTION_FACTOR.1);
 
 crate::params::listed::fields! { $
-    /// Chapter 3's parameters, each declared once ([`super::listed`]): [`ContextView`] and the app's
-    /// signals are both written from this list.
+    /// Chapter 3's parameters, each one row ([`super::listed`]): [`ContextView`], its [`TABLE`]
+    /// and the app's signals are written from this list.
     context_fields
     listed {
         /// The preset the controls came from (its id), if any.
-        model: Option<&'static str> = None,
+        model: Option<&'static str> = None => [
+            own("c.model", read_model, |v| v.model.unwrap_or_default().to_string())
+                .omit_when(|v| v.model.is_none()),
+        ],
         /// The scaling method.
-        rope_type: $crate::math::rope_scaling::RopeType = RopeType::Yarn,
+        rope_type: crate::math::rope_scaling::RopeType = RopeType::Yarn
+            => named!("c.type", RopeType),
         /// Rotary dimension (the coordinates that turn; head_dim for full rotation).
-        dim: usize = 128,
+        dim: usize = 128 => even!("c.d", "c.d (head_dim)", HEAD_DIM),
         /// `rope_theta`.
-        base: f64 = 10_000.0,
+        base: f64 = 10_000.0 => float!("c.base", "c.base", limits::BASE),
         /// Scale factor `s`.
-        factor: f64 = 4.0,
+        factor: f64 = 4.0 => float!("c.s", "c.s (factor)", limits::FACTOR),
         /// Trained context `L₀`.
-        original: usize = 4096,
+        original: usize = 4096 => int!("c.L", "c.L (trained context)", LENGTH),
         /// The length the model should read, `T`.
-        target: usize = 16_384,
+        target: usize = 16_384 => int!("c.T", "c.T (target length)", LENGTH),
         /// Current sequence length (dynamic NTK's figure).
-        len: usize = 8192,
+        len: usize = 8192 => int!("c.len", "c.len (current length)", LENGTH),
         /// YaRN `beta_fast`.
-        beta_fast: f64 = 32.0,
+        beta_fast: f64 = 32.0 => float!("c.bf", "c.bf", limits::RAMP),
         /// YaRN `beta_slow`.
-        beta_slow: f64 = 1.0,
+        beta_slow: f64 = 1.0 => float!("c.bs", "c.bs", limits::RAMP),
         /// Llama 3 `low_freq_factor`.
-        low_freq: f64 = 1.0,
+        low_freq: f64 = 1.0 => float!("c.lo", "c.lo", limits::RAMP),
         /// Llama 3 `high_freq_factor`.
-        high_freq: f64 = 4.0,
+        high_freq: f64 = 4.0 => float!("c.hi", "c.hi", limits::RAMP),
         /// DeepSeek's `mscale` (0 = not set).
-        mscale: f64 = 0.0,
+        mscale: f64 = 0.0 => float!("c.ms", "c.ms (mscale)", MSCALE),
         /// DeepSeek's `mscale_all_dim` (0 = not set).
-        mscale_all_dim: f64 = 0.0,
+        mscale_all_dim: f64 = 0.0 => float!("c.msa", "c.msa (mscale_all_dim)", MSCALE),
         /// A config's explicit `attention_factor` (YaRN, LongRoPE; 0 = not set).
-        attention_factor: f64 = 0.0,
+        attention_factor: f64 = 0.0 => float!(
+            "c.af",
+            "c.af (attention_factor)",
+            ATTENTION_FACTOR
+        ),
         /// YaRN's `truncate`: floor and ceil the ramp's ends (transformers' default, true).
-        truncate: bool = true,
+        truncate: bool = true => [choice(
+            "c.trunc",
+            &["true", "false"],
+            |v| if v.truncate { "true" } else { "false" },
+            |v, s| v.truncate = s == "true",
+        )],
         /// Methods overlaid in the wavelength figure, besides the chosen one.
-        compare: Vec<$crate::math::rope_scaling::RopeType> = vec![RopeType::Linear, RopeType::Ntk],
+        compare: Vec<crate::math::rope_scaling::RopeType> = vec![RopeType::Linear, RopeType::Ntk]
+            => [own("c.cmp", read_compare, |v| {
+                let names: Vec<&str> = v.compare.iter().map(|t| t.as_str()).collect();
+                names.join(",")
+            })],
     }
     own {}
 }
@@ -183,57 +200,17 @@ pub fn preset_lists(model: Option<&str>) -> Option<(Vec<f64>, Vec<f64>)> {
         .and_then(|m| longrope_lists(&m))
 }
 
-impl decl::Declared for ContextView {
-    const TABLE: &'static Table<ContextView> = &TABLE;
-}
+context_fields!(rows declared {
+    TABLE ContextView,
+    |_| {};
+});
 
-/// The chapter's parameters, one row each, in the order a link writes them.
-pub const TABLE: Table<ContextView> = Table {
-    params: &[
-        own("c.model", read_model, |v| {
-            v.model.unwrap_or_default().to_string()
-        })
-        .omit_when(|v| v.model.is_none()),
-        named!("c.type", RopeType, rope_type),
-        even!("c.d", "c.d (head_dim)", HEAD_DIM, dim),
-        float!("c.base", "c.base", limits::BASE, base),
-        float!("c.s", "c.s (factor)", limits::FACTOR, factor),
-        int!("c.L", "c.L (trained context)", LENGTH, original),
-        int!("c.T", "c.T (target length)", LENGTH, target),
-        int!("c.len", "c.len (current length)", LENGTH, len),
-        float!("c.bf", "c.bf", limits::RAMP, beta_fast),
-        float!("c.bs", "c.bs", limits::RAMP, beta_slow),
-        float!("c.lo", "c.lo", limits::RAMP, low_freq),
-        float!("c.hi", "c.hi", limits::RAMP, high_freq),
-        float!("c.ms", "c.ms (mscale)", MSCALE, mscale),
-        float!("c.msa", "c.msa (mscale_all_dim)", MSCALE, mscale_all_dim),
-        float!(
-            "c.af",
-            "c.af (attention_factor)",
-            ATTENTION_FACTOR,
-            attention_factor
-        ),
-        choice(
-            "c.trunc",
-            &["true", "false"],
-            |v| if v.truncate { "true" } else { "false" },
-            |v, s| v.truncate = s == "true",
-        ),
-        own(
-            "c.cmp",
-            |v, text| {
-                let (list, notice) = parse_methods(text);
-                v.compare = list;
-                notice
-            },
-            |v| {
-                let names: Vec<&str> = v.compare.iter().map(|t| t.as_str()).collect();
-                names.join(",")
-            },
-        ),
-    ],
-    fit: |_| {},
-};
+/// Reads `c.cmp`, the methods overlaid in the wavelength figure.
+fn read_compare(v: &mut ContextView, text: &str) -> Option<Notice> {
+    let (list, notice) = parse_methods(text);
+    v.compare = list;
+    notice
+}
 
 /// Reads `c.model`: a preset's id, or a notice.
 fn read_model(v: &mut ContextView, text: &str) -> Option<Notice> {
@@ -258,7 +235,7 @@ mod tests {
 
     #[test]
     fn the_rope_type_row_names_every_type() {
-        let row = TABLE.params.iter().find(|p| p.key == "c.type");
+        let row = TABLE.rows().find(|p| p.key == "c.type");
         let Some(Kind::Choice { names, .. }) = row.map(|p| &p.kind) else {
             panic!("c.type is a choice")
         };
@@ -286,7 +263,7 @@ mod tests {
             truncate: false,
             compare: vec![RopeType::Longrope, RopeType::Default],
         };
-        decl::check_round_trip(&TABLE, &changed);
+        crate::params::decl::check_round_trip(&TABLE, &changed);
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! cache holds, and the query whose keys the masks show.
 
 use super::Notice;
-use super::decl::{self, Table, choice, int, int_within, own};
-use super::listed::view_struct;
+use super::decl::{choice, own};
+use super::listed::{declared, view_struct};
 use crate::math::layers::paste::MAX_KEPT_BYTES;
 use crate::math::layers::presets::{ModelPreset, PRESETS};
 use crate::math::layers::{MAX_LAYERS, Model, read_model};
@@ -27,22 +27,33 @@ pub const MODEL_IDS: [&str; PRESETS.len()] = {
 };
 
 crate::params::listed::fields! { $
-    /// Chapter 5's parameters, each declared once ([`super::listed`]): [`ModelsView`] and the app's
-    /// signals are both written from this list.
+    /// Chapter 5's parameters, each one row ([`super::listed`]): [`ModelsView`], its [`TABLE`]
+    /// and the app's signals are written from this list.
     models_fields
     listed {
         /// The model: an index into [`crate::math::layers::presets::PRESETS`].
-        model: usize = 0,
+        model: usize = 0 => [choice(
+            "m.model",
+            &MODEL_IDS,
+            |v| MODEL_IDS[v.model.min(MODEL_IDS.len() - 1)],
+            |v, name| v.model = MODEL_IDS.iter().position(|&m| m == name).unwrap_or(0),
+        )],
         /// The chosen layer, from 0.
-        layer: usize = 5,
+        layer: usize = 5 => int_within!("m.layer", "m.layer (layer)", |v| (0, v.layer_limit())),
         /// Tokens in the context.
-        tokens: usize = 32_768,
+        tokens: usize = 32_768 => int!("m.L", "m.L (tokens)", TOKENS),
         /// The query position whose keys the masks show, below `tokens`.
-        query: usize = 32_767,
+        query: usize = 32_767 => int_within!(
+            "m.p",
+            "m.p (query position)",
+            |v| (0, v.tokens.saturating_sub(1))
+        ),
         /// A pasted config, kept to the fields read ([`crate::math::layers::paste`]): in
         /// place of the preset when set. Checked when the chapter reads it, not here (the
         /// JSON reader stays out of the page's first module).
-        config: Option<String> = None,
+        config: Option<String> = None => [own("m.cfg", read_config, |v| {
+            v.config.clone().unwrap_or_default()
+        })],
     }
     own {}
 }
@@ -126,57 +137,31 @@ impl ModelsView {
     }
 }
 
-impl decl::Declared for ModelsView {
-    const TABLE: &'static Table<ModelsView> = &TABLE;
-}
-
-/// The chapter's parameters, one row each, in the order a link writes them.
-pub const TABLE: Table<ModelsView> = Table {
-    params: &[
-        choice(
-            "m.model",
-            &MODEL_IDS,
-            |v| MODEL_IDS[v.model.min(MODEL_IDS.len() - 1)],
-            |v, name| v.model = MODEL_IDS.iter().position(|&m| m == name).unwrap_or(0),
-        ),
-        int!("m.L", "m.L (tokens)", TOKENS, tokens),
-        int_within!(
-            "m.layer",
-            "m.layer (layer)",
-            |v| (0, v.layer_limit()),
-            layer
-        ),
-        int_within!(
-            "m.p",
-            "m.p (query position)",
-            |v| (0, v.tokens.saturating_sub(1)),
-            query
-        ),
-        own(
-            "m.cfg",
-            |v, text| {
-                if text.is_empty() {
-                    v.config = None;
-                    None
-                } else if text.len() > MAX_KEPT_BYTES {
-                    Some(Notice(format!(
-                        "m.cfg (a pasted config) has {} bytes; at most {MAX_KEPT_BYTES} are read, \
-                         so the preset is shown",
-                        text.len()
-                    )))
-                } else {
-                    v.config = Some(text.to_string());
-                    None
-                }
-            },
-            |v| v.config.clone().unwrap_or_default(),
-        ),
-    ],
-    fit: |v| {
+models_fields!(rows declared {
+    TABLE ModelsView,
+    |v| {
         v.layer = v.chosen_layer();
         v.query = v.chosen_query();
-    },
-};
+    };
+});
+
+/// Reads `m.cfg`, a pasted config: none when empty; refused (the preset shown) past
+/// [`MAX_KEPT_BYTES`].
+fn read_config(v: &mut ModelsView, text: &str) -> Option<Notice> {
+    if text.is_empty() {
+        v.config = None;
+        None
+    } else if text.len() > MAX_KEPT_BYTES {
+        Some(Notice(format!(
+            "m.cfg (a pasted config) has {} bytes; at most {MAX_KEPT_BYTES} are read, so the \
+             preset is shown",
+            text.len()
+        )))
+    } else {
+        v.config = Some(text.to_string());
+        None
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -192,7 +177,7 @@ mod tests {
             query: 12_345,
             config: Some("{\"model_type\":\"qwen3\"}".into()),
         };
-        decl::check_round_trip(&TABLE, &view);
+        crate::params::decl::check_round_trip(&TABLE, &view);
         for (model, id) in MODEL_IDS.iter().enumerate() {
             assert_eq!(*id, PRESETS[model].id);
             let (v, notices) = ModelsView::from_query(&parse_query(&format!("m.model={id}")));

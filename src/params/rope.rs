@@ -3,10 +3,8 @@
 //! Every key carries the chapter's prefix `r.` (`r.d`, `r.base`, `r.pos`…), so the chapter's own
 //! head_dim, base and position never collide with chapter 1's unprefixed `d`, `base`, `pos`.
 
-use super::decl::{
-    self, Kind, Param, Range, Table, even, float, int, int_within, list, named, own, seed,
-};
-use super::listed::view_struct;
+use super::decl::{Kind, Param, Range, float, own};
+use super::listed::{declared, view_struct};
 use super::{Notice, parse_f64, parse_usize};
 use crate::math::limits;
 use crate::math::rope::{self, Layout};
@@ -68,54 +66,86 @@ crate::names::named! {
 }
 
 crate::params::listed::fields! { $
-    /// Chapter 2's parameters, each declared once ([`super::listed`]): [`RopeView`] is written from
-    /// this list, and so are the app's signals. `rotary_dim` is the view's own: the app holds it as
-    /// "all coordinates unless given" so that it follows head_dim.
+    /// Chapter 2's parameters, each one row ([`super::listed`]): [`RopeView`], its [`TABLE`] and
+    /// the app's signals are written from this list. `rotary_dim` is the view's own: the app holds
+    /// it as "all coordinates unless given" so that it follows head_dim.
     rope_fields
     listed {
         /// head_dim (even).
-        dim: usize = 128,
+        dim: usize = 128 => even!("r.d", "r.d (head_dim)", HEAD_DIM),
         /// RoPE base (θ in the configs: `rope_theta`).
-        base: f64 = 10_000.0,
+        base: f64 = 10_000.0 => float!("r.base", "r.base", limits::BASE),
         /// Which coordinates pair up.
-        layout: $crate::math::rope::Layout = Layout::Interleaved,
+        layout: crate::math::rope::Layout = Layout::Interleaved => named!("r.layout", Layout),
         /// Positions of the q·k matrix.
-        positions: usize = 128,
+        positions: usize = 128 => int!("r.n", "r.n (positions)", POSITIONS),
         /// The current position m (`< positions`).
-        pos: usize = 10,
+        pos: usize = 10 => int_within!("r.pos", "r.pos (position)", |v| (0, v.positions - 1)),
         /// q and k of the q·k figure.
-        qk: $crate::params::rope::QkSource = QkSource::Ones,
+        qk: crate::params::rope::QkSource = QkSource::Ones => named!("r.qk", QkSource),
         /// Seed of the random q and k.
-        seed: u64 = 1,
+        seed: u64 = 1 => seed!("r.seed"),
         /// The 2D vector.
-        vector: [f64; 2] = [1.0, 0.0],
+        vector: [f64; 2] = [1.0, 0.0] => list!(
+            "r.x",
+            "r.x (vector)",
+            parse_f64,
+            VECTOR_COORD,
+            "two numbers like 1,0"
+        ),
         /// Angle per position of the 2D vector, degrees.
-        theta_deg: f64 = 30.0,
+        theta_deg: f64 = 30.0 => float!("r.theta", "r.theta (degrees)", THETA_DEG),
         /// Position of the 2D vector.
-        vector_pos: usize = 3,
+        vector_pos: usize = 3 => int!("r.vpos", "r.vpos", VECTOR_POS),
         /// The two sentences.
-        sentences: [String; 2] = SENTENCES.map(str::to_string),
+        sentences: [String; 2] = SENTENCES.map(str::to_string) => [
+            own("r.s1", |v, t| read_sentence(v, 0, t), |v| v.sentences[0].clone()),
+            own("r.s2", |v, t| read_sentence(v, 1, t), |v| v.sentences[1].clone()),
+        ],
         /// The two words whose angle is compared.
-        words: [String; 2] = ["ate".into(), "cheese".into()],
+        words: [String; 2] = ["ate".into(), "cheese".into()] => [
+            own("r.w1", |v, t| read_word(v, 0, t), |v| v.words[0].clone()),
+            own("r.w2", |v, t| read_word(v, 1, t), |v| v.words[1].clone()),
+        ],
         /// Angle per position of the sentence figure, degrees.
-        sentence_theta_deg: f64 = 25.0,
+        sentence_theta_deg: f64 = 25.0 => float!("r.stheta", "r.stheta (degrees)", THETA_DEG),
         /// The "why not add?" figure's query and key tokens (indices into chapter 1's
         /// sentence).
-        pair: [usize; 2] = [6, 2],
+        pair: [usize; 2] = [6, 2] => list!(
+            "r.pair",
+            "r.pair (token)",
+            parse_usize,
+            PAIR_TOKENS,
+            "two token numbers like 6,2"
+        ),
         /// How far that figure moves both tokens.
-        shift: usize = 0,
+        shift: usize = 0 => int!("r.shift", "r.shift", SHIFT),
         /// How far the "why only q and k" figure moves the whole sentence.
-        value_offset: usize = 10,
+        value_offset: usize = 10 => int!("r.voff", "r.voff", SHIFT),
         /// Which vectors the token cloud shows.
-        cloud: $crate::math::cloud::CloudMode = CloudMode::Rope,
+        cloud: crate::math::cloud::CloudMode = CloudMode::Rope => named!("r.cloud", CloudMode),
         /// Positions of the token cloud.
-        cloud_positions: usize = 64,
+        cloud_positions: usize = 64 => int!("r.cn", "r.cn (cloud positions)", CLOUD_POSITIONS),
         /// The cloud's view: yaw and pitch in degrees.
-        view: [f64; 2] = [35.0, 20.0],
+        view: [f64; 2] = [35.0, 20.0] => [
+            float!("r.yaw", "r.yaw", YAW, view[0]),
+            float!("r.pitch", "r.pitch", PITCH, view[1]),
+        ],
     }
     own {
         /// Coordinates that rotate (even, `2 ≤ rotary_dim ≤ dim`).
-        rotary_dim: usize = 128,
+        rotary_dim: usize = 128 => [Param {
+            key: "r.rot",
+            kind: Kind::Int {
+                name: "r.rot (rotary_dim)",
+                range: Range::Of(|v| (2, v.dim)),
+                even: true,
+                get: |v| v.rotary_dim,
+                set: |v, x| v.rotary_dim = x,
+            },
+            omit: Some(|v| v.rotary_dim == v.dim),
+            late: true,
+        }],
     }
 }
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
@@ -198,86 +228,14 @@ impl RopeView {
     }
 }
 
-impl decl::Declared for RopeView {
-    const TABLE: &'static Table<RopeView> = &TABLE;
-}
-
-/// The chapter's parameters, one row each, in the order a link writes them.
-pub const TABLE: Table<RopeView> = Table {
-    params: &[
-        even!("r.d", "r.d (head_dim)", HEAD_DIM, dim),
-        float!("r.base", "r.base", limits::BASE, base),
-        named!("r.layout", Layout, layout),
-        int!("r.n", "r.n (positions)", POSITIONS, positions),
-        int_within!("r.pos", "r.pos (position)", |v| (0, v.positions - 1), pos),
-        Param {
-            key: "r.rot",
-            kind: Kind::Int {
-                name: "r.rot (rotary_dim)",
-                range: Range::Of(|v| (2, v.dim)),
-                even: true,
-                get: |v| v.rotary_dim,
-                set: |v, x| v.rotary_dim = x,
-            },
-            omit: Some(|v| v.rotary_dim == v.dim),
-            late: true,
-        },
-        named!("r.qk", QkSource, qk),
-        seed!("r.seed", seed),
-        list!(
-            "r.x",
-            "r.x (vector)",
-            parse_f64,
-            VECTOR_COORD,
-            vector,
-            "two numbers like 1,0"
-        ),
-        float!("r.theta", "r.theta (degrees)", THETA_DEG, theta_deg),
-        int!("r.vpos", "r.vpos", VECTOR_POS, vector_pos),
-        own(
-            "r.s1",
-            |v, t| read_sentence(v, 0, t),
-            |v| v.sentences[0].clone(),
-        ),
-        own(
-            "r.s2",
-            |v, t| read_sentence(v, 1, t),
-            |v| v.sentences[1].clone(),
-        ),
-        own("r.w1", |v, t| read_word(v, 0, t), |v| v.words[0].clone()),
-        own("r.w2", |v, t| read_word(v, 1, t), |v| v.words[1].clone()),
-        float!(
-            "r.stheta",
-            "r.stheta (degrees)",
-            THETA_DEG,
-            sentence_theta_deg
-        ),
-        list!(
-            "r.pair",
-            "r.pair (token)",
-            parse_usize,
-            PAIR_TOKENS,
-            pair,
-            "two token numbers like 6,2"
-        ),
-        int!("r.shift", "r.shift", SHIFT, shift),
-        int!("r.voff", "r.voff", SHIFT, value_offset),
-        named!("r.cloud", CloudMode, cloud),
-        int!(
-            "r.cn",
-            "r.cn (cloud positions)",
-            CLOUD_POSITIONS,
-            cloud_positions
-        ),
-        float!("r.yaw", "r.yaw", YAW, view[0]),
-        float!("r.pitch", "r.pitch", PITCH, view[1]),
-    ],
+rope_fields!(rows declared {
+    TABLE RopeView,
     // The position stays below the positions; every coordinate turns unless `r.rot` says.
-    fit: |v| {
+    |v| {
         v.pos = fit_pos(v.pos, v.positions);
         v.rotary_dim = v.dim;
-    },
-};
+    };
+});
 
 /// The "why not add?" figure's tokens: indices into chapter 1's sentence.
 const PAIR_TOKENS: (usize, usize) = (0, limits::TOKENS.1 - 1);
@@ -324,7 +282,7 @@ mod tests {
             cloud_positions: 256,
             view: [-90.0, 45.5],
         };
-        decl::check_round_trip(&TABLE, &view);
+        crate::params::decl::check_round_trip(&TABLE, &view);
     }
 
     #[test]

@@ -3,10 +3,8 @@
 //! Learned tables, Shaw's clipped distances, T5's buckets, ALiBi and NoPE each have their own
 //! keys; the learned table and NoPE's random values share one seed.
 
-use super::decl::{
-    self, Table, even, flag, float, float_row, int, int_within, named, seed, sentence,
-};
-use super::listed::view_struct;
+use super::decl::float_row;
+use super::listed::{declared, view_struct};
 use crate::math::alibi;
 
 /// The chapter's key prefix.
@@ -92,65 +90,78 @@ crate::names::named! {
 }
 
 crate::params::listed::fields! { $
-    /// Chapter 4's parameters, each declared once ([`super::listed`]): [`TablesView`] and the app's
-    /// signals are both written from this list.
+    /// Chapter 4's parameters, each one row ([`super::listed`]): [`TablesView`], its [`TABLE`]
+    /// and the app's signals are written from this list.
     tables_fields
     listed {
         /// Learned table rows `max_len`.
-        max_len: usize = 512,
+        max_len: usize = 512 => int!("t.L", "t.L (max_len)", MAX_LEN),
         /// Sequence length shown against the learned table.
-        seq_len: usize = 640,
+        seq_len: usize = 640 => int!("t.n", "t.n (sequence length)", SEQUENCE),
         /// Learned table width.
-        dim: usize = 64,
+        dim: usize = 64 => int!("t.d", "t.d (width)", WIDTH),
         /// Seed of the learned table and of NoPE's values.
-        seed: u64 = 1,
+        seed: u64 = 1 => seed!("t.seed"),
         /// Shaw's `k`.
-        shaw_k: usize = 4,
+        shaw_k: usize = 4 => int!("t.k", "t.k (Shaw's k)", SHAW_K),
         /// Positions of Shaw's matrix.
-        shaw_len: usize = 16,
+        shaw_len: usize = 16 => int!("t.sn", "t.sn (positions)", SHAW_POSITIONS),
         /// Positions of T5's matrix.
-        t5_len: usize = 256,
+        t5_len: usize = 256 => int!("t.tn", "t.tn (positions)", T5_POSITIONS),
         /// T5 `num_buckets`.
-        buckets: usize = 32,
+        buckets: usize = 32 => int!("t.nb", "t.nb (num_buckets)", T5_BUCKETS),
         /// T5 `max_distance`.
-        max_distance: usize = 128,
+        max_distance: usize = 128 => int_within!("t.md", "t.md (max_distance)", |v| {
+            let exact = exact_buckets(v.buckets, v.bidirectional);
+            (T5_MAX_DISTANCE.0.max(exact + 1), T5_MAX_DISTANCE.1)
+        }),
         /// T5 bidirectional (encoder) or causal (decoder).
-        bidirectional: bool = true,
+        bidirectional: bool = true => flag!("t.bi"),
         /// ALiBi heads.
-        heads: usize = 8,
+        heads: usize = 8 => int!("t.h", "t.h (heads)", HEADS),
         /// ALiBi sequence length.
-        alibi_len: usize = 64,
+        alibi_len: usize = 64 => int!("t.an", "t.an (sequence length)", ALIBI_LEN),
         /// ALiBi causal mask.
-        causal: bool = true,
+        causal: bool = true => flag!("t.causal"),
         /// The chosen ALiBi head, from 1.
-        head: usize = 1,
+        head: usize = 1 => int_within!("t.head", "t.head (head)", |v| (1, v.heads)),
         /// The chosen head's slope, when the reader overrides it.
-        slope: Option<f64> = None,
+        slope: Option<f64> = None => [
+            // Without an override the head keeps its default slope; a bad one reads as 0.5.
+            float_row(
+                "t.m",
+                "t.m (slope)",
+                SLOPE,
+                |v: &TablesView| v.slope.unwrap_or(0.5),
+                |v, x| v.slope = Some(x),
+            )
+            .omit_when(|v| v.slope.is_none()),
+        ],
         /// NoPE sequence length.
-        nope_len: usize = 256,
+        nope_len: usize = 256 => int!("t.nn", "t.nn (sequence length)", NOPE_LEN),
         /// NoPE value width.
-        nope_dim: usize = 64,
+        nope_dim: usize = 64 => int!("t.nd", "t.nd (width)", NOPE_DIM),
         /// The position every method is compared at.
-        pos: usize = 37,
+        pos: usize = 37 => int!("t.p", "t.p (position)", POSITION),
         /// Transformer-XL's sentence (1 to 16 tokens after
         /// [`crate::math::attention::tokenize`]).
-        txl_sentence: String = crate::math::attention::EXAMPLE.to_string(),
+        txl_sentence: String = crate::math::attention::EXAMPLE.to_string() => sentence!("t.xs"),
         /// Seed of Transformer-XL's `W_{k,R}`, `u` and `v`.
-        txl_seed: u64 = 0,
+        txl_seed: u64 = 0 => seed!("t.xseed"),
         /// Which of Transformer-XL's terms the matrix shows.
-        txl_term: $crate::params::tables::TxlTerm = TxlTerm::Score,
+        txl_term: crate::params::tables::TxlTerm = TxlTerm::Score => named!("t.xterm", TxlTerm),
         /// DroPE's head_dim.
-        drope_dim: usize = 128,
+        drope_dim: usize = 128 => even!("t.dd", "t.dd (head_dim)", DROPE_DIM),
         /// DroPE's RoPE base.
-        drope_base: f64 = 10_000.0,
+        drope_base: f64 = 10_000.0 => float!("t.db", "t.db (base)", crate::math::limits::BASE),
         /// DroPE's trained length L₀.
-        drope_trained: usize = 4096,
+        drope_trained: usize = 4096 => int!("t.dL", "t.dL (trained length L₀)", DROPE_TRAINED),
         /// DroPE's target over L₀ (`T = s·L₀`, YaRN's factor).
-        drope_factor: usize = 8,
+        drope_factor: usize = 8 => int!("t.ds", "t.ds (T / L₀)", DROPE_FACTOR),
         /// DroPE's distractor keys.
-        drope_distractors: usize = 16,
+        drope_distractors: usize = 16 => int!("t.dn", "t.dn (distractors)", DROPE_DISTRACTORS),
         /// Seed of DroPE's query and distractors.
-        drope_seed: u64 = 0,
+        drope_seed: u64 = 0 => seed!("t.dseed"),
     }
     own {}
 }
@@ -223,70 +234,11 @@ impl TablesView {
     }
 }
 
-impl decl::Declared for TablesView {
-    const TABLE: &'static Table<TablesView> = &TABLE;
-}
-
-/// The chapter's parameters, one row each, in the order a link writes them.
-pub const TABLE: Table<TablesView> = Table {
-    params: &[
-        int!("t.L", "t.L (max_len)", MAX_LEN, max_len),
-        int!("t.n", "t.n (sequence length)", SEQUENCE, seq_len),
-        int!("t.d", "t.d (width)", WIDTH, dim),
-        int!("t.k", "t.k (Shaw's k)", SHAW_K, shaw_k),
-        int!("t.sn", "t.sn (positions)", SHAW_POSITIONS, shaw_len),
-        int!("t.tn", "t.tn (positions)", T5_POSITIONS, t5_len),
-        int!("t.nb", "t.nb (num_buckets)", T5_BUCKETS, buckets),
-        int_within!(
-            "t.md",
-            "t.md (max_distance)",
-            |v| {
-                let exact = exact_buckets(v.buckets, v.bidirectional);
-                (T5_MAX_DISTANCE.0.max(exact + 1), T5_MAX_DISTANCE.1)
-            },
-            max_distance
-        ),
-        int!("t.h", "t.h (heads)", HEADS, heads),
-        int!("t.an", "t.an (sequence length)", ALIBI_LEN, alibi_len),
-        int_within!("t.head", "t.head (head)", |v| (1, v.heads), head),
-        int!("t.nn", "t.nn (sequence length)", NOPE_LEN, nope_len),
-        int!("t.nd", "t.nd (width)", NOPE_DIM, nope_dim),
-        int!("t.p", "t.p (position)", POSITION, pos),
-        seed!("t.seed", seed),
-        sentence!("t.xs", txl_sentence),
-        seed!("t.xseed", txl_seed),
-        named!("t.xterm", TxlTerm, txl_term),
-        even!("t.dd", "t.dd (head_dim)", DROPE_DIM, drope_dim),
-        float!("t.db", "t.db (base)", crate::math::limits::BASE, drope_base),
-        int!(
-            "t.dL",
-            "t.dL (trained length L₀)",
-            DROPE_TRAINED,
-            drope_trained
-        ),
-        int!("t.ds", "t.ds (T / L₀)", DROPE_FACTOR, drope_factor),
-        int!(
-            "t.dn",
-            "t.dn (distractors)",
-            DROPE_DISTRACTORS,
-            drope_distractors
-        ),
-        seed!("t.dseed", drope_seed),
-        flag!("t.bi", bidirectional),
-        flag!("t.causal", causal),
-        // Without an override the head keeps its default slope; a bad one reads as 0.5.
-        float_row(
-            "t.m",
-            "t.m (slope)",
-            SLOPE,
-            |v: &TablesView| v.slope.unwrap_or(0.5),
-            |v, x| v.slope = Some(x),
-        )
-        .omit_when(|v| v.slope.is_none()),
-    ],
+tables_fields!(rows declared {
+    TABLE TablesView,
     // max_distance stays above the exact buckets when num_buckets or the direction moves.
-    fit: |v| v.max_distance = distance_in_range(v.max_distance, v.buckets, v.bidirectional),
-};
+    |v| v.max_distance = distance_in_range(v.max_distance, v.buckets, v.bidirectional);
+});
 
 #[cfg(test)]
 mod tests {
@@ -325,7 +277,7 @@ mod tests {
             drope_distractors: 512,
             drope_seed: u64::MAX,
         };
-        decl::check_round_trip(&TABLE, &view);
+        crate::params::decl::check_round_trip(&TABLE, &view);
     }
 
     #[test]

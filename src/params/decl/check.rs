@@ -23,7 +23,7 @@ pub fn check_table<V: Default + PartialEq + std::fmt::Debug>(table: &Table<V>, p
         assert!(k.starts_with(prefix), "{k} lacks the prefix {prefix:?}");
         assert!(!keys[..i].contains(k), "{k} is declared twice");
     }
-    for p in table.params {
+    for p in table.rows() {
         if let Kind::Choice {
             names, get, set, ..
         } = &p.kind
@@ -51,7 +51,7 @@ pub fn check_table<V: Default + PartialEq + std::fmt::Debug>(table: &Table<V>, p
 /// chapters' tests.
 pub fn check_round_trip<V: Default + PartialEq + std::fmt::Debug>(table: &Table<V>, view: &V) {
     let pairs = write(table, view);
-    assert_eq!(pairs.len(), table.params.len(), "{pairs:?}");
+    assert_eq!(pairs.len(), table.rows().count(), "{pairs:?}");
     for (k, _) in &pairs {
         assert!(table.has(k), "{k}");
     }

@@ -4,9 +4,10 @@
 //! from the same rows ([`Table::keys`]). A view's defaults are its `Default`: a row leaves its key
 //! out of a link when the value writes as the default view's does (or as its `omit` says).
 //!
-//! Adding a parameter is one row. Rows whose range depends on other keys (a position below the
-//! number of positions) are `late`: read after every other key, once the table's `fit` has fitted
-//! the value to what was read.
+//! Adding a parameter is one row, in its chapter's list ([`super::listed`]), which writes the
+//! chapter's table. Rows whose range depends on other keys (a position below the number of
+//! positions) are `late`: read after every other key, once the table's `fit` has fitted the value
+//! to what was read.
 
 use super::{Notice, format_number, parse_even, parse_f64, parse_usize, quote};
 
@@ -99,7 +100,8 @@ pub struct Param<V: 'static> {
 }
 
 /// A chapter's (or a figure's) parameters: its rows, and what fits the values that depend on
-/// others before the late rows are read.
+/// others before the late rows are read. Written from the chapter's list of fields
+/// ([`super::listed::declared!`]): every field's rows, in the list's order.
 pub struct Table<V: 'static> {
     /// The rows, in the order a link writes them.
     pub params: &'static [Param<V>],
@@ -208,9 +210,14 @@ impl<V> Param<V> {
 }
 
 impl<V> Table<V> {
+    /// Every row, in order.
+    pub fn rows(&self) -> impl Iterator<Item = &Param<V>> + '_ {
+        self.params.iter()
+    }
+
     /// Every key the table reads, in order.
     pub fn keys(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.params.iter().map(|p| p.key)
+        self.rows().map(|p| p.key)
     }
 
     /// Whether the table reads `key`.
@@ -244,7 +251,7 @@ pub trait Declared: Default + Sized + 'static {
 pub fn read<V: Default>(table: &Table<V>, pairs: &[(String, String)]) -> (V, Vec<Notice>) {
     let mut view = V::default();
     let mut notices = Vec::new();
-    let row = |key: &str| table.params.iter().find(|p| p.key == key);
+    let row = |key: &str| table.rows().find(|p| p.key == key);
     let mut late = Vec::new();
     for (key, text) in pairs {
         match row(key) {
@@ -265,8 +272,7 @@ pub fn read<V: Default>(table: &Table<V>, pairs: &[(String, String)]) -> (V, Vec
 pub fn write<V: Default>(table: &Table<V>, view: &V) -> Vec<(&'static str, String)> {
     let default = V::default();
     table
-        .params
-        .iter()
+        .rows()
         .filter_map(|p| {
             let text = p.write(view);
             let omit = match p.omit {
@@ -480,11 +486,11 @@ macro_rules! flag {
     };
 }
 
-/// `list!(key, name, parse, range, field, example)`: `N` items written `a,b,…` (the view's `field`,
-/// an array), each read by `parse` (`parse_usize`, `parse_f64`) within `range`; a list of another
-/// length is not `example` (`"two numbers like 1,0"`).
+/// `list!(key, name, parse, range, example, field)`: `N` items written `a,b,…` (the view's
+/// `field`, an array), each read by `parse` (`parse_usize`, `parse_f64`) within `range`; a list of
+/// another length is not `example` (`"two numbers like 1,0"`).
 macro_rules! list {
-    ($key:literal, $name:literal, $parse:expr, $range:expr, $field:ident, $example:literal) => {
+    ($key:literal, $name:literal, $parse:expr, $range:expr, $example:literal, $field:ident) => {
         $crate::params::decl::own(
             $key,
             |v, text| {

@@ -6,8 +6,8 @@ mod toy;
 
 pub use toy::*;
 
-use super::decl::{self, Table, float, int, int_within, list, named, own};
-use super::listed::view_struct;
+use super::decl::{self, float, int, named, own};
+use super::listed::{declared, view_struct};
 use super::{Notice, parse_usize};
 use crate::math::limits;
 use crate::math::sinusoidal::{Layout, SinusoidalParams, Spacing};
@@ -55,30 +55,57 @@ pub const MAX_COMPARE: usize = 10_000;
 pub const MAX_WAVE_DIMS: usize = 8;
 
 crate::params::listed::fields! { $
-    /// Chapter 1's parameters, each declared once ([`super::listed`]): [`SinusoidalView`] and the
-    /// app's signals are both written from this list. The encoding's `params` are the view's own: the
-    /// app holds one signal per parameter of [`SinusoidalParams`].
+    /// Chapter 1's parameters, each one row ([`super::listed`]): [`SinusoidalView`], its [`TABLE`]
+    /// and the app's signals are written from this list. The encoding's `params` are the view's
+    /// own (the app holds one signal per parameter of [`SinusoidalParams`]), under five keys.
     sinusoidal_fields
     listed {
         /// Which of the table's two views are shown.
-        show: $crate::params::TableView = TableView::Both,
+        show: crate::params::TableView = TableView::Both => named!("show", TableView),
         /// The highlighted position (row), always `< params.positions`.
-        pos: usize = 0,
+        pos: usize = 0 => int_within!("pos", "pos (position)", |v| {
+            (0, v.params.positions - 1)
+        }),
         /// Dimensions plotted as waves (distinct, each `< params.dim`, at most
         /// [`crate::params::MAX_WAVE_DIMS`]).
-        dims: Vec<usize> = DEFAULT_WAVE_DIMS.to_vec(),
+        dims: Vec<usize> = DEFAULT_WAVE_DIMS.to_vec() => [own("dims", read_dims, |v| {
+            format_dims(&v.dims)
+        })
+        .late()],
         /// The offset `k` of the relative-shift figure.
-        shift: usize = DEFAULT_SHIFT,
+        shift: usize = DEFAULT_SHIFT => int!("k", "k (offset)", (0, MAX_SHIFT)),
         /// The positions of the adding-to-a-token figure: a reference and two others.
-        compare: [usize; 3] = DEFAULT_COMPARE,
+        compare: [usize; 3] = DEFAULT_COMPARE => list!(
+            "at",
+            "at (positions)",
+            parse_usize,
+            (0, MAX_COMPARE),
+            "three positions like 0,50,99"
+        ),
         /// The heatmap's rows (positions) shown; `None` = all.
-        rows: Option<$crate::params::Span> = None,
+        rows: Option<crate::params::Span> = None => [own::<SinusoidalView>(
+            "rows",
+            |v, t| read_span(&mut v.rows, "rows", t),
+            |v| v.rows.map(Span::to_text).unwrap_or_default(),
+        )
+        .omit_when(|v| v.rows.is_none())],
         /// The heatmap's columns (dimensions) shown; `None` = all.
-        cols: Option<$crate::params::Span> = None,
+        cols: Option<crate::params::Span> = None => [own::<SinusoidalView>(
+            "cols",
+            |v, t| read_span(&mut v.cols, "cols", t),
+            |v| v.cols.map(Span::to_text).unwrap_or_default(),
+        )
+        .omit_when(|v| v.cols.is_none())],
     }
     own {
         /// What to compute.
-        params: $crate::math::sinusoidal::SinusoidalParams = SINUSOIDAL_DEFAULT,
+        params: crate::math::sinusoidal::SinusoidalParams = SINUSOIDAL_DEFAULT => [
+            int!("n", "n (positions)", limits::POSITIONS, params.positions),
+            int!("d", "d (d_model)", limits::DIM, params.dim),
+            float!("base", "base", limits::BASE, params.base),
+            named!("layout", Layout, params.layout),
+            named!("spacing", Spacing, params.spacing; "(tensor2tensor's spacing)"),
+        ],
     }
 }
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
@@ -224,64 +251,22 @@ pub fn format_dims(dims: &[usize]) -> String {
     decl::write_list(dims)
 }
 
-impl decl::Declared for SinusoidalView {
-    const TABLE: &'static Table<SinusoidalView> = &TABLE;
-}
-
-/// The encoding's parameters, one row each, in the order a link writes them.
-pub const TABLE: Table<SinusoidalView> = Table {
-    params: &[
-        int!("n", "n (positions)", limits::POSITIONS, params.positions),
-        int!("d", "d (d_model)", limits::DIM, params.dim),
-        float!("base", "base", limits::BASE, params.base),
-        named!("layout", Layout, params.layout),
-        named!("show", TableView, show),
-        named!("spacing", Spacing, params.spacing; "(tensor2tensor's spacing)"),
-        int_within!(
-            "pos",
-            "pos (position)",
-            |v| (0, v.params.positions - 1),
-            pos
-        ),
-        own(
-            "dims",
-            |v: &mut SinusoidalView, text| {
-                let (dims, notice) = parse_dims(text, v.params.dim);
-                v.dims = dims;
-                notice
-            },
-            |v| format_dims(&v.dims),
-        )
-        .late(),
-        int!("k", "k (offset)", (0, MAX_SHIFT), shift),
-        list!(
-            "at",
-            "at (positions)",
-            parse_usize,
-            (0, MAX_COMPARE),
-            compare,
-            "three positions like 0,50,99"
-        ),
-        own::<SinusoidalView>(
-            "rows",
-            |v, t| read_span(&mut v.rows, "rows", t),
-            |v| v.rows.map(Span::to_text).unwrap_or_default(),
-        )
-        .omit_when(|v| v.rows.is_none()),
-        own::<SinusoidalView>(
-            "cols",
-            |v, t| read_span(&mut v.cols, "cols", t),
-            |v| v.cols.map(Span::to_text).unwrap_or_default(),
-        )
-        .omit_when(|v| v.cols.is_none()),
-    ],
+sinusoidal_fields!(rows declared {
+    TABLE SinusoidalView,
     // The position stays below the positions; without `dims`, the default dimensions are still
     // fitted to `d` (d = 2 keeps 0 and 1).
-    fit: |v| {
+    |v| {
         v.pos = v.pos.min(v.params.positions - 1);
         v.dims = fit_dims(&v.dims, v.params.dim);
-    },
-};
+    };
+});
+
+/// Reads the dimensions drawn as waves (`dims`), after `d`.
+fn read_dims(v: &mut SinusoidalView, text: &str) -> Option<Notice> {
+    let (dims, notice) = parse_dims(text, v.params.dim);
+    v.dims = dims;
+    notice
+}
 
 /// Reads a heatmap zoom (`rows`, `cols`) into `slot`.
 fn read_span(slot: &mut Option<Span>, what: &str, text: &str) -> Option<Notice> {

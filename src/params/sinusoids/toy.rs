@@ -3,17 +3,23 @@
 
 use crate::math::limits;
 use crate::params::Notice;
-use crate::params::decl::{self, Table, choice, float, int, sentence};
-use crate::params::listed::view_struct;
+use crate::params::decl::choice;
+use crate::params::listed::{declared, view_struct};
 
 crate::params::listed::fields! { $
-    /// The order-blindness figure's parameters, declared once ([`crate::params::listed`]).
+    /// The order-blindness figure's parameters, each one row ([`crate::params::listed`]):
+    /// [`OrderView`], its [`ORDER_TABLE`] and the app's signals are written from this list.
     order_fields
     listed {
         /// The sentence (1 to 16 tokens after [`crate::math::attention::tokenize`]).
-        sentence: String = crate::math::attention::EXAMPLE.to_string(),
+        sentence: String = crate::math::attention::EXAMPLE.to_string() => sentence!("s"),
         /// Whether the sinusoidal encoding is added to the token embeddings.
-        with_position: bool = false,
+        with_position: bool = false => [choice(
+            "pe",
+            &["on", "off"],
+            |v| if v.with_position { "on" } else { "off" },
+            |v, s| v.with_position = s == "on",
+        )],
     }
     own {}
 }
@@ -44,32 +50,20 @@ pub fn check_sentence(text: &str) -> Result<Vec<String>, Notice> {
     }
 }
 
-impl decl::Declared for OrderView {
-    const TABLE: &'static Table<OrderView> = &ORDER_TABLE;
-}
-
-/// The order-blindness figure's parameters.
-pub const ORDER_TABLE: Table<OrderView> = Table {
-    params: &[
-        sentence!("s", sentence),
-        choice(
-            "pe",
-            &["on", "off"],
-            |v| if v.with_position { "on" } else { "off" },
-            |v, s| v.with_position = s == "on",
-        ),
-    ],
-    fit: |_| {},
-};
+order_fields!(rows declared {
+    ORDER_TABLE OrderView,
+    |_| {};
+});
 
 crate::params::listed::fields! { $
-    /// The naive-fixes figure's parameters, declared once ([`crate::params::listed`]).
+    /// The naive-fixes figure's parameters, each one row ([`crate::params::listed`]):
+    /// [`NaiveView`], its [`NAIVE_TABLE`] and the app's signals are written from this list.
     naive_fields
     listed {
         /// Position whose value `sin(pos)` is matched.
-        pos: usize = 2,
+        pos: usize = 2 => int!("npos", "npos", NAIVE_POS),
         /// Tolerance ε of the match.
-        eps: f64 = 1e-3,
+        eps: f64 = 1e-3 => float!("eps", "eps", NAIVE_EPS),
     }
     own {}
 }
@@ -89,18 +83,10 @@ pub const NAIVE_POS: (usize, usize) = (0, 10_000);
 /// Range of the collision finder's tolerance.
 pub const NAIVE_EPS: (f64, f64) = (1e-6, 0.1);
 
-impl decl::Declared for NaiveView {
-    const TABLE: &'static Table<NaiveView> = &NAIVE_TABLE;
-}
-
-/// The naive-fixes figure's parameters.
-pub const NAIVE_TABLE: Table<NaiveView> = Table {
-    params: &[
-        int!("npos", "npos", NAIVE_POS, pos),
-        float!("eps", "eps", NAIVE_EPS, eps),
-    ],
-    fit: |_| {},
-};
+naive_fields!(rows declared {
+    NAIVE_TABLE NaiveView,
+    |_| {};
+});
 
 #[cfg(test)]
 mod tests {
