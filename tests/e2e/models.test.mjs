@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bookMounted, onPage, shareBrowser, showFigure } from "./harness.mjs";
-import { canvasStats, declaredControlsRepaint, installHelpers } from "./figures.mjs";
+import { canvasStats, commit, declaredControlsRepaint, installHelpers } from "./figures.mjs";
 
 const env = shareBrowser();
 
@@ -99,17 +99,21 @@ test("the strip's readout for every layer of every preset is what pe layers prin
 });
 
 test("the finding's KV cache is transformers' DynamicCache size at 8k, 32k and 128k tokens", async () => {
+  // One page, the model and the length set through their controls (a page load per case cost
+  // 45 of this test's 60 s); the finding follows the state, so it names the length once both are
+  // taken.
   await onPage(env.browser, `${env.server.url}?#fig-models-layers`, async (page) => {
     for (const model of await presets(page)) {
       const want = kv.configs[`${model}.json`];
       assert.ok(want, `kv.json has no ${model}`);
+      await page.selectOption("#ctl-m-model", model);
       for (const [k, tokens] of kv.lengths.entries()) {
-        await page.goto(`${env.server.url}?m.model=${model}&m.L=${tokens}#fig-models-layers`);
-        await page.waitForFunction(() => !document.getElementById("loading"));
-        await drawn(page, "fig-models-layers");
+        await commit(page, "#ctl-m-L-value", String(tokens));
+        const at = `After ${grouped(tokens)} tokens of one sequence`;
+        await page.waitForFunction((at) => document.querySelector("#fig-models-layers .finding")?.textContent.includes(at), at);
         const finding = await page.textContent("#fig-models-layers .finding");
         const m = new RegExp(
-          `After ${grouped(tokens)} tokens of one sequence its KV cache holds (.+?) in bfloat16 \\(the next token adds .+?\\), against (.+?) with every layer full`,
+          `${at} its KV cache holds (.+?) in bfloat16 \\(the next token adds .+?\\), against (.+?) with every layer full`,
         ).exec(finding);
         assert.ok(m, `${model} at ${tokens}: ${finding}`);
         assertBytes(m[1], want.pattern[k], `${model} at ${tokens}, the pattern`);
@@ -184,6 +188,9 @@ test("the paste box reads every preset's published config, and its v5 form, as t
     }
     // Scout's fields that are not about layers are named, in one line.
     await paste(readFileSync(presetFile("llama-4-scout"), "utf8"));
+    // The link follows a moment later (its writes are coalesced): the link compared below is
+    // Scout's.
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("m.cfg")?.includes('"llama4"'));
     const note = await page.textContent("#models .paste-read");
     assert.match(note, /^Read\. Not used by this chapter.s figures \(\d+\): /);
     assert.ok(note.includes("text_config.floor_scale") || note.endsWith("…"), note);
