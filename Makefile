@@ -1,7 +1,7 @@
 # Positional Encoding Explorer — build, serve and test on a fresh Debian machine.
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8080
 #   make test    install what is missing, run every test tier
-#   make fuzz    20,000 hostile links against the built page (the e2e tier runs 200)
+#   make fuzz    20,000 hostile links against the built page (the e2e tier runs 120)
 #   make hosts   the embed snippet pasted into a Hugo and a Jekyll post (Debian's packages) and an
 #                mdBook chapter (crates.io), each served under a policy that refuses inline styles:
 #                the live figure must show
@@ -43,8 +43,27 @@ WASM := --target wasm32-unknown-unknown
 serve: tools .tools/trunk-$(TRUNK_VERSION) figures
 	trunk serve --release
 
-test: tools lint unit wasm-test e2e
+# Two jobs at once: the release build compiles (`release-wasm`) beside the Rust tiers, which run
+# one after another (they share target/debug's lock) while the cargo-installed tools build; the
+# browser tier runs last, alone (its timings want the machine to themselves). Timings: README.
+test:
+	$(MAKE) --no-print-directory -j2 --output-sync=line test-tiers
 	@echo "make test: every tier passed"
+
+.PHONY: test-tiers tier-lint tier-unit tier-wasm release-wasm
+test-tiers: tier-wasm release-wasm tools
+	$(MAKE) --no-print-directory -j1 e2e
+tier-lint: .tools/target
+	$(MAKE) --no-print-directory -j1 lint
+tier-unit: tier-lint .tools/chromium
+	$(MAKE) --no-print-directory -j1 unit
+tier-wasm: tier-unit tools
+	$(MAKE) --no-print-directory -j1 wasm-test
+
+# The release build's compile alone (tools/build.mjs --compile-only): `make build` then finds it
+# done.
+release-wasm: .tools/target .tools/chromium
+	node tools/build.mjs --compile-only
 
 bench: build .tools/npm-lighthouse
 	cargo bench --bench kernels
@@ -153,7 +172,7 @@ wasm-test: tools
 e2e: build
 	CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/e2e/
 
-# Hostile links at volume: 20,000 seeded random and malformed queries (the e2e tier runs 200).
+# Hostile links at volume: 20,000 seeded random and malformed queries (the e2e tier runs 120).
 fuzz: build
 	CHROMIUM=$(CHROMIUM) FUZZ_CASES=20000 node --test tests/e2e/fuzz.test.mjs
 

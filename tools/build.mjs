@@ -5,6 +5,10 @@
 // where the split goes (issue 27).
 //
 //   node tools/build.mjs [DIST] [--one-module]      (DIST defaults to dist)
+//   node tools/build.mjs --compile-only [--one-module]
+//                          only the app's cargo step, as the build runs it (so that the build
+//                          that follows finds it done): `make test` compiles the release build
+//                          beside the other Rust tiers this way
 //
 // index.html stays the one description of the page, for both: each `<link data-trunk …>` in it
 // becomes what Trunk makes of it —
@@ -42,6 +46,8 @@ const STAGE = join(DIST, ".stage");
 const TARGET = "wasm32-unknown-unknown";
 /** Split by chapter (the default): `--one-module` builds the whole book as one wasm module. */
 const SPLIT = !process.argv.includes("--one-module");
+/** Only compile the app (`--compile-only`). */
+const COMPILE_ONLY = process.argv.includes("--compile-only");
 
 /** Runs a command in the repository root, its output passed through; stops the build on failure. */
 function run(command, ...args) {
@@ -81,6 +87,17 @@ function patternScript() {
   return found[1];
 }
 
+/** The app's binary `bin` compiled for the web, at target/wasm32-unknown-unknown/release/. */
+function compileRust(bin) {
+  if (SPLIT) {
+    // The final link keeps its relocations, from which wasm-split learns what each split point
+    // reaches; only the binary's own link gets the flag (cargo rustc), so nothing else rebuilds.
+    run("cargo", "rustc", `--target=${TARGET}`, "--release", "--bin", bin, "--features", "split", "--", "-C", "link-arg=--emit-relocs");
+  } else {
+    run("cargo", "build", `--target=${TARGET}`, "--release", "--bin", bin);
+  }
+}
+
 /** The app: compiled, bound, optimised and named by the hash of the compiled wasm, as Trunk names it. */
 function buildRust(link) {
   const bin = link.get("data-bin");
@@ -90,14 +107,10 @@ function buildRust(link) {
   rmSync(bound, { recursive: true, force: true });
   mkdirSync(bound, { recursive: true });
   let main = wasm;
+  compileRust(bin);
   if (SPLIT) {
-    // The final link keeps its relocations, from which wasm-split learns what each split point
-    // reaches; only the binary's own link gets the flag (cargo rustc), so nothing else rebuilds.
-    run("cargo", "rustc", `--target=${TARGET}`, "--release", "--bin", bin, "--features", "split", "--", "-C", "link-arg=--emit-relocs");
     run("wasm-split-cli", wasm, join(bound, "split"), "--out-name", bin);
     main = join(bound, "split", `${bin}.wasm`);
-  } else {
-    run("cargo", "build", `--target=${TARGET}`, "--release", "--bin", bin);
   }
   // With a split, the main module keeps the exports the chunks link against.
   const keep = SPLIT ? ["--keep-lld-exports", "--no-demangle"] : [];
@@ -168,6 +181,19 @@ function asset(tag) {
     default:
       throw new Error(`index.html: no build rule for ${tag}`);
   }
+}
+
+if (COMPILE_ONLY) {
+  try {
+    const page = readFileSync(join(ROOT, "index.html"), "utf8");
+    const rust = [...page.matchAll(/<link data-trunk\b[^>]*>/g)].map((m) => attributes(m[0])).find((l) => l.get("rel") === "rust");
+    if (!rust?.get("data-bin")) throw new Error('index.html has no rel="rust" link with a data-bin');
+    compileRust(rust.get("data-bin"));
+  } catch (error) {
+    console.error(`build: ${error.message}`);
+    process.exit(1);
+  }
+  process.exit(0);
 }
 
 try {
