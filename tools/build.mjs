@@ -98,10 +98,16 @@ function compileRust(bin) {
   }
 }
 
-/** The app: compiled, bound, optimised and named by the hash of the compiled wasm, as Trunk names it. */
-function buildRust(link) {
+/** The app's binary: the rel="rust" link's data-bin. */
+function binOf(link) {
   const bin = link.get("data-bin");
   if (!bin) throw new Error('the rel="rust" link names no data-bin');
+  return bin;
+}
+
+/** The app: compiled, bound, optimised and named by the hash of the compiled wasm, as Trunk names it. */
+function buildRust(link) {
+  const bin = binOf(link);
   const wasm = join(ROOT, "target", TARGET, "release", `${bin}.wasm`);
   const bound = join(ROOT, "target", "pe-build");
   rmSync(bound, { recursive: true, force: true });
@@ -183,23 +189,16 @@ function asset(tag) {
   }
 }
 
-if (COMPILE_ONLY) {
-  try {
-    const page = readFileSync(join(ROOT, "index.html"), "utf8");
-    const rust = [...page.matchAll(/<link data-trunk\b[^>]*>/g)].map((m) => attributes(m[0])).find((l) => l.get("rel") === "rust");
-    if (!rust?.get("data-bin")) throw new Error('index.html has no rel="rust" link with a data-bin');
-    compileRust(rust.get("data-bin"));
-  } catch (error) {
-    console.error(`build: ${error.message}`);
-    process.exit(1);
-  }
-  process.exit(0);
-}
-
 try {
+  const page = readFileSync(join(ROOT, "index.html"), "utf8");
+  if (COMPILE_ONLY) {
+    const rust = [...page.matchAll(/<link data-trunk\b[^>]*>/g)].map((m) => attributes(m[0])).find((l) => l.get("rel") === "rust");
+    if (!rust) throw new Error('index.html has no rel="rust" link');
+    compileRust(binOf(rust));
+    process.exit(0);
+  }
   rmSync(STAGE, { recursive: true, force: true });
   mkdirSync(STAGE, { recursive: true });
-  const page = readFileSync(join(ROOT, "index.html"), "utf8");
   // A tag that became nothing takes its line with it, as in Trunk's output.
   const built = page.replace(/^[ \t]*(<link data-trunk\b[^>]*>)\n?/gm, (line, tag) => {
     const out = asset(tag);

@@ -88,7 +88,7 @@ where
 }
 
 /// The view of [`InteractiveCanvas`], built once for every figure's label (as `dyn`), not once
-/// per closure type; [`super::matrix::MatrixPair`]'s canvases too. Without `readout_id`, the
+/// per closure type; [`crate::app::matrix::MatrixPair`]'s canvases too. Without `readout_id`, the
 /// readout is the figure's (`{id}-readout`, with the [`FigureId`] of the figure around it).
 pub(crate) fn interactive_canvas(
     node_ref: NodeRef<Canvas>,
