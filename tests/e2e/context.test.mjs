@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { bookMounted, onPage, openPage, shareBrowser, showFigure } from "./harness.mjs";
-import { canvasStats, declaredControlsRepaint, installHelpers } from "./figures.mjs";
+import { canvasStats, declaredControlsRepaint, drawnAt, hashes, installHelpers } from "./figures.mjs";
 
 const env = shareBrowser();
 
@@ -201,6 +201,44 @@ test("the YaRN and turns texts hold in corner settings: an inverted ramp, a targ
     await showFigure(page, "fig-ctx-turns");
     const summary = await page.textContent("#fig-ctx-turns .readout:not([id])");
     assert.match(summary, /plain RoPE takes 0 pairs/, summary);
+  });
+});
+
+test("a figure on two canvases repaints while only its upper one is in view", async () => {
+  // The wavelengths and the slow-downs are drawn by two effects that share the figure's stats.
+  // Each canvas used to set the figure's `near` by itself: when the lower one left the view, the
+  // figure counted as off screen, and the upper one, still in view, kept its old picture.
+  await onPage(env.browser, `${env.server.url}${STATE}`, async (page) => {
+    await installHelpers(page);
+    await showFigure(page, "fig-ctx-wavelengths");
+    // Let the page settle first: a text that changes the book's height (texts out of view are set
+    // 120 ms after their last change) marks the upper canvas near again through `shifted`, which
+    // would hide the fault.
+    await page.waitForTimeout(1000);
+    // Scrolled so that the lower canvas starts just below the fold.
+    const place = await page.evaluate(async () => {
+      const [upper, lower] = document.querySelectorAll("#fig-ctx-wavelengths canvas:not(.layer)");
+      scrollBy(0, lower.getBoundingClientRect().top - innerHeight - 1);
+      return { upper: upper.getBoundingClientRect().bottom, lower: lower.getBoundingClientRect().top, fold: innerHeight };
+    });
+    assert.ok(place.upper > 100 && place.lower > place.fold, JSON.stringify(place));
+    await page.waitForFunction(() => document.querySelectorAll("#fig-ctx-wavelengths canvas:not(.layer)")[1].dataset.near === "false", null, {
+      timeout: 3000,
+    });
+    // Until the figure is quiet (no redraw for three checks in a row).
+    let at = await drawnAt(page, "fig-ctx-wavelengths");
+    for (let quiet = 0; quiet < 3; ) {
+      await page.waitForTimeout(250);
+      const now = await drawnAt(page, "fig-ctx-wavelengths");
+      quiet = now === at ? quiet + 1 : 0;
+      at = now;
+    }
+    const before = await hashes(page, "fig-ctx-wavelengths");
+    // A change of theme repaints every figure in view and moves no text (a control would: its
+    // readout's new length moves the figure, and `shifted` then draws it anyway).
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.waitForFunction(([id, at]) => window.drawnAtOf(id) > at, ["fig-ctx-wavelengths", at], { timeout: 3000 });
+    assert.notEqual(await hashes(page, "fig-ctx-wavelengths"), before);
   });
 });
 

@@ -153,12 +153,28 @@ export async function assertControlRepaints(page, token, figId) {
     if (!(await waitRedraw(page, figId, await drawnAt(page, figId), deadline - Date.now()))) break;
     afterHash = await hashes(page, figId);
   }
+  if (redrew && afterHash !== beforeHash) return;
+  // What the page says of the figure and the control, for a failure that does not repeat.
+  const seen = await page.evaluate(
+    ([figId, token]) => ({
+      search: location.search,
+      control: document.getElementById(token)?.value,
+      canvases: [...document.querySelectorAll(`#${figId} canvas:not(.layer)`)].map(
+        (c) => `near=${c.dataset.near} near-at=${c.dataset.nearAt} top=${Math.round(c.getBoundingClientRect().top)}`,
+      ),
+      drawnAt: window.drawnAtOf(figId),
+      now: performance.now(),
+      viewport: innerHeight,
+    }),
+    [figId, token],
+  );
+  const state = `; the page then: ${JSON.stringify(seen)}`;
   assert.ok(
     redrew,
     `#${figId} did not redraw (data-drawn-at stayed ${beforeAt}) within 3 s after: ${did}; ` +
-      `canvas pixels ${afterHash === beforeHash ? "unchanged" : "changed"}`,
+      `canvas pixels ${afterHash === beforeHash ? "unchanged" : "changed"}${state}`,
   );
-  assert.notEqual(afterHash, beforeHash, `#${figId} redrew but its canvas pixels are unchanged after: ${did}`);
+  assert.notEqual(afterHash, beforeHash, `#${figId} redrew (${beforeAt} → ${seen.drawnAt}) but its canvas pixels are unchanged after: ${did}${state}`);
 }
 
 /**

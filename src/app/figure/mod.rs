@@ -9,9 +9,6 @@
 //! `IntersectionObserver` tells each figure whether it is within [`NEAR_MARGIN`] of the viewport;
 //! figures further away skip the work and repaint, with the current values, when they scroll in.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -33,8 +30,13 @@ pub struct DrawStats {
     pub ms: RwSignal<f64>,
     /// `performance.now()` when the last redraw ended.
     pub at: RwSignal<f64>,
-    /// Whether the figure's canvas is in the viewport (animations stop when it is not).
+    /// Whether the figure is in the viewport: any of its canvases (animations stop when none is).
     pub near: RwSignal<bool>,
+    /// Whether each canvas the figure is drawn on is in the viewport, in the order they were
+    /// watched. One list per figure: a figure whose panels are drawn by separate effects sharing
+    /// these stats (chapter 3's wavelengths and slow-downs) was counted as off screen whenever the
+    /// last panel to report had left, though the other was in view.
+    seen: StoredValue<Vec<bool>>,
 }
 
 impl DrawStats {
@@ -44,6 +46,7 @@ impl DrawStats {
             ms: RwSignal::new(0.0),
             at: RwSignal::new(0.0),
             near: RwSignal::new(false),
+            seen: StoredValue::new(Vec::new()),
         }
     }
 
@@ -66,22 +69,18 @@ pub fn now() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Sets `stats.near` whenever `el` comes within [`NEAR_MARGIN`] of the viewport or leaves it,
-/// mirrored as `data-near` and `data-near-at` (after which its picture is current: when it came
-/// near, or the last draw if the figure was near already) so tests can wait for that repaint.
-/// Without `IntersectionObserver` support, `near` is simply set.
+/// Counts `el` among the canvases of the figure `stats` times: `stats.near` holds while any of them
+/// is within [`NEAR_MARGIN`] of the viewport. Each canvas mirrors its own state as `data-near` and
+/// `data-near-at` (after which its picture is current: when it came near, or the last draw if the
+/// figure was near already) so tests can wait for that repaint. Without `IntersectionObserver`
+/// support, `near` is simply set.
 fn watch_visibility(el: &HtmlCanvasElement, stats: DrawStats) {
-    watch_one_of(el, stats, Rc::new(RefCell::new(vec![false])), 0);
-}
-
-/// [`watch_visibility`] for canvas `index` of a figure drawn on several (`seen` holds whether
-/// each is near): the figure is near while any of them is.
-fn watch_one_of(
-    el: &HtmlCanvasElement,
-    stats: DrawStats,
-    seen: Rc<RefCell<Vec<bool>>>,
-    index: usize,
-) {
+    let Some(index) = stats.seen.try_update_value(|seen| {
+        seen.push(false);
+        seen.len() - 1
+    }) else {
+        return;
+    };
     let canvas = el.clone();
     near::observe(el, NEAR_MARGIN, move |is_near| {
         // A figure that was unmounted (an embed swapped, a test's app dropped) has disposed
@@ -96,15 +95,14 @@ fn watch_one_of(
             let since = if was { stats.at.get_untracked() } else { now() };
             let _ = canvas.set_attribute("data-near-at", &format!("{since:.3}"));
         }
-        let any = {
-            let mut seen = seen.borrow_mut();
+        let any = stats.seen.try_update_value(|seen| {
             if let Some(slot) = seen.get_mut(index) {
                 *slot = is_near;
             }
             seen.iter().any(|&s| s)
-        };
+        });
         // Unchanged, it is left alone: a set would draw again.
-        if was != any {
+        if let Some(any) = any.filter(|&any| any != was) {
             stats.near.set(any);
         }
     });
@@ -222,12 +220,8 @@ pub fn draw_panels_effect(
     let Some(&first) = panels.first() else {
         return;
     };
-    let seen = Rc::new(RefCell::new(vec![false; panels.len()]));
-    for (index, &panel) in panels.iter().enumerate() {
-        let seen = Rc::clone(&seen);
-        once_mounted(panel, move |el| {
-            watch_one_of(el, stats, Rc::clone(&seen), index)
-        });
+    for &panel in panels {
+        once_mounted(panel, move |el| watch_visibility(el, stats));
     }
     run_draws(first, stats, draw);
 }
