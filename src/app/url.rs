@@ -112,22 +112,46 @@ impl ShareLink {
 }
 
 /// Keeps the URL in step with `query`: whenever it changes, writes it with `replaceState` after
-/// [`WRITE_DELAY_MS`] of quiet. Only the newest pending write runs.
+/// [`WRITE_DELAY_MS`] of quiet. Only the newest pending write runs. While one is pending,
+/// `<main id="app">` carries `data-url-pending`: until then the address bar still shows an
+/// earlier state (tests that compare links wait for it to go).
 pub fn sync_to_url(query: Memo<Vec<(&'static str, String)>>) -> ShareLink {
     let generation = Rc::new(Cell::new(0u64));
     Effect::new(move |_| {
         query.track();
         let ticket = generation.get().wrapping_add(1);
         generation.set(ticket);
+        mark_pending(true);
         let generation = Rc::clone(&generation);
         set_timeout(
             move || {
                 if generation.get() == ticket {
                     ShareLink(query).write_now();
+                    mark_pending(false);
                 }
             },
             Duration::from_millis(WRITE_DELAY_MS),
         );
     });
     ShareLink(query)
+}
+
+thread_local! {
+    /// Whether `<main id="app">` carries `data-url-pending` (so that a burst of changes writes
+    /// the attribute once).
+    static PENDING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Mirrors whether a URL write is pending on `<main id="app">` as `data-url-pending`.
+fn mark_pending(pending: bool) {
+    if PENDING.with(|p| p.replace(pending)) == pending {
+        return;
+    }
+    if let Some(app) = document().get_element_by_id("app") {
+        let _ = if pending {
+            app.set_attribute("data-url-pending", "")
+        } else {
+            app.remove_attribute("data-url-pending")
+        };
+    }
 }

@@ -179,25 +179,29 @@ export async function assertControlRepaints(page, token, figId) {
 
 /**
  * Control `token` (an element id or a radio-group name) as it is now: its kind (an input's type,
- * "radio" for a group), name, value, bounds, whether it is checked and, for a group, the value of
- * its checked radio (null when none is); null when there is no such control. What
- * `changeControl` changes from, and what `restoreControl` sets it back to.
+ * "radio" for a group), name, value (and its number box's, if it has one), bounds, whether it is
+ * checked and, for a group, the place of its checked radio in the group (null when none is: the
+ * radios carry no value attribute, so each one's value reads "on"); null when there is no such
+ * control. What `changeControl` changes from, and what `restoreControl` sets it back to.
  */
 const readControl = (page, token) =>
   page.evaluate((token) => {
     const el = document.getElementById(token);
     if (el) {
-      return { kind: el.type === "radio" ? "radio" : el.type, name: el.name, value: el.value, min: el.min, max: el.max, checked: el.checked, radio: null };
+      const box = document.getElementById(`${token}-value`)?.value ?? null;
+      return { kind: el.type === "radio" ? "radio" : el.type, name: el.name, value: el.value, box, min: el.min, max: el.max, checked: el.checked, radio: null };
     }
-    const radios = document.querySelectorAll(`input[type=radio][name="${CSS.escape(token)}"]`);
-    const on = [...radios].find((r) => r.checked);
-    return radios.length ? { kind: "radio", name: token, radio: on?.value ?? null } : null;
+    const radios = [...document.querySelectorAll(`input[type=radio][name="${CSS.escape(token)}"]`)];
+    const on = radios.findIndex((r) => r.checked);
+    return radios.length ? { kind: "radio", name: token, radio: on < 0 ? null : on } : null;
   }, token);
 
 /**
  * Sets control `token` back to `snap` (from `readControl`) as the bench does: the new value,
  * then `input` and `change`; a radio or checkbox by a click. Resolves to whether the page's URL
- * is then `search` again (all state is in the URL: the page is where it started).
+ * is then `search` again (all state is in the URL: the page is where it started), once the page
+ * has written it: the app writes the URL a quarter second after the last change, and until then
+ * the address bar may still show the start although the state is elsewhere.
  */
 async function restoreControl(page, token, snap, search) {
   await page.evaluate(
@@ -206,22 +210,25 @@ async function restoreControl(page, token, snap, search) {
       if (el && (el.type === "checkbox" || el.type === "radio")) {
         if (el.checked !== snap.checked) el.click();
       } else if (el) {
-        el.value = snap.value;
-        el.dispatchEvent(new Event("input", { bubbles: true }));
-        el.dispatchEvent(new Event("change", { bubbles: true }));
+        // A slider with a number box is set back through the box: a log slider's position is
+        // rounded to its step (32 reads 1.51, and 1.51 sets 32.4).
+        const target = (snap.box !== null && document.getElementById(`${token}-value`)) || el;
+        target.value = target === el ? snap.value : snap.box;
+        target.dispatchEvent(new Event("input", { bubbles: true }));
+        target.dispatchEvent(new Event("change", { bubbles: true }));
       } else if (snap.radio !== null) {
-        const radio = document.querySelector(`input[type=radio][name="${CSS.escape(token)}"][value="${CSS.escape(snap.radio)}"]`);
+        const radio = document.querySelectorAll(`input[type=radio][name="${CSS.escape(token)}"]`)[snap.radio];
         if (radio && !radio.checked) radio.click();
       }
     },
     [token, snap],
   );
   try {
-    await page.waitForFunction((search) => location.search === search, search, { timeout: 1000 });
-    return true;
+    await page.waitForFunction(() => !document.getElementById("app").hasAttribute("data-url-pending"), null, { timeout: 2000 });
   } catch {
     return false;
   }
+  return page.evaluate((search) => location.search === search, search);
 }
 
 /**
