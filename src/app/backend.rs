@@ -6,8 +6,9 @@
 //! entries) by appending a `<span>` to the document and reading its `offsetWidth`: every
 //! measurement forces a layout of the whole page. Measured in headless Chromium, building a
 //! heatmap chart with its caption took 1.6–1.9 ms, of which the axes, ticks and labels were
-//! 0.2 ms; the rest was that forced layout. `measureText` reads the font's metrics without
-//! touching layout.
+//! 0.2 ms; the rest was that forced layout. `measureText` reads the font's metrics. On a canvas
+//! in the document it too first brings style and layout up to date, but that is a layout only
+//! when something changed since the last one, not one per label.
 //!
 //! `CanvasBackend` also sets the font, alignment, baseline and colour before every label, and the
 //! colour (and stroke width) before every line, path, circle, rectangle and polygon: each colour a
