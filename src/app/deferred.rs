@@ -260,6 +260,19 @@ fn mark_pending(count: usize) {
     show_pending();
 }
 
+/// Sets or removes the boolean attribute `name` of `<main id="app">`, by which tests know that the
+/// book is busy: text waiting to settle ([`super::near`]), a link waiting to be written
+/// ([`super::url`]).
+pub fn mark_book(name: &str, on: bool) {
+    if let Some(app) = document().get_element_by_id("app") {
+        let _ = if on {
+            app.set_attribute(name, "")
+        } else {
+            app.remove_attribute(name)
+        };
+    }
+}
+
 /// Mirrors the number of pending slices and chapters on `<main id="app">`; when something waiting
 /// is due, it runs in a task of its own (not inside the queue's bookkeeping).
 fn show_pending() {

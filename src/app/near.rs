@@ -97,8 +97,8 @@ pub fn watch(el: leptos::tachys::renderer::types::Element, near: Near) {
 /// observation lasts as long as the page.
 ///
 /// All the elements watched with one margin share one observer. With an observer each (about 190
-/// on the page), the browser's intersection step took about as long as the layout of a head_dim
-/// move (traced: 5.7 ms a move against 6.1 ms of layout), much of it per observer.
+/// on the page), traces of head_dim moves on the wheels put the browser's intersection step at a
+/// median 0.31 of the move's layout time; shared, at 0.25 (about 0.1–0.2 ms a frame).
 pub fn observe(el: &web_sys::Element, margin: &'static str, on_change: impl FnMut(bool) + 'static) {
     let on_change: OnChange = Box::new(on_change);
     let unobserved = SHARED.with(|shared| {
@@ -296,11 +296,5 @@ fn check_after(ms: f64) {
 
 /// Mirrors whether text waits on `<main id="app">` as `data-settling`.
 fn mark_settling(waiting: bool) {
-    if let Some(app) = document().get_element_by_id("app") {
-        let _ = if waiting {
-            app.set_attribute("data-settling", "")
-        } else {
-            app.remove_attribute("data-settling")
-        };
-    }
+    super::deferred::mark_book("data-settling", waiting);
 }

@@ -144,14 +144,7 @@ thread_local! {
 
 /// Mirrors whether a URL write is pending on `<main id="app">` as `data-url-pending`.
 fn mark_pending(pending: bool) {
-    if PENDING.with(|p| p.replace(pending)) == pending {
-        return;
-    }
-    if let Some(app) = document().get_element_by_id("app") {
-        let _ = if pending {
-            app.set_attribute("data-url-pending", "")
-        } else {
-            app.remove_attribute("data-url-pending")
-        };
+    if PENDING.with(|p| p.replace(pending)) != pending {
+        super::deferred::mark_book("data-url-pending", pending);
     }
 }
