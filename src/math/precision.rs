@@ -41,32 +41,97 @@ impl Dtype {
             Dtype::F16 => f16::from_f32(single).to_f32(),
         })
     }
+
+    /// Significant bits (the stored ones and the implicit leading one).
+    pub fn bits(self) -> u32 {
+        match self {
+            Dtype::F32 => 24,
+            Dtype::Bf16 => 8,
+            Dtype::F16 => 11,
+        }
+    }
+
+    /// The first whole number the type does not hold exactly: 2^bits + 1 (bfloat16 257,
+    /// float16 2049, float32 16 777 217).
+    pub fn first_inexact(self) -> usize {
+        (1usize << self.bits()) + 1
+    }
+
+    /// The first whole number that rounds to infinity: float16's 65 520 (halfway between its
+    /// largest finite 65 504 and the next step, 65 536, rounds up); none for float32 and
+    /// bfloat16 within any position.
+    pub fn overflow(self) -> Option<usize> {
+        (self == Dtype::F16).then_some(65_520)
+    }
+
+    /// The gap between the type's neighbouring numbers around `x ≥ 1` (its binade
+    /// `2^k ≤ x < 2^(k+1)` holds them `2^(k + 1 − bits)` apart).
+    pub fn spacing(self, x: f64) -> f64 {
+        let k = x.max(1.0).log2().floor() as i32;
+        2f64.powi(k + 1 - self.bits() as i32)
+    }
+
+    /// The type's name as the page writes it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Dtype::F32 => "float32",
+            Dtype::Bf16 => "bfloat16",
+            Dtype::F16 => "float16",
+        }
+    }
+}
+
+/// The naive path's angle at position `p` for frequency `w`: the position, the frequency and
+/// their product each rounded to `dtype` (infinite or NaN once the position overflows).
+pub fn naive_angle(p: usize, w: f64, dtype: Dtype) -> f64 {
+    dtype.round(dtype.round(p as f64) * dtype.round(w))
+}
+
+/// transformers' angle at position `p` for frequency `w`: `f32(p) · f32(ω)` in float32.
+pub fn float32_angle(p: usize, w: f64) -> f64 {
+    f64::from(p as f32 * w as f32)
+}
+
+/// `|angle − p·w|`, the error against the float64 angle; infinite for an angle that is not a
+/// number (an overflowed position times a zero frequency is NaN: as lost as the overflow).
+pub fn angle_error(angle: f64, p: usize, w: f64) -> f64 {
+    let err = (angle - p as f64 * w).abs();
+    if err.is_nan() { f64::INFINITY } else { err }
+}
+
+/// The RoPE score `q·k` of `q = k` = all ones between positions `query` and `key`, from the
+/// angles `angle(p, ω)` of every frequency of `inv_freq`: each pair adds `2·cos(a_q − a_k)`
+/// (the score depends on the two angles only; cos, sin and the products taken exactly).
+pub fn ones_score(
+    inv_freq: &[f64],
+    query: usize,
+    key: usize,
+    angle: impl Fn(usize, f64) -> f64,
+) -> f64 {
+    inv_freq
+        .iter()
+        .map(|&w| 2.0 * (angle(query, w) - angle(key, w)).cos())
+        .sum()
 }
 
 /// The largest naive-path angle error over positions `0..len` and every frequency of
 /// `inv_freq` (infinite once a position overflows the type).
 pub fn naive_angle_error(inv_freq: &[f64], len: usize, dtype: Dtype) -> f64 {
-    let freqs: Vec<f64> = inv_freq.iter().map(|&w| dtype.round(w)).collect();
-    worst(inv_freq, len, |p, i| {
-        dtype.round(dtype.round(p as f64) * freqs[i])
-    })
+    worst(inv_freq, len, |p, w| naive_angle(p, w, dtype))
 }
 
 /// The largest angle error of transformers' float32 path over positions `0..len` and every
 /// frequency of `inv_freq`.
 pub fn float32_angle_error(inv_freq: &[f64], len: usize) -> f64 {
-    let freqs: Vec<f32> = inv_freq.iter().map(|&w| w as f32).collect();
-    worst(inv_freq, len, |p, i| f64::from(p as f32 * freqs[i]))
+    worst(inv_freq, len, float32_angle)
 }
 
-/// The largest `|angle(p, i) − p·inv_freq[i]|` over positions `0..len` and pairs.
-fn worst(inv_freq: &[f64], len: usize, angle: impl Fn(usize, usize) -> f64) -> f64 {
+/// The largest `|angle(p, ω) − p·ω|` over positions `0..len` and the frequencies `inv_freq`.
+fn worst(inv_freq: &[f64], len: usize, angle: impl Fn(usize, f64) -> f64) -> f64 {
     let mut worst = 0.0f64;
     for p in 0..len {
-        for (i, &w) in inv_freq.iter().enumerate() {
-            // An overflowed position times a zero frequency is NaN: as infinite as the overflow.
-            let err = (angle(p, i) - p as f64 * w).abs();
-            worst = worst.max(if err.is_nan() { f64::INFINITY } else { err });
+        for &w in inv_freq {
+            worst = worst.max(angle_error(angle(p, w), p, w));
         }
     }
     worst
@@ -108,5 +173,33 @@ mod tests {
         let f32_path = float32_angle_error(&f, 4096);
         assert!(f32_path < 1e-3, "{f32_path}");
         assert!(naive_angle_error(&f, 70_000, Dtype::F16).is_infinite());
+    }
+
+    #[test]
+    fn the_first_inexact_position_the_overflow_and_the_spacing_are_what_rounding_gives() {
+        for dtype in Dtype::ALL {
+            let first = dtype.first_inexact();
+            assert_ne!(dtype.round(first as f64), first as f64, "{dtype:?}");
+            assert!(
+                (1..first).all(|p| dtype.round(p as f64) == p as f64),
+                "{dtype:?}"
+            );
+            // Whole numbers in a binade are `spacing` apart: the next one up is that far.
+            for x in [1.0, 3.0, 256.0, 300.0, 4096.0, 5000.0, 60_000.0] {
+                let s = dtype.spacing(x);
+                let below = dtype.round(x);
+                assert_eq!(dtype.round(below + s), below + s, "{dtype:?} {x}");
+                assert_ne!(
+                    dtype.round(below + s / 2.0 + s / 8.0),
+                    below,
+                    "{dtype:?} {x}"
+                );
+            }
+        }
+        assert_eq!(Dtype::F16.round(65_519.0), 65_504.0);
+        assert_eq!(Dtype::F16.overflow(), Some(65_520));
+        assert!(Dtype::F16.round(65_520.0).is_infinite());
+        assert_eq!(Dtype::Bf16.overflow(), None);
+        assert!(Dtype::Bf16.round(f64::from(1u32 << 20)).is_finite());
     }
 }

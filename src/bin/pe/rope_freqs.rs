@@ -35,10 +35,10 @@ pub fn run(args: RopeFreqsArgs, stdin: &mut dyn Read) -> Checked<Value> {
             let (name, text) = read_config(path, stdin)?;
             let at = |e: String| format!("{name}: {e}");
             // A model whose layers differ: one layer's rotary embedding (layer 0 by default).
-            let (text, layer) = if layers::knows(&text) || args.layer.is_some() {
+            let (mut model, layer) = if layers::knows(&text) || args.layer.is_some() {
                 let layer = args.layer.unwrap_or(0);
-                match layers::layer_rope_config(&text, layer).map_err(at)? {
-                    Some(config) => (config.to_string(), Some(layer)),
+                match layers::layer_rope(&text, layer).map_err(at)? {
+                    Some(model) => (model, Some(layer)),
                     None => {
                         return Ok(json!({
                             "layer": layer,
@@ -49,9 +49,8 @@ pub fn run(args: RopeFreqsArgs, stdin: &mut dyn Read) -> Checked<Value> {
                     }
                 }
             } else {
-                (text, None)
+                (rope_config::parse_config(&text).map_err(at)?, None)
             };
-            let mut model = rope_config::parse_config(&text).map_err(at)?;
             if let Some(n) = seq_len {
                 model.scaling.seq_len = n;
             }

@@ -193,6 +193,20 @@ pub fn layer_rope_config(text: &str, layer: usize) -> Result<Option<Value>, Stri
     Ok(Some(Value::Object(fields)))
 }
 
+/// Layer `layer`'s RoPE as its rotary embedding computes it: [`layer_rope_config`] read by
+/// [`crate::math::rope_config::parse_config`] (`.scaling.compute()` gives its `inv_freq`, what
+/// `pe rope-freqs --layer` prints). `None` for a layer that does not rotate; an error for a
+/// layer the model does not have or a RoPE type not modelled (Gemma 4's `proportional`).
+pub fn layer_rope(
+    text: &str,
+    layer: usize,
+) -> Result<Option<crate::math::rope_config::ModelRope>, String> {
+    match layer_rope_config(text, layer)? {
+        Some(config) => crate::math::rope_config::parse_config(&config.to_string()).map(Some),
+        None => Ok(None),
+    }
+}
+
 /// Whether `text` is a config of a model type whose layers this module reads (so a single RoPE
 /// read from it would be one layer's, not the model's).
 pub fn knows(text: &str) -> bool {
