@@ -11,6 +11,7 @@ use crate::math::layers::{Attention, Layer, Model, earliest_reached};
 use crate::params::format_significant;
 
 mod fields;
+pub mod precision;
 pub use fields::{RawField, raw_fields};
 
 /// Bytes a cached number takes: bfloat16, the dtype these models ship in.

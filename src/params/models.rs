@@ -8,12 +8,16 @@ use super::listed::{declared, view_struct};
 use crate::math::layers::paste::MAX_KEPT_BYTES;
 use crate::math::layers::presets::{ModelPreset, PRESETS};
 use crate::math::layers::{MAX_LAYERS, Model, read_model};
+use crate::math::precision::Dtype;
 
 /// The chapter's key prefix.
 pub const PREFIX: &str = "m.";
 
 /// Tokens in the context (the KV cache after them, and the keys a query can see): 16 … 2²⁰.
 pub const TOKENS: (usize, usize) = (16, 1 << 20);
+
+/// The rotary pairs a link may choose: 0 … 2047 (a head of up to 4096 coordinates).
+pub const PAIRS: (usize, usize) = (0, 2047);
 
 /// The presets' names in links, in the page's order.
 pub const MODEL_IDS: [&str; PRESETS.len()] = {
@@ -48,6 +52,12 @@ crate::params::listed::fields! { $
             "m.p (query position)",
             |v| (0, v.tokens.saturating_sub(1))
         ),
+        /// The float type of the precision figure (fig-models-precision).
+        dtype: crate::math::precision::Dtype = Dtype::Bf16
+            => named!("m.dt", crate::math::precision::Dtype),
+        /// The precision figure's rotary pair, from 0 (the fastest); drawn within the layer's
+        /// pairs.
+        pair: usize = 0 => int!("m.pair", "m.pair (rotary pair)", PAIRS),
         /// A pasted config, kept to the fields read ([`crate::math::layers::paste`]): in
         /// place of the preset when set. Checked when the chapter reads it, not here (the
         /// JSON reader stays out of the page's first module).
@@ -75,6 +85,8 @@ pub struct Shown {
     pub name: &'static str,
     /// Why the pasted config could not be read, when the preset is drawn in its place.
     pub error: Option<String>,
+    /// The config the model was read from (the pasted one, or the preset's).
+    pub config: std::borrow::Cow<'static, str>,
 }
 
 /// The name of a pasted config on the page.
@@ -101,17 +113,19 @@ impl ModelsView {
     pub fn shown(&self) -> Shown {
         let preset = self.preset();
         let pasted = self.config.as_deref().map(read_model);
-        match pasted {
-            Some(Ok(model)) => Shown {
+        match (pasted, &self.config) {
+            (Some(Ok(model)), Some(text)) => Shown {
                 model,
                 name: PASTED,
                 error: None,
+                config: text.clone().into(),
             },
-            pasted => Shown {
+            (pasted, _) => Shown {
                 // Every preset reads (a test): the default model is never drawn.
                 model: read_model(preset.config).unwrap_or_default(),
                 name: preset.name,
                 error: pasted.and_then(Result::err),
+                config: preset.config.into(),
             },
         }
     }
@@ -175,6 +189,8 @@ mod tests {
             layer: 60,
             tokens: TOKENS.1,
             query: 12_345,
+            dtype: Dtype::F16,
+            pair: 17,
             config: Some("{\"model_type\":\"qwen3\"}".into()),
         };
         crate::params::decl::check_round_trip(&TABLE, &view);

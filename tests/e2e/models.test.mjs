@@ -6,14 +6,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bookMounted, onPage, shareBrowser, showFigure } from "./harness.mjs";
 import { canvasStats, commit, declaredControlsRepaint, installHelpers } from "./figures.mjs";
 
 const env = shareBrowser();
 
-const FIGURES = ["fig-models-layers", "fig-models-cache", "fig-models-sees"];
+const FIGURES = ["fig-models-layers", "fig-models-cache", "fig-models-sees", "fig-models-precision"];
 const pe = fileURLToPath(new URL("../../target/debug/pe", import.meta.url));
 const presetFile = (id) => fileURLToPath(new URL(`../../src/math/layers/presets/${id}.json`, import.meta.url));
 const kv = JSON.parse(readFileSync(fileURLToPath(new URL("../reference/kv/kv.json", import.meta.url)), "utf8"));
@@ -143,6 +145,36 @@ test("choosing a layer on the strip (click or Enter) moves the other figures to 
     await page.mouse.click(box.x + box.width - 30, box.y + box.height / 2);
     await page.waitForFunction(() => new URLSearchParams(location.search).get("m.layer") === "23");
     assert.match(await page.textContent("#fig-models-sees .finding"), /^In layer 23, the query at position 32\u2009767 attends to 32\u2009768 keys/);
+  });
+});
+
+test("the precision figure's CSV is what pe render computes for its link, and its finding says which layer it draws", async () => {
+  // Gemma 4's layer 5 is a full layer with proportional RoPE (not computed here): layer 4 is
+  // drawn. float16 past its overflow, a pair past the first few.
+  const query = "m.model=gemma-4-31b&m.layer=5&m.L=70000&m.dt=f16&m.pair=3";
+  await onPage(env.browser, `${env.server.url}?${query}`, { width: 1280, height: 900 }, { acceptDownloads: true }, async (page) => {
+    const id = "fig-models-precision";
+    await drawn(page, id);
+    const finding = await page.textContent(`#${id} .finding`);
+    assert.match(finding, /Layer 5's RoPE type, proportional, is not one this figure computes; drawn: layer 4/);
+    assert.match(finding, /From position 65\u2009520 on, float16 holds no position at all/);
+    assert.match(finding, /^float16 keeps 11 significant bits/);
+    await page.click(`#${id} .figure-download`);
+    const [file] = await Promise.all([page.waitForEvent("download"), page.click(`#${id} .figure-csv`)]);
+    const onPageCsv = readFileSync(await file.path(), "utf8");
+    const out = join(mkdtempSync(join(tmpdir(), "pe-precision-")), "fig.csv");
+    execFileSync(pe, ["render", id, "--format", "csv", "--query", query, "--out", out]);
+    // The values go through log₁₀ and back, whose last bits differ between wasm's and the
+    // host's maths: equal to 12 significant digits.
+    const rows = (text) => text.split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split(/,(?=[^,]*,[^,]*$)|,(?=[^,]*$)/));
+    const [a, b] = [rows(onPageCsv), rows(readFileSync(out, "utf8"))];
+    assert.ok(a.length > 400, `${a.length} rows`);
+    assert.equal(a.length, b.length);
+    a.forEach((row, k) => {
+      assert.deepEqual(row.slice(0, 2), b[k].slice(0, 2), `row ${k}`);
+      const [x, y] = [Number(row[2]), Number(b[k][2])];
+      assert.ok(row[2] === b[k][2] || Math.abs(x - y) <= 1e-12 * Math.abs(y), `row ${k}: ${row[2]} vs ${b[k][2]}`);
+    });
   });
 });
 

@@ -9,6 +9,7 @@ use crate::app::controls::{ConfigBox, IntSlider, LengthSlider};
 use crate::app::deferred::Deferred;
 use crate::app::figures::models::cache::CacheBytes;
 use crate::app::figures::models::layers::LayerStrip;
+use crate::app::figures::models::precision::PositionPrecision;
 use crate::app::figures::models::sees::QuerySees;
 use crate::app::frame::{chapter, figure_grid};
 use crate::app::state::models::ModelsState;
@@ -52,6 +53,16 @@ pub fn Models() -> impl IntoView {
             </p>
             <Deferred>
                 <QuerySees />
+            </Deferred>
+            <p class="bridge">
+                "Models like these are usually run in bfloat16, a float type with 8 "
+                "significant bits: it holds every whole number up to 256, and past that only "
+                "some. A position rounded to it is a position moved, and the fastest pair "
+                "turns up to a radian per token. Where the angle is computed decides whether "
+                "that happens:"
+            </p>
+            <Deferred>
+                <PositionPrecision />
             </Deferred>
         }}
         <h3>"Where ports go wrong"</h3>
@@ -239,6 +250,7 @@ pub fn figure(id: &str) -> Option<(AnyView, bool)> {
         "fig-models-layers" => (view! { <layers::LayerStrip /> }.into_any(), true),
         "fig-models-cache" => (view! { <cache::CacheBytes /> }.into_any(), true),
         "fig-models-sees" => (view! { <sees::QuerySees /> }.into_any(), true),
+        "fig-models-precision" => (view! { <precision::PositionPrecision /> }.into_any(), true),
         _ => return None,
     })
 }

@@ -37,6 +37,7 @@ impl ModelsState {
             tokens,
             query,
             config,
+            ..
         } = signals;
         let shown = Memo::new(move |_| {
             ModelsView {

@@ -3,6 +3,9 @@
 //! pattern against every layer full over the context (fig-models-cache), and the keys a query
 //! reaches layer by layer (fig-models-sees). The page's components draw the same specs.
 
+mod precision;
+pub use precision::{Rotary, Skipped, errors, positions, precision_height, precision_spec, rotary};
+
 use super::{Height, Panel};
 use crate::chart::lines::{Corner, Extras, Fill, LinePlotSpec, Series, series_color};
 use crate::chart::theme::Theme;
@@ -317,9 +320,19 @@ pub fn sees(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     vec![lines(spec, Height::Rule(sees_height))]
 }
 
+/// fig-models-precision.
+pub fn precision(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
+    let m = &v.models;
+    let shown = m.shown();
+    let rot = rotary(&shown.config, &shown.model, m.chosen_layer());
+    let spec = precision_spec(rot.as_ref(), m.pair, m.dtype, m.tokens, None, theme);
+    vec![lines(spec, Height::Rule(precision_height))]
+}
+
 /// Chapter 5's picture builders, by figure id, in the book's order.
 pub const PICTURES: &[(&str, super::Build)] = &[
     ("fig-models-layers", layers),
     ("fig-models-cache", cache),
     ("fig-models-sees", sees),
+    ("fig-models-precision", precision),
 ];

@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::figure::{InteractiveCanvas, draw_effect};
-use crate::app::figures::cursor::XCursor;
+use crate::app::figures::cursor::{XCursor, nearest_on_log_axis};
 use crate::app::frame::figure;
 use crate::app::state::models::ModelsState;
 use crate::app::theme::chapter_context;
@@ -65,17 +65,7 @@ pub fn CacheBytes() -> impl IntoView {
             readout()
         )
     };
-    let index = move |x: f64| {
-        let t = 10f64.powf(x);
-        lengths.with_untracked(|l| {
-            let k = l.partition_point(|&v| (v as f64) < t);
-            match (k.checked_sub(1), l.get(k)) {
-                (Some(b), Some(&a)) if t / l[b] as f64 <= a as f64 / t => b as f64,
-                (Some(b), None) => b as f64,
-                _ => k as f64,
-            }
-        })
-    };
+    let index = move |x: f64| lengths.with_untracked(|l| nearest_on_log_axis(l, x));
     figure! { "fig-models-cache", "ctl-m-model ctl-m-L", stats;
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=cursor.pointer(canvas_ref, count, index).clearing(cursor.at) />
