@@ -5,12 +5,15 @@
 // on the fly, as GitHub Pages and most hosts do, and from the brotli copies the build writes beside
 // each file (tools/precompress.mjs), as hosts that serve pre-compressed files do.
 //
-//   node benches/browser/firstload.mjs [DIST_DIR] [--runs=5]
+//   node benches/browser/firstload.mjs [DIST_DIR] [--runs=5] [--screen=TEXT]
+//
+// --screen=TEXT measures only the screens whose name contains TEXT (e.g. --screen=embed).
 //
 // Throttling is applied by Chromium itself (DevTools protocol: Network.emulateNetworkConditions,
 // Emulation.setCPUThrottlingRate), so the numbers are measured, not simulated as Lighthouse's are.
 // On a phone screen and on a desktop one, for a link to a figure of chapter 4 on the phone, and for
-// three embedded figures: the book's first, one of the rest of chapter 1 and one of chapter 4.
+// five embedded figures: the book's first, one of the rest of chapter 1, one of chapter 4 and two of
+// chapter 5.
 // Per run, from navigation start (performance.now() of the
 // page):
 //   - first contentful paint (the static header and introduction);
@@ -30,7 +33,7 @@
 import { serveStatic } from "../../tests/e2e/serve.mjs";
 import { PROFILE, benchArgs, launchChromium, throttle } from "./phone.mjs";
 
-const { RUNS, DIST } = benchArgs("firstload.mjs", 5);
+const { RUNS, DIST, options } = benchArgs("firstload.mjs", 5, ["screen"]);
 const TIMEOUT_MS = 60000;
 
 const SERVERS = [
@@ -111,6 +114,7 @@ const SCREENS = [
   { name: "embed ?embed=fig-heatmap, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-heatmap" },
   { name: "embed ?embed=fig-tab-alibi, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-tab-alibi" },
   { name: "embed ?embed=fig-models-layers, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-models-layers" },
+  { name: "embed ?embed=fig-models-precision, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-models-precision" },
 ];
 
 async function oneRun(screen, server) {
@@ -142,7 +146,8 @@ const median = (xs) => {
 };
 console.log(`First load, throttled: ${PROFILE.cpu}× CPU, ${PROFILE.downKbps / 1000} Mbps down, ${PROFILE.upKbps} kbps up, ${PROFILE.rttMs} ms RTT; no cache`);
 try {
-  for (const screen of SCREENS) for (const { name, server } of SERVERS) {
+  const screens = SCREENS.filter((s) => s.name.includes(options.screen ?? ""));
+  for (const screen of screens) for (const { name, server } of SERVERS) {
     console.log(`\n${screen.name}; ${name}`);
     console.log("run   text (FCP) s   wasm loaded s   figure visible s   figure live s   KB transferred   figure");
     const rows = [];

@@ -15,20 +15,23 @@ export const PROFILE = { cpu: 4, downKbps: 1600, upKbps: 750, rttMs: 150 };
 
 /** `[DIST_DIR] [--runs=N]` of bench `script` (N defaults to `runs`): exits 2 on a bad command
  * line, 1 when DIST_DIR has no build. */
-export function benchArgs(script, runs) {
+export function benchArgs(script, runs, more = []) {
   const argv = process.argv.slice(2);
   const runsArg = argv.find((a) => a.startsWith("--runs="));
   const RUNS = runsArg ? Number(runsArg.slice(7)) : runs;
   const DIST = resolve(argv.find((a) => !a.startsWith("--")) ?? join(ROOT, "dist"));
-  if (!(RUNS >= 1) || argv.some((a) => a.startsWith("--") && !a.startsWith("--runs="))) {
-    console.error(`usage: node benches/browser/${script} [DIST_DIR] [--runs=${runs}]`);
+  const known = ["--runs=", ...more.map((m) => `--${m}=`)];
+  if (!(RUNS >= 1) || argv.some((a) => a.startsWith("--") && !known.some((k) => a.startsWith(k)))) {
+    console.error(`usage: node benches/browser/${script} [DIST_DIR] [--runs=${runs}]${more.map((m) => ` [--${m}=…]`).join("")}`);
     process.exit(2);
   }
+  // The other options' values, by name (undefined when not given).
+  const options = Object.fromEntries(more.map((m) => [m, argv.find((a) => a.startsWith(`--${m}=`))?.slice(m.length + 3)]));
   if (!existsSync(join(DIST, "index.html"))) {
     console.error(`no ${join(DIST, "index.html")}: run \`make build\` first`);
     process.exit(1);
   }
-  return { RUNS, DIST };
+  return { RUNS, DIST, options };
 }
 
 /** Puts `page` of `context` on the phone profile, with the browser cache off. */
