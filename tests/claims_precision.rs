@@ -85,6 +85,8 @@ proptest! {
             let said = if worst.1 == 0.0 { "both are exact".to_string() } else { format!("both are at most {} rad off", format_significant(worst.1, 3)) };
             assert_says(&text, &[&said]);
         } else {
+            let lost = errs.iter().any(|e| !e.0.is_finite());
+            assert_says(&text, &[if lost { "At the drawn positions below 65\u{2009}520 the naive" } else { "At the drawn positions the naive" }]);
             assert_says(&text, &[
                 &format!("naive path's angle is {}", off(worst.0, "exact at every one")),
                 &format!("float32 path's is {}.", off(worst.1, "exact at every one")),
@@ -99,8 +101,8 @@ proptest! {
         let said = layer_sentence(&rot, layer);
         match rot.skipped {
             None => prop_assert!(said.is_empty()),
-            Some(Skipped::NoRope) => assert_says(&said, &[&format!("Layer {layer} does not rotate"), &format!("drawn: layer {}", rot.layer)]),
-            Some(Skipped::NotModelled(ref kind)) => assert_says(&said, &[&format!("RoPE type, {kind},"), &format!("drawn: layer {}", rot.layer)]),
+            Some(Skipped::NoRope) => assert_says(&said, &[&format!("Layer {layer} does not rotate"), &format!("drawn: layer {}, a {} layer", rot.layer, model.layers[rot.layer].attention.as_str())]),
+            Some(Skipped::NotModelled(ref kind)) => assert_says(&said, &[&format!("RoPE type, {kind},"), &format!("drawn: layer {}, a {} layer", rot.layer, model.layers[rot.layer].attention.as_str())]),
         }
     }
 
@@ -128,17 +130,19 @@ proptest! {
         let score = |path: u8| -> f64 { rot.inv_freq.iter().map(|&w| 2.0 * (angle(query, w, path) - angle(query - 1, w, path)).cos()).sum() };
         let naive = score(1);
         let naive = if naive.is_finite() { format_significant(naive, 6) } else { "none (the position overflows)".into() };
+        let naive = format!("{naive} with the naive path's angles");
         assert_says(&text, &[
             &format!("over the layer's {} pairs", rot.inv_freq.len()),
             &format!("the score is {} exactly", format_significant(score(0), 6)),
-            &format!("{naive} on the naive path"),
-            &format!("{} on transformers' path.", format_significant(score(2), 6)),
+            &naive,
+            &format!("{} with transformers' float32 angles.", format_significant(score(2), 6)),
         ]);
         let shared = to(dtype, query as f32) == to(dtype, (query - 1) as f32) && to(dtype, query as f32).is_finite();
         if shared {
-            assert_says(&text, &["the two tokens are one"]);
+            let stored = to(dtype, query as f32) as u64;
+            assert_says(&text, &[&format!("stores both positions as {}: on the naive path the two positions are one", grouped(stored))]);
         } else {
-            assert_never_says(&text, &["the two tokens are one"]);
+            assert_never_says(&text, &["are one"]);
         }
     }
 
@@ -158,7 +162,7 @@ proptest! {
             let worst = (0..=end).map(|p| (f64::from(to(dtype, p as f32)) - p as f64).abs()).fold(0.0, f64::max);
             assert_says(&text, &[
                 &format!("exact up to {}", grouped(rounded[0] as u64 - 1)),
-                &format!("among positions up to {} one is stored up to {} off", grouped(end as u64), grouped(worst as u64)),
+                &format!("among positions up to {}, the farthest is stored {} off", grouped(end as u64), grouped(worst as u64)),
             ]);
         }
         let overflows = (0..=last).any(|p| !finite(p));

@@ -7,10 +7,13 @@
 //! - **Naive path**: the position, the frequency and their product each rounded to the type
 //!   (`angle = round(round(p) · round(ω))`; the product of two such numbers is exact in f64, so
 //!   rounding it once is what the type's own multiply gives).
-//! - **transformers' path** (the rotary embeddings' `forward`, e.g. `LlamaRotaryEmbedding`): the
-//!   frequencies are a float32 buffer and the angles are computed in float32 with autocast off,
-//!   `angle = f32(f32(p) · f32(ω))`; only cos and sin are then cast to the model's type. Its angle
-//!   error is the same whatever that type.
+//! - **transformers' path** (the rotary embeddings' `forward`, e.g. transformers 5.24's
+//!   `LlamaRotaryEmbedding`: `position_ids.float() * inv_freq.float()`): the frequencies are a
+//!   float32 buffer as the model is loaded and the angles are computed in float32,
+//!   `angle = f32(f32(p) · f32(ω))`; cos and sin are then cast to the model's type (Llama 4
+//!   rotates q and k in float32 and rounds only the result). Its angle error is the same whatever
+//!   that type; rounding cos and sin turns the pair by a little more ([`cos_sin_turn`]), the same
+//!   at every position.
 //!
 //! Errors are against the float64 angle `p·ω_i`, in radians. Rounding is to nearest, ties to even
 //! (`half`'s conversions, as PyTorch's casts).
@@ -114,6 +117,21 @@ pub fn ones_score(
         .sum()
 }
 
+/// How far rounding `cos θ` and `sin θ` to `dtype` turns the pair, at worst over `samples`
+/// angles evenly spread over a turn: the largest `|atan2(round(sin θ), round(cos θ)) − θ|`
+/// (wrapped to a half turn).
+pub fn cos_sin_turn(dtype: Dtype, samples: usize) -> f64 {
+    use std::f64::consts::{PI, TAU};
+    (0..samples)
+        .map(|k| {
+            let t = TAU * k as f64 / samples as f64 - PI;
+            let back = dtype.round(t.sin()).atan2(dtype.round(t.cos()));
+            let d = (back - t).rem_euclid(TAU);
+            d.min(TAU - d)
+        })
+        .fold(0.0, f64::max)
+}
+
 /// The largest naive-path angle error over positions `0..len` and every frequency of
 /// `inv_freq` (infinite once a position overflows the type).
 pub fn naive_angle_error(inv_freq: &[f64], len: usize, dtype: Dtype) -> f64 {
@@ -173,6 +191,27 @@ mod tests {
         let f32_path = float32_angle_error(&f, 4096);
         assert!(f32_path < 1e-3, "{f32_path}");
         assert!(naive_angle_error(&f, 70_000, Dtype::F16).is_infinite());
+    }
+
+    #[test]
+    fn bfloat16_holds_only_the_first_frequency_at_theta_10000_with_a_head_of_128() {
+        // The chapter's pitfall on `model.to(torch.bfloat16)`: inv_freq (float32) rounded.
+        let f = crate::math::rope::inv_freq(128, 10_000.0);
+        let exact: Vec<usize> = (0..f.len())
+            .filter(|&i| Dtype::Bf16.round(f[i]) == Dtype::F32.round(f[i]))
+            .collect();
+        assert_eq!(exact, [0]);
+    }
+
+    #[test]
+    fn rounding_cos_and_sin_turns_the_pair_by_at_most_the_caption_s_bound() {
+        // The caption: about 0.003 rad in bfloat16, 0.0003 in float16, none in float32 worth
+        // drawing.
+        let bf = cos_sin_turn(Dtype::Bf16, 400_000);
+        let half = cos_sin_turn(Dtype::F16, 400_000);
+        assert!((0.0027..0.0029).contains(&bf), "{bf}");
+        assert!((0.00033..0.00035).contains(&half), "{half}");
+        assert!(cos_sin_turn(Dtype::F32, 400_000) < 1e-7);
     }
 
     #[test]

@@ -156,7 +156,7 @@ test("the precision figure's CSV is what pe render computes for its link, and it
     const id = "fig-models-precision";
     await drawn(page, id);
     const finding = await page.textContent(`#${id} .finding`);
-    assert.match(finding, /Layer 5's RoPE type, proportional, is not one this figure computes; drawn: layer 4/);
+    assert.match(finding, /Layer 5's RoPE type, proportional, is not one this figure computes; drawn: layer 4, a sliding layer/);
     assert.match(finding, /From position 65\u2009520 on, float16 holds no position at all/);
     assert.match(finding, /^float16 keeps 11 significant bits/);
     await page.click(`#${id} .figure-download`);

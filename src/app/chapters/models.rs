@@ -94,6 +94,15 @@ pub fn Models() -> impl IntoView {
                 "Command A (cohere2) rotates only its sliding layers: its full layers have "
                 "no RoPE, which no field of the config says — it is in the model's code."
             </li>
+            <li>
+                "transformers builds a rotary embedding's inv_freq in float32, and loading "
+                "with " <code>"from_pretrained(…, dtype=torch.bfloat16)"</code> " keeps it so; "
+                "casting the model afterwards (" <code>"model.to(torch.bfloat16)"</code> ") "
+                "rounds that buffer too. Every pair whose ω bfloat16 cannot hold exactly (at "
+                "θ = 10 000 with a head of 128, every pair but the first) then turns at a "
+                "slightly wrong speed, "
+                "and its angle drifts by ω's rounding error times the position."
+            </li>
         </ul>
     }
 }

@@ -41,9 +41,9 @@ pub fn storage_sentence(dtype: Dtype, last: usize) -> String {
     let finite = dtype.overflow().map_or(last, |o| last.min(o - 1));
     let around = if finite >= 2usize << bits {
         format!(
-            ", and around position {} {} apart",
+            ", and {} apart around position {}",
+            grouped(dtype.spacing(finite as f64) as u64),
             grouped(finite as u64),
-            grouped(dtype.spacing(finite as f64) as u64)
         )
     } else {
         String::new()
@@ -51,7 +51,7 @@ pub fn storage_sentence(dtype: Dtype, last: usize) -> String {
     // Offsets are whole: half a gap of 2 or more, or a distance between whole numbers.
     let mut s = format!(
         "{label} keeps {bits} significant bits: whole positions are exact up to {exact}, then \
-         stored 2 apart up to {}{around}; among positions up to {} one is stored up to {} \
+         stored 2 apart up to {}{around}; among positions up to {}, the farthest is stored {} \
          off.",
         grouped(2u64 << bits),
         grouped(finite as u64),
@@ -73,13 +73,15 @@ pub fn layer_sentence(rot: &Rotary, chosen: usize) -> String {
         None => String::new(),
         Some(Skipped::NoRope) => format!(
             "Layer {chosen} does not rotate q and k, so nothing in it is rounded this way; \
-             drawn: layer {}, the nearest that rotates.",
-            rot.layer
+             drawn: layer {}, a {} layer, the nearest that rotates.",
+            rot.layer,
+            rot.attention.as_str()
         ),
         Some(Skipped::NotModelled(kind)) => format!(
             "Layer {chosen}'s RoPE type, {kind}, is not one this figure computes; drawn: layer \
-             {}, the nearest layer whose RoPE it computes.",
-            rot.layer
+             {}, a {} layer, the nearest whose RoPE it computes.",
+            rot.layer,
+            rot.attention.as_str()
         ),
     }
 }
@@ -87,6 +89,7 @@ pub fn layer_sentence(rot: &Rotary, chosen: usize) -> String {
 /// The chosen pair's frequency and its largest angle error on each path over `errors` (naive,
 /// float32) at the drawn positions.
 pub fn pair_sentence(pair: usize, w: f64, dtype: Dtype, errors: &[(f64, f64)]) -> String {
+    let lost = errors.iter().any(|e| !e.0.is_finite());
     let naive = errors
         .iter()
         .map(|e| e.0)
@@ -118,9 +121,14 @@ pub fn pair_sentence(pair: usize, w: f64, dtype: Dtype, errors: &[(f64, f64)]) -
         );
     }
     let past = if naive > std::f64::consts::PI {
-        ", more than half a turn"
+        ", more than half a turn (past it the error only wraps around: the pair may point \
+         anywhere)"
     } else {
         ""
+    };
+    let drawn = match dtype.overflow().filter(|_| lost) {
+        Some(o) => format!("At the drawn positions below {}", grouped(o as u64)),
+        None => "At the drawn positions".to_string(),
     };
     let exact = |e: f64| {
         if e == 0.0 {
@@ -130,8 +138,8 @@ pub fn pair_sentence(pair: usize, w: f64, dtype: Dtype, errors: &[(f64, f64)]) -
         }
     };
     format!(
-        "{head} At the drawn positions the naive path's angle is {}{past}; transformers' \
-         float32 path's is {}.",
+        "{head} {drawn} the naive path's angle is {}{past}; transformers' float32 path's is \
+         {}.",
         exact(naive),
         exact(float32)
     )
@@ -150,9 +158,9 @@ pub fn score_sentence(inv_freq: &[f64], dtype: Dtype, query: usize) -> String {
     let stored = (dtype.round(query as f64), dtype.round(key as f64));
     let shared = if stored.0 == stored.1 && stored.0.is_finite() {
         format!(
-            " ({} stores both positions as {}: on the naive path the two tokens are one)",
+            " ({} stores both positions as {}: on the naive path the two positions are one)",
             dtype.label(),
-            format_significant(stored.0, 8)
+            grouped(stored.0 as u64)
         )
     } else {
         String::new()
@@ -164,8 +172,9 @@ pub fn score_sentence(inv_freq: &[f64], dtype: Dtype, query: usize) -> String {
     };
     format!(
         "The query at position {} and the key just before it, q = k = all ones over the \
-         layer's {} pairs (2·cos of each pair's angle difference): the score is {} exactly, \
-         {naive} on the naive path{shared}, {} on transformers' path.",
+         layer's {} pairs (2·cos of each pair's angle difference, from the angles alone: cos, \
+         sin and the products exact, no attention factor): the score is {} exactly, {naive} \
+         with the naive path's angles{shared}, {} with transformers' float32 angles.",
         grouped(query as u64),
         inv_freq.len(),
         format_significant(exact, 6),
@@ -210,6 +219,9 @@ mod tests {
     fn the_storage_sentence_names_the_type_and_the_overflow_only_when_reached() {
         let s = storage_sentence(Dtype::Bf16, 4095);
         assert!(s.contains("exact up to 256") && s.contains("512"), "{s}");
+        assert!(s.contains("16 apart around position 4\u{2009}095"), "{s}");
+        let s = storage_sentence(Dtype::Bf16, 32_767);
+        assert!(s.contains("128 apart around position 32\u{2009}767"), "{s}");
         assert!(storage_sentence(Dtype::Bf16, 200).contains("no position up to 200"));
         assert!(storage_sentence(Dtype::F32, (1 << 20) - 1).contains("no position"));
         assert!(!storage_sentence(Dtype::F16, 65_519).contains("infinity"));

@@ -21,6 +21,8 @@ pub const FLOOR: f64 = -8.0;
 pub struct Rotary {
     /// The layer whose frequencies these are.
     pub layer: usize,
+    /// Its attention (full, sliding, chunked).
+    pub attention: crate::math::layers::Attention,
     /// Its `inv_freq`, one per rotary pair (fastest first).
     pub inv_freq: Vec<f64>,
     /// Why the chosen layer was not drawn (when `layer` is another one).
@@ -57,6 +59,7 @@ pub fn rotary(config: &str, model: &Model, chosen: usize) -> Option<Rotary> {
             Some(inv_freq) if !inv_freq.is_empty() => {
                 return Some(Rotary {
                     layer: i,
+                    attention: model.layers[i].attention,
                     inv_freq,
                     skipped,
                 });
