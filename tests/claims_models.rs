@@ -166,9 +166,9 @@ proptest! {
 fn grouping_and_bytes_read_as_written() {
     assert_eq!(grouped(0), "0");
     assert_eq!(grouped(999), "999");
-    assert_eq!(grouped(1000), "1\u{2009}000");
-    assert_eq!(grouped(32_767), "32\u{2009}767");
-    assert_eq!(grouped(1_000_000), "1\u{2009}000\u{2009}000");
+    assert_eq!(grouped(1000), "1\u{202F}000");
+    assert_eq!(grouped(32_767), "32\u{202F}767");
+    assert_eq!(grouped(1_000_000), "1\u{202F}000\u{202F}000");
     assert_eq!(bytes_text(512.0), "512 B");
     assert_eq!(bytes_text(1024.0), "1.00 KiB");
     assert_eq!(bytes_text(1536.0 * 1024.0), "1.50 MiB");

@@ -86,7 +86,7 @@ proptest! {
             assert_says(&text, &[&said]);
         } else {
             let lost = errs.iter().any(|e| !e.0.is_finite());
-            assert_says(&text, &[if lost { "At the drawn positions below 65\u{2009}520 the naive" } else { "At the drawn positions the naive" }]);
+            assert_says(&text, &[if lost { "At the drawn positions below 65\u{202F}520 the naive" } else { "At the drawn positions the naive" }]);
             assert_says(&text, &[
                 &format!("naive path's angle is {}", off(worst.0, "exact at every one")),
                 &format!("float32 path's is {}.", off(worst.1, "exact at every one")),

@@ -17,13 +17,14 @@ pub use fields::{RawField, raw_fields};
 /// Bytes a cached number takes: bfloat16, the dtype these models ship in.
 pub const BYTES_PER_NUMBER: usize = 2;
 
-/// A whole number with thin spaces between thousands: 1 000 000.
+/// A whole number with narrow no-break spaces between thousands: 1 000 000 (a line never breaks
+/// inside it, as it would at a thin space).
 pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (k, c) in digits.chars().enumerate() {
         if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push('\u{2009}');
+            out.push('\u{202F}');
         }
         out.push(c);
     }

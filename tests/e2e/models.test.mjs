@@ -23,8 +23,8 @@ const kv = JSON.parse(readFileSync(fileURLToPath(new URL("../reference/kv/kv.jso
 /** The page's presets: the model select's options. */
 const presets = (page) => page.$$eval("#ctl-m-model option", (o) => o.map((x) => x.value));
 
-/** 1234567 → "1 234 567" (thin spaces), as the page groups whole numbers. */
-const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009");
+/** 1234567 → "1 234 567" (narrow no-break spaces), as the page groups whole numbers. */
+const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u202F");
 
 const UNITS = { B: 1, KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30, TiB: 2 ** 40 };
 
@@ -137,14 +137,14 @@ test("choosing a layer on the strip (click or Enter) moves the other figures to 
     await page.waitForFunction(() => new URLSearchParams(location.search).get("m.layer") === "2");
     assert.equal(await page.inputValue("#ctl-m-layer-value"), "2");
     await drawn(page, "fig-models-sees");
-    assert.match(await page.textContent("#fig-models-sees .finding"), /^In layer 2, the query at position 32\u2009767 attends to 128 keys/);
+    assert.match(await page.textContent("#fig-models-sees .finding"), /^In layer 2, the query at position 32\u202F767 attends to 128 keys/);
     // A click on the last bar chooses layer 23.
     await showFigure(page, "fig-models-layers");
     const box = await canvas.boundingBox();
     await page.mouse.move(box.x + box.width - 30, box.y + box.height / 2);
     await page.mouse.click(box.x + box.width - 30, box.y + box.height / 2);
     await page.waitForFunction(() => new URLSearchParams(location.search).get("m.layer") === "23");
-    assert.match(await page.textContent("#fig-models-sees .finding"), /^In layer 23, the query at position 32\u2009767 attends to 32\u2009768 keys/);
+    assert.match(await page.textContent("#fig-models-sees .finding"), /^In layer 23, the query at position 32\u202F767 attends to 32\u202F768 keys/);
   });
 });
 
@@ -157,7 +157,7 @@ test("the precision figure's CSV is what pe render computes for its link, and it
     await drawn(page, id);
     const finding = await page.textContent(`#${id} .finding`);
     assert.match(finding, /Layer 5's RoPE type, proportional, is not one this figure computes; drawn: layer 4, a sliding layer/);
-    assert.match(finding, /From position 65\u2009520 on, float16 holds no position at all/);
+    assert.match(finding, /From position 65\u202F520 on, float16 holds no position at all/);
     assert.match(finding, /^float16 keeps 11 significant bits/);
     await page.click(`#${id} .figure-download`);
     const [file] = await Promise.all([page.waitForEvent("download"), page.click(`#${id} .figure-csv`)]);

@@ -219,9 +219,9 @@ mod tests {
     fn the_storage_sentence_names_the_type_and_the_overflow_only_when_reached() {
         let s = storage_sentence(Dtype::Bf16, 4095);
         assert!(s.contains("exact up to 256") && s.contains("512"), "{s}");
-        assert!(s.contains("16 apart around position 4\u{2009}095"), "{s}");
+        assert!(s.contains("16 apart around position 4\u{202F}095"), "{s}");
         let s = storage_sentence(Dtype::Bf16, 32_767);
-        assert!(s.contains("128 apart around position 32\u{2009}767"), "{s}");
+        assert!(s.contains("128 apart around position 32\u{202F}767"), "{s}");
         assert!(storage_sentence(Dtype::Bf16, 200).contains("no position up to 200"));
         assert!(storage_sentence(Dtype::F32, (1 << 20) - 1).contains("no position"));
         assert!(!storage_sentence(Dtype::F16, 65_519).contains("infinity"));
