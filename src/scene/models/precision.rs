@@ -43,18 +43,15 @@ pub enum Skipped {
 pub fn rotary(config: &str, model: &Model, chosen: usize) -> Option<Rotary> {
     let n = model.layers.len();
     let chosen = chosen.min(n.saturating_sub(1));
-    let order = (0..n).flat_map(|k| [chosen.checked_sub(k), Some(chosen + k)]);
+    // Outward from the chosen layer, the one below first at each distance.
+    let order = std::iter::once(Some(chosen))
+        .chain((1..n).flat_map(|k| [chosen.checked_sub(k), Some(chosen + k)]));
     let mut skipped = None;
-    let mut seen = vec![false; n];
     for i in order.flatten().filter(|&i| i < n) {
-        if std::mem::replace(&mut seen[i], true) {
-            continue;
-        }
-        let found = match layer_rope(config, i) {
-            Ok(Some(rope)) => Some(rope.scaling.compute().0),
-            Ok(None) => None,
-            Err(_) => None,
-        };
+        let found = layer_rope(config, i)
+            .ok()
+            .flatten()
+            .map(|rope| rope.scaling.compute().0);
         match found {
             Some(inv_freq) if !inv_freq.is_empty() => {
                 return Some(Rotary {

@@ -16,7 +16,7 @@ use crate::explain::models::grouped;
 use crate::explain::models::precision::{
     layer_sentence, pair_sentence, score_sentence, storage_sentence,
 };
-use crate::math::precision::{Dtype, angle_error, float32_angle, naive_angle};
+use crate::math::precision::Dtype;
 use crate::params::format_significant;
 use crate::scene::models as scene;
 
@@ -67,8 +67,7 @@ pub fn PositionPrecision() -> impl IntoView {
             Some(i) => {
                 let (p, dtype) = (at.with(|a| a[i]), s.dtype.get());
                 let stored = dtype.round(p as f64);
-                let naive = angle_error(naive_angle(p, w, dtype), p, w);
-                let float32 = angle_error(float32_angle(p, w), p, w);
+                let (naive, float32) = errors.with(|e| e[i]);
                 let (label, k) = (dtype.label(), pair.get());
                 let (stored, naive) = if naive.is_finite() {
                     (
@@ -97,17 +96,10 @@ pub fn PositionPrecision() -> impl IntoView {
         let (dtype, last) = (s.dtype.get(), s.tokens.get().saturating_sub(1));
         let mut lines = vec![storage_sentence(dtype, last)];
         rot.with(|r| {
-            if let Some(r) = r {
+            if let (Some(r), Some(w)) = (r, omega.get()) {
                 lines.push(layer_sentence(r, s.layer().get()));
-            }
-        });
-        if let Some(w) = omega.get() {
-            lines.push(errors.with(|e| pair_sentence(pair.get(), w, dtype, e)));
-        }
-        let query = s.query().get();
-        rot.with(|r| {
-            if let Some(r) = r {
-                lines.push(score_sentence(&r.inv_freq, dtype, query));
+                lines.push(errors.with(|e| pair_sentence(pair.get(), w, dtype, e)));
+                lines.push(score_sentence(&r.inv_freq, dtype, s.query().get()));
             }
         });
         lines.retain(|l| !l.is_empty());
