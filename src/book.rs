@@ -123,6 +123,7 @@ pub const CHAPTERS: [Chapter; 5] = [
             pic("fig-models-layers", "What each layer does"),
             pic("fig-models-cache", "Why the patterns ship: the KV cache"),
             pic("fig-models-sees", "What a query sees, layer by layer"),
+            pic("fig-models-partial", "Partial rotation, two conventions"),
             pic("fig-models-precision", "Positions in low precision"),
         ],
     },

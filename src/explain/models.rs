@@ -11,6 +11,7 @@ use crate::math::layers::{Attention, Layer, Model, earliest_reached};
 use crate::params::format_significant;
 
 mod fields;
+pub mod partial;
 pub mod precision;
 pub use fields::{RawField, raw_fields};
 

@@ -16,6 +16,7 @@ pub mod limits;
 pub mod mrope;
 pub mod naive;
 pub mod nope;
+pub mod partial;
 pub mod pca;
 pub mod phase;
 pub mod plane;

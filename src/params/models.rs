@@ -55,6 +55,10 @@ crate::params::listed::fields! { $
         /// The float type of the precision figure (fig-models-precision).
         dtype: crate::math::precision::Dtype = Dtype::Bf16
             => named!("m.dt", crate::math::precision::Dtype),
+        /// The partial-rotation figure's `partial_rotary_factor` (fig-models-partial): the
+        /// layer's, or one chosen.
+        fraction: crate::math::partial::Fraction = crate::math::partial::Fraction::Quarter
+            => named!("m.prf", crate::math::partial::Fraction),
         /// The precision figure's rotary pair, from 0 (the fastest); drawn within the layer's
         /// pairs.
         pair: usize = 0 => int!("m.pair", "m.pair (rotary pair)", PAIRS),
@@ -191,6 +195,7 @@ mod tests {
             query: 12_345,
             dtype: Dtype::F16,
             pair: 17,
+            fraction: crate::math::partial::Fraction::Layer,
             config: Some("{\"model_type\":\"qwen3\"}".into()),
         };
         crate::params::decl::check_round_trip(&TABLE, &view);

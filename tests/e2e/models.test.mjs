@@ -15,7 +15,7 @@ import { canvasStats, commit, declaredControlsRepaint, installHelpers } from "./
 
 const env = shareBrowser();
 
-const FIGURES = ["fig-models-layers", "fig-models-cache", "fig-models-sees", "fig-models-precision"];
+const FIGURES = ["fig-models-layers", "fig-models-cache", "fig-models-sees", "fig-models-partial", "fig-models-precision"];
 const pe = fileURLToPath(new URL("../../target/debug/pe", import.meta.url));
 const presetFile = (id) => fileURLToPath(new URL(`../../src/math/layers/presets/${id}.json`, import.meta.url));
 const kv = JSON.parse(readFileSync(fileURLToPath(new URL("../reference/kv/kv.json", import.meta.url)), "utf8"));
@@ -43,6 +43,26 @@ function assertBytes(text, bytes, what) {
 async function drawn(page, id) {
   await showFigure(page, id);
   await page.waitForFunction((id) => Number(document.getElementById(id)?.dataset.drawnAt) > 0, id);
+}
+
+/** Downloads figure `id`'s CSV from the page and asserts it is `pe render --format csv` for the
+ * same link `query`; returns its number of data rows. The values go through log₁₀ and back,
+ * whose last bits differ between wasm's and the host's maths: equal to 12 significant digits. */
+async function csvIsPeRender(page, id, query) {
+  await page.click(`#${id} .figure-download`);
+  const [file] = await Promise.all([page.waitForEvent("download"), page.click(`#${id} .figure-csv`)]);
+  const onPageCsv = readFileSync(await file.path(), "utf8");
+  const out = join(mkdtempSync(join(tmpdir(), `pe-${id}-`)), "fig.csv");
+  execFileSync(pe, ["render", id, "--format", "csv", "--query", query, "--out", out]);
+  const rows = (text) => text.split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split(/,(?=[^,]*,[^,]*$)|,(?=[^,]*$)/));
+  const [a, b] = [rows(onPageCsv), rows(readFileSync(out, "utf8"))];
+  assert.equal(a.length, b.length);
+  a.forEach((row, k) => {
+    assert.deepEqual(row.slice(0, 2), b[k].slice(0, 2), `row ${k}`);
+    const [x, y] = [Number(row[2]), Number(b[k][2])];
+    assert.ok(row[2] === b[k][2] || Math.abs(x - y) <= 1e-12 * Math.abs(y), `row ${k}: ${row[2]} vs ${b[k][2]}`);
+  });
+  return a.length;
 }
 
 test("every chapter-5 figure draws, with no console error, for every preset", async () => {
@@ -159,22 +179,34 @@ test("the precision figure's CSV is what pe render computes for its link, and it
     assert.match(finding, /Layer 5's RoPE type, proportional, is not one this figure computes; drawn: layer 4, a sliding layer/);
     assert.match(finding, /From position 65\u202F520 on, float16 holds no position at all/);
     assert.match(finding, /^float16 keeps 11 significant bits/);
-    await page.click(`#${id} .figure-download`);
-    const [file] = await Promise.all([page.waitForEvent("download"), page.click(`#${id} .figure-csv`)]);
-    const onPageCsv = readFileSync(await file.path(), "utf8");
-    const out = join(mkdtempSync(join(tmpdir(), "pe-precision-")), "fig.csv");
-    execFileSync(pe, ["render", id, "--format", "csv", "--query", query, "--out", out]);
-    // The values go through log₁₀ and back, whose last bits differ between wasm's and the
-    // host's maths: equal to 12 significant digits.
-    const rows = (text) => text.split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split(/,(?=[^,]*,[^,]*$)|,(?=[^,]*$)/));
-    const [a, b] = [rows(onPageCsv), rows(readFileSync(out, "utf8"))];
-    assert.ok(a.length > 400, `${a.length} rows`);
-    assert.equal(a.length, b.length);
-    a.forEach((row, k) => {
-      assert.deepEqual(row.slice(0, 2), b[k].slice(0, 2), `row ${k}`);
-      const [x, y] = [Number(row[2]), Number(b[k][2])];
-      assert.ok(row[2] === b[k][2] || Math.abs(x - y) <= 1e-12 * Math.abs(y), `row ${k}: ${row[2]} vs ${b[k][2]}`);
-    });
+    const rows = await csvIsPeRender(page, id, query);
+    assert.ok(rows > 400, `${rows} rows`);
+  });
+});
+
+test("the partial-rotation figure: Gemma 4's full layer the proportional way, its readout, and its CSV as pe render computes it", async () => {
+  const query = "m.model=gemma-4-31b&m.layer=5&m.prf=layer";
+  await onPage(env.browser, `${env.server.url}?${query}`, { width: 1280, height: 900 }, { acceptDownloads: true }, async (page) => {
+    const id = "fig-models-partial";
+    await drawn(page, id);
+    const finding = await page.textContent(`#${id} .finding`);
+    assert.match(finding, /^Layer 5 is a full layer with rope_type proportional, so transformers lays its rotation out as proportional; head_dim 512/);
+    assert.match(finding, /proportional: 64 of 256 pairs turn, pair i joining coordinates i and i \+ 256/);
+    assert.match(finding, /wavelengths from 6\.28 to 188 tokens/);
+    assert.match(finding, /rotary_dim: coordinates 0–127 rotate/);
+    // The keyboard reads coordinates: Home is coordinate 0, then one step right.
+    await page.focus(`#${id} canvas`);
+    await page.keyboard.press("Home");
+    await page.keyboard.press("ArrowRight");
+    const readout = await page.textContent(`#${id}-readout`);
+    assert.match(readout, /^Coordinate 1: proportional turns it with coordinate 257 as pair 1, .*; rotary_dim turns it with coordinate 65 as pair 1/);
+    // Choosing a fraction is in the link.
+    await page.check(`#${id} input[name="m-prf"] >> nth=1`);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("m.prf") === "0.125");
+    assert.match(await page.textContent(`#${id} .finding`), /Drawn with partial_rotary_factor 0\.125 instead \(chosen above\): r = int\(512 × 0\.125\) = 64/);
+    await page.check(`#${id} input[name="m-prf"] >> nth=0`);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("m.prf") === "layer");
+    assert.equal(await csvIsPeRender(page, id, query), 256, "a row per turning coordinate, 128 per convention");
   });
 });
 

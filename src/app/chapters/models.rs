@@ -9,6 +9,7 @@ use crate::app::controls::{ConfigBox, IntSlider, LengthSlider};
 use crate::app::deferred::Deferred;
 use crate::app::figures::models::cache::CacheBytes;
 use crate::app::figures::models::layers::LayerStrip;
+use crate::app::figures::models::partial::PartialRotation;
 use crate::app::figures::models::precision::PositionPrecision;
 use crate::app::figures::models::sees::QuerySees;
 use crate::app::frame::{chapter, figure_grid};
@@ -53,6 +54,15 @@ pub fn Models() -> impl IntoView {
             </p>
             <Deferred>
                 <QuerySees />
+            </Deferred>
+            <p class="bridge">
+                "Inside a layer, RoPE need not turn the whole head. Gemma 4's full layers "
+                "rotate a quarter of theirs, and so do Qwen3-Next's attention layers; the config says "
+                "so with one number, partial_rotary_factor, which transformers reads in two "
+                "different ways:"
+            </p>
+            <Deferred>
+                <PartialRotation />
             </Deferred>
             <p class="bridge">
                 "Models like these are usually run in bfloat16, a float type with 8 "
@@ -259,6 +269,7 @@ pub fn figure(id: &str) -> Option<(AnyView, bool)> {
         "fig-models-layers" => (view! { <layers::LayerStrip /> }.into_any(), true),
         "fig-models-cache" => (view! { <cache::CacheBytes /> }.into_any(), true),
         "fig-models-sees" => (view! { <sees::QuerySees /> }.into_any(), true),
+        "fig-models-partial" => (view! { <partial::PartialRotation /> }.into_any(), true),
         "fig-models-precision" => (view! { <precision::PositionPrecision /> }.into_any(), true),
         _ => return None,
     })

@@ -3,7 +3,12 @@
 //! pattern against every layer full over the context (fig-models-cache), and the keys a query
 //! reaches layer by layer (fig-models-sees). The page's components draw the same specs.
 
+mod partial;
 mod precision;
+pub use partial::{
+    PartialLayer, Passed, drawn, log_wavelength, outward, partial_height, partial_layer,
+    partial_spec,
+};
 pub use precision::{Rotary, Skipped, errors, positions, precision_height, precision_spec, rotary};
 
 use super::{Height, Panel};
@@ -320,6 +325,16 @@ pub fn sees(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     vec![lines(spec, Height::Rule(sees_height))]
 }
 
+/// fig-models-partial.
+pub fn partial(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
+    let m = &v.models;
+    let shown = m.shown();
+    let layer = partial_layer(&shown.config, &shown.model, m.chosen_layer());
+    let p = layer.as_ref().map(|l| (l.layer, drawn(l, m.fraction)));
+    let spec = partial_spec(p.as_ref().map(|(i, p)| (*i, p)), None, theme);
+    vec![lines(spec, Height::Rule(partial_height))]
+}
+
 /// fig-models-precision.
 pub fn precision(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let m = &v.models;
@@ -334,5 +349,6 @@ pub const PICTURES: &[(&str, super::Build)] = &[
     ("fig-models-layers", layers),
     ("fig-models-cache", cache),
     ("fig-models-sees", sees),
+    ("fig-models-partial", partial),
     ("fig-models-precision", precision),
 ];

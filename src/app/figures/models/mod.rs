@@ -1,8 +1,9 @@
 //! Chapter 5's figures: what each layer of a model does, its KV cache, and what a query sees
-//! through its layers, and what rounding positions to a model's float type does to
+//! through its layers, how partial rotation is laid out, and what rounding positions to a model's float type does to
 //! a pair's angle.
 
 pub mod cache;
 pub mod layers;
+pub mod partial;
 pub mod precision;
 pub mod sees;
