@@ -17,7 +17,6 @@ use std::f64::consts::TAU;
 use pe_explorer::chart::theme::Theme;
 use pe_explorer::explain::models::partial::{
     coordinate_text, layer_sentence, mixing_sentence, proportional_sentence, rotary_sentence,
-    tokens_text,
 };
 use pe_explorer::math::layers::presets::{PRESETS, preset};
 use pe_explorer::math::layers::read_model;
@@ -87,6 +86,29 @@ fn turning(b: &Built) -> BTreeSet<usize> {
         .collect()
 }
 
+/// A count of tokens as the page writes it, derived here: three significant digits, whole
+/// numbers from 1000 on grouped by narrow no-break spaces.
+fn tokens(x: f64) -> String {
+    if x >= 999.5 {
+        // Round at the third digit from the left, by the decimal text of x.
+        let sci = format!("{:.2e}", x);
+        let (mantissa, exp) = sci.split_once('e').unwrap();
+        let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+        let exp: usize = exp.parse().unwrap();
+        let whole = format!("{digits}{}", "0".repeat(exp - 2));
+        let mut out = String::new();
+        for (k, c) in whole.chars().enumerate() {
+            if k > 0 && (whole.len() - k) % 3 == 0 {
+                out.push('\u{202F}');
+            }
+            out.push(c);
+        }
+        out
+    } else {
+        format_significant(x, 3)
+    }
+}
+
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
 }
@@ -97,7 +119,7 @@ fn check(p: &Partial) {
     let prop = proportional(h, r, p.theta, p.factor);
     let rot = rotary_dim(h, r, p.theta, p.factor, p.interleaved);
     // The dots: each turning coordinate at its pair's wavelength; every coordinate once.
-    let (spec, extras) = partial_spec(Some((0, p)), None, Theme::LIGHT);
+    let (spec, extras) = partial_spec(Ok((0, p)), None, Theme::LIGHT);
     // The others as bars on the rows above: every coordinate is drawn once per convention.
     let barred: f64 = extras
         .fills
@@ -120,23 +142,36 @@ fn check(p: &Partial) {
     }
     // proportional's sentence.
     let t = r / 2;
+    let half = h / 2;
     let text = proportional_sentence(p);
     if t == 0 {
-        assert_says(&text, &["is 0, so none of the"]);
+        assert_says(&text, &["is 0, so no pair turns"]);
     } else {
+        let turn = if t == half && t == 1 {
+            "its one pair turns".to_string()
+        } else if t == half {
+            format!("all {half} pairs turn,")
+        } else if t == 1 {
+            format!("1 of {half} pairs turns,")
+        } else {
+            format!("{t} of {half} pairs turn,")
+        };
         assert_says(
             &text,
             &[
-                &format!("{t} of {} pairs turn", h / 2),
-                &format!("i + {} across", h / 2),
+                &turn,
+                &format!("i + {half} across"),
                 &format!("θ^(−2i/{h})"),
-                &tokens_text(TAU / prop.inv_freq[t - 1]),
+                &tokens(TAU / prop.inv_freq[t - 1]),
             ],
         );
-        if t < h / 2 {
-            assert_says(&text, &[&format!("the other {} ", h / 2 - t)]);
-        } else {
-            assert_never_says(&text, &["the other"]);
+        match half - t {
+            0 => assert_never_says(&text, &["the other"]),
+            1 => assert_says(&text, &["the other pair has frequency exactly 0"]),
+            n => assert_says(
+                &text,
+                &[&format!("the other {n} pairs have frequency exactly 0")],
+            ),
         }
     }
     // rotary_dim's sentence.
@@ -150,7 +185,7 @@ fn check(p: &Partial) {
             &[
                 &format!("coordinates 0–{} rotate", width - 1),
                 &format!("θ^(−2i/{r})"),
-                &tokens_text(TAU / rot.inv_freq[rot.inv_freq.len() - 1]),
+                &tokens(TAU / rot.inv_freq[rot.inv_freq.len() - 1]),
             ],
         );
         match h - width {
@@ -169,7 +204,9 @@ fn check(p: &Partial) {
     }
     // Where they part.
     let text = mixing_sentence(p);
-    if r == h {
+    if t == 0 && rot.inv_freq.is_empty() {
+        assert_says(&text, &["Neither convention turns any pair"]);
+    } else if r == h {
         assert_says(&text, &["at the same frequencies"]);
         assert!(
             prop.inv_freq
@@ -177,16 +214,21 @@ fn check(p: &Partial) {
                 .zip(&rot.inv_freq)
                 .all(|(a, b)| close(*a, *b))
         );
+        if p.interleaved {
+            assert_says(&text, &["land on different coordinates"]);
+        } else {
+            assert!((0..h).all(|x| prop.partner[x] == rot.partner[x]));
+            assert_says(&text, &["pair the same coordinates"]);
+        }
     } else {
         let both = turning(&prop).intersection(&turning(&rot)).count();
-        let noun = if both == 1 {
-            "coordinate"
-        } else {
-            "coordinates"
-        };
         assert_says(
             &text,
-            &[&format!("only {both} {noun} of the head turn under both")],
+            &[&match both {
+                0 => "no coordinate of the head turns under both".to_string(),
+                1 => "only 1 coordinate of the head turns under both".to_string(),
+                n => format!("only {n} coordinates of the head turn under both"),
+            }],
         );
         let common = t.min(rot.inv_freq.len());
         if common >= 2 {
@@ -200,8 +242,8 @@ fn check(p: &Partial) {
                 &[&format!(
                     "pair {} turns every {} tokens under proportional and every {} under rotary_dim",
                     common - 1,
-                    tokens_text(lp),
-                    tokens_text(lr)
+                    tokens(lp),
+                    tokens(lr)
                 )],
             );
         }
@@ -281,8 +323,11 @@ proptest! {
             Some(Passed::Unread(ref e)) => prop_assert!(false, "{e}"),
         }
         match fraction.value() {
+            Some(v) if Partial::rotary_of(p.head_dim, v) == l.own.partial.rotary => {
+                assert_says(&said, &[&format!("partial_rotary_factor {v} gives the layer's own r")])
+            }
             Some(v) => assert_says(&said, &[&format!("partial_rotary_factor {v} instead")]),
-            None => assert_never_says(&said, &["instead"]),
+            None => assert_never_says(&said, &["instead", "chosen"]),
         }
     }
 

@@ -2,13 +2,15 @@
 //! each query/key head of width `h`, and transformers 5.24 lays that part out in two different
 //! ways (`modeling_rope_utils`):
 //!
-//! - **rotary_dim** (`_compute_default_rope_parameters` and the other `_compute_*` functions;
-//!   applied by e.g. Qwen3-Next's, GLM's or Phi-3's `apply_rotary_pos_emb`, which rotates
-//!   `q[..., :rotary_dim]` and passes the rest through): `r = int(h·f)` coordinates rotate,
-//!   `inv_freq_i = θ^(−2i/r)` for `i` in `0, 2, …, r − 1` halved (`ceil(r/2)` pairs, so the
-//!   rotated width is `2·ceil(r/2)`), pair `i` joins coordinates `i` and `i + width/2`
-//!   (`rotate_half` within the rotated part; GPT-J's `rotate_every_two`: `2i` and `2i + 1`), and
-//!   coordinates from `width` on are not rotated.
+//! - **rotary_dim** (the `_compute_*` functions of the scaling types, and the default RoPE of the
+//!   models whose `compute_default_rope_parameters` reads f — Qwen3-Next, Phi-3, GPT-NeoX, GLM;
+//!   applied by their `apply_rotary_pos_emb`, which rotates `q[..., :rotary_dim]` and passes the
+//!   rest through): `r = int(h·f)` coordinates rotate, `inv_freq_i = θ^(−2i/r)` for `i` in
+//!   `0, 2, …, r − 1` halved (`ceil(r/2)` pairs, so the rotated width is `2·ceil(r/2)`), pair `i`
+//!   joins coordinates `i` and `i + width/2` (`rotate_half` within the rotated part; GPT-J's
+//!   `rotate_every_two` and GLM's interleaved `rotate_half`: `2i` and `2i + 1`), and coordinates
+//!   from `width` on are not rotated. The model types chapter 5 reads all rotate the whole head:
+//!   their default RoPE ignores f, and with another type an f below 1 would not run.
 //! - **proportional** (`_compute_proportional_rope_parameters`; Gemma 4's full layers, with
 //!   `global_head_dim`): `int(f·h // 2)` pairs turn with `inv_freq_i = θ^(−2i/h)` — the exponent
 //!   over the whole head —, the other `h/2 − int(f·h // 2)` pairs get frequency exactly 0, and
@@ -16,8 +18,9 @@
 //!
 //! Both divide by the dict's `factor` (1 when absent; linear scaling). Since
 //! `⌊⌊x⌋/2⌋ = ⌊x/2⌋`, the proportional type turns `⌊r/2⌋` pairs for the same `r = int(h·f)`: the
-//! two agree on how many pairs turn (for even `r`) and on nothing else — which coordinates
-//! rotate, which pair with which, and every frequency but the first.
+//! two agree on how many pairs turn (for even `r`) and, below f = 1, on little else: the
+//! coordinates `0 … ⌊r/2⌋ − 1` and pair 0's frequency; not which coordinates rotate beyond those,
+//! which pair with which, or any other frequency.
 //!
 //! Frequencies here are f64; transformers computes them in float32 (a relative difference
 //! around 10⁻⁷).
@@ -215,6 +218,29 @@ pub struct LayerPartial {
     pub rope_type: String,
     /// Its head, rotated part, θ, linear factor and pairing.
     pub partial: Partial,
+    /// What the config says about the head that the reader should know.
+    pub notes: Vec<HeadNote>,
+}
+
+/// A fact about a layer's head or fraction that its config does not show plainly.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HeadNote {
+    /// Gemma 4's full layers read `global_head_dim`, not `head_dim`.
+    GlobalHeadDim,
+    /// DeepSeek's `head_dim` is `qk_rope_head_dim`, the rotated part of a q/k head `whole` wide.
+    RopePart {
+        /// `qk_nope_head_dim + qk_rope_head_dim`.
+        whole: usize,
+    },
+    /// The config's `partial_rotary_factor` is below 1, but this model type's default RoPE reads
+    /// only `head_dim` and rotates the whole head.
+    FractionIgnored {
+        /// The config's rotated part `int(h·f)`.
+        rotary: usize,
+    },
+    /// With this `rope_type` the frequencies cover only `int(h·f)` coordinates while this model
+    /// type rotates the whole head: transformers 5.24 would fail to run it.
+    FractionFails,
 }
 
 /// Layer `layer`'s partial rotation, read as transformers 5.24 reads it: a `proportional` layer
@@ -234,22 +260,51 @@ pub fn layer_partial(text: &str, layer: usize) -> Result<Option<LayerPartial>, S
         .unwrap_or("default")
         .to_string();
     if rope_type == "proportional" {
-        return proportional(&config, &params).map(|partial| {
-            Some(LayerPartial {
-                convention: Convention::Proportional,
-                rope_type,
-                partial,
-            })
-        });
+        let partial = proportional(&config, &params)?;
+        let global = config.get("global_head_dim").and_then(Value::as_u64);
+        let notes = if global == Some(partial.head_dim as u64) {
+            vec![HeadNote::GlobalHeadDim]
+        } else {
+            Vec::new()
+        };
+        return Ok(Some(LayerPartial {
+            convention: Convention::Proportional,
+            rope_type,
+            partial,
+            notes,
+        }));
     }
     let rope = parse_config(&config.to_string())?;
     let s = &rope.scaling;
+    if rope.head_dim % 2 != 0 {
+        return Err(format!("head_dim {} must be even", rope.head_dim));
+    }
+    let mut notes = Vec::new();
+    let whole = ["qk_nope_head_dim", "qk_rope_head_dim"]
+        .iter()
+        .map(|k| config.get(*k).and_then(Value::as_u64))
+        .sum::<Option<u64>>();
+    if let (Some(whole), true) = (whole, config.get("qk_rope_head_dim").is_some()) {
+        notes.push(HeadNote::RopePart {
+            whole: whole as usize,
+        });
+    }
+    let mut rotary = s.dim;
+    if rotary < rope.head_dim {
+        // Every model type chapter 5 reads rotates the whole head (its `apply_rotary_pos_emb`).
+        if s.rope_type == RopeType::Default {
+            notes.push(HeadNote::FractionIgnored { rotary });
+            rotary = rope.head_dim;
+        } else {
+            notes.push(HeadNote::FractionFails);
+        }
+    }
     Ok(Some(LayerPartial {
         convention: Convention::RotaryDim,
         rope_type,
         partial: Partial {
             head_dim: rope.head_dim,
-            rotary: s.dim,
+            rotary,
             theta: s.base,
             factor: if s.rope_type == RopeType::Linear {
                 s.factor
@@ -258,6 +313,7 @@ pub fn layer_partial(text: &str, layer: usize) -> Result<Option<LayerPartial>, S
             },
             interleaved: rope.interleaved,
         },
+        notes,
     }))
 }
 
@@ -286,7 +342,10 @@ fn proportional(config: &Value, params: &Value) -> Result<Partial, String> {
             super::limits::DIM.1
         ));
     }
-    let fraction = number(params, "partial_rotary_factor", Some(1.0))?;
+    // The dict's, else the top level's (transformers 5.24's `convert_rope_params_to_dict`
+    // copies a top-level value into every layer type's dict), else 1.
+    let top = number(config, "partial_rotary_factor", Some(1.0))?;
+    let fraction = number(params, "partial_rotary_factor", Some(top))?;
     if !(fraction > 0.0 && fraction <= 1.0) {
         return Err(format!(
             "partial_rotary_factor {fraction} must be above 0 and at most 1"

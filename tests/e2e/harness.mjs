@@ -90,12 +90,15 @@ export async function bookMounted(page) {
 }
 
 /**
- * Scrolls figure `id` into view and waits until it has repainted since its canvases came into
+ * Scrolls figure `id` (its first canvas) into view and waits until it has repainted since its canvases came into
  * view (figures off screen skip their redraws; each observed canvas records `data-near` and
  * `data-near-at`, the moment it last came into view).
  */
 export async function showFigure(page, id) {
-  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  // Its first canvas, where it has one: a figure taller than the window (long findings on a
+  // phone) would otherwise be centred with its canvas out of view.
+  const canvas = page.locator(`#${id} canvas`).first();
+  await ((await canvas.count()) > 0 ? canvas : page.locator(`#${id}`)).scrollIntoViewIfNeeded();
   await page.waitForFunction(
     (id) => {
       const fig = document.getElementById(id);

@@ -206,7 +206,7 @@ test("the partial-rotation figure: Gemma 4's full layer the proportional way, it
     assert.match(await page.textContent(`#${id} .finding`), /Drawn with partial_rotary_factor 0\.125 instead \(chosen above\): r = int\(512 × 0\.125\) = 64/);
     await page.check(`#${id} input[name="m-prf"] >> nth=0`);
     await page.waitForFunction(() => new URLSearchParams(location.search).get("m.prf") === "layer");
-    assert.equal(await csvIsPeRender(page, id, query), 256, "a row per turning coordinate, 128 per convention");
+    assert.equal(await csvIsPeRender(page, id, query), 257, "a header, then a row per turning coordinate: 128 per convention");
   });
 });
 

@@ -57,7 +57,7 @@ pub fn Models() -> impl IntoView {
             </Deferred>
             <p class="bridge">
                 "Inside a layer, RoPE need not turn the whole head. Gemma 4's full layers "
-                "rotate a quarter of theirs, and so do Qwen3-Next's attention layers; the config says "
+                "rotate a quarter of theirs, and so do Qwen3-Next's full-attention layers; the config says "
                 "so with one number, partial_rotary_factor, which transformers reads in two "
                 "different ways:"
             </p>
@@ -103,6 +103,15 @@ pub fn Models() -> impl IntoView {
             <li>
                 "Command A (cohere2) rotates only its sliding layers: its full layers have "
                 "no RoPE, which no field of the config says — it is in the model's code."
+            </li>
+            <li>
+                <code>"partial_rotary_factor"</code> " is read two ways. With rope_type "
+                <code>"proportional"</code> " (Gemma 4's full layers) the frequencies stay "
+                "spaced over the whole head, pairs span the head's halves, and the pairs past "
+                "int(f·h // 2) get frequency 0; with every other type the first int(h·f) "
+                "coordinates rotate, with frequencies spaced over those alone. Gemma 4's full "
+                "layers also take their width from " <code>"global_head_dim"</code> " (512), "
+                "not " <code>"head_dim"</code> " (256)."
             </li>
             <li>
                 "transformers builds a rotary embedding's inv_freq in float32, and loading "

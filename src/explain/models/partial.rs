@@ -6,7 +6,7 @@ use std::f64::consts::TAU;
 
 use super::{grouped, theta_text};
 use crate::explain::count;
-use crate::math::partial::{Convention, Fraction, Partial, Role};
+use crate::math::partial::{Convention, Fraction, HeadNote, Partial, Role};
 use crate::params::{format_significant, round_significant};
 use crate::scene::models::{PartialLayer, Passed};
 
@@ -15,7 +15,7 @@ use crate::scene::models::{PartialLayer, Passed};
 pub fn tokens_text(x: f64) -> String {
     let r = round_significant(x, 3);
     if (1000.0..1e15).contains(&r) {
-        grouped(r as u64)
+        grouped(r.round() as u64)
     } else {
         format_significant(x, 3)
     }
@@ -46,10 +46,9 @@ pub fn layer_sentence(l: &PartialLayer, fraction: Fraction, chosen: usize) -> St
         ),
     };
     let own = &l.own.partial;
-    let whole = own.rotary == own.head_dim;
     s.push_str(&format!(
         "Layer {} is a {} layer with rope_type {}, so transformers lays its rotation out as {}; \
-         head_dim {}, θ {}, ",
+         head_dim {}, θ {}: ",
         l.layer,
         l.attention.as_str(),
         l.own.rope_type,
@@ -57,26 +56,63 @@ pub fn layer_sentence(l: &PartialLayer, fraction: Fraction, chosen: usize) -> St
         own.head_dim,
         theta_text(own.theta),
     ));
-    s.push_str(&if whole {
-        "and it rotates its whole head, where the two conventions agree.".to_string()
+    let proportional = l.own.convention == Convention::Proportional;
+    s.push_str(&if proportional {
+        let t = own.turning(Convention::Proportional);
+        format!(
+            "int(partial_rotary_factor × head_dim // 2) = {t} of its {} turn.",
+            count(own.head_dim / 2, "pair", "pairs")
+        )
+    } else if own.rotary == own.head_dim {
+        "it rotates its whole head.".to_string()
     } else {
         format!(
-            "and it rotates part of it: r = int(head_dim × partial_rotary_factor) = {}.",
+            "it rotates part of it, r = int(head_dim × partial_rotary_factor) = {}.",
             own.rotary
         )
     });
+    for note in &l.own.notes {
+        s.push(' ');
+        s.push_str(&match note {
+            HeadNote::GlobalHeadDim => {
+                "(Gemma 4's full layers read global_head_dim, not head_dim.)".to_string()
+            }
+            HeadNote::RopePart { whole } => format!(
+                "(Its head_dim is qk_rope_head_dim: the rotated part of each q/k head of {whole}; \
+                 the other {} coordinates of that head never rotate.)",
+                whole.saturating_sub(own.head_dim)
+            ),
+            HeadNote::FractionIgnored { rotary } => format!(
+                "The config's partial_rotary_factor (r = {rotary}) is ignored: this model type's \
+                 default RoPE reads only head_dim, and it rotates the whole head."
+            ),
+            HeadNote::FractionFails => format!(
+                "With rope_type {} its frequencies cover only r = {} coordinates, but this model \
+                 type rotates the whole head: transformers 5.24 would fail to run it.",
+                l.own.rope_type, own.rotary
+            ),
+        });
+    }
     if let Some(f) = fraction.value() {
-        s.push_str(&format!(
-            " Drawn with partial_rotary_factor {f} instead (chosen above): r = int({} × {f}) = \
-             {}.",
-            own.head_dim,
-            Partial::rotary_of(own.head_dim, f)
-        ));
+        let r = Partial::rotary_of(own.head_dim, f);
+        s.push_str(&if r == own.rotary {
+            format!(
+                " The chosen partial_rotary_factor {f} gives the layer's own r = int({} × {f}) = \
+                 {r}.",
+                own.head_dim
+            )
+        } else {
+            format!(
+                " Drawn with partial_rotary_factor {f} instead (chosen above): r = int({} × {f}) = \
+                 {r}.",
+                own.head_dim
+            )
+        });
     }
     if own.factor != 1.0 {
         s.push_str(&format!(
             " Both conventions divide every frequency by its factor {}, and so does the figure.",
-            format_significant(own.factor, 4)
+            own.factor
         ));
     }
     if !matches!(
@@ -112,26 +148,33 @@ pub fn proportional_sentence(p: &Partial) -> String {
     let c = Convention::Proportional;
     let (t, half) = (p.turning(c), p.head_dim / 2);
     if t == 0 {
-        return format!(
-            "proportional: int(partial_rotary_factor × head_dim // 2) is 0, so none of the {} \
-             turns: every frequency is 0.",
-            count(half, "pair", "pairs")
-        );
+        return "proportional: int(partial_rotary_factor × head_dim // 2) is 0, so no pair \
+                turns: every frequency is 0."
+            .to_string();
     }
-    let rest = if t < half {
-        format!(
-            "; the other {} have frequency exactly 0, so cos is 1 and sin 0 at every position: \
-             {} and {} never move",
-            count(half - t, "pair", "pairs"),
+    let turn = match (t, half) {
+        (1, 1) => "its one pair turns".to_string(),
+        (1, _) => format!("1 of {half} pairs turns"),
+        _ if t == half => format!("all {half} pairs turn"),
+        _ => format!("{t} of {half} pairs turn"),
+    };
+    let rest = match half - t {
+        0 => String::new(),
+        n => format!(
+            "; the other {} exactly 0, so cos is 1 and sin 0 at every position: {} and {} \
+             never move",
+            if n == 1 {
+                "pair has frequency".to_string()
+            } else {
+                format!("{n} pairs have frequency")
+            },
             span(t, half),
             span(half + t, p.head_dim)
-        )
-    } else {
-        String::new()
+        ),
     };
     format!(
-        "proportional: {t} of {half} pairs turn, pair i joining coordinates i and i + {half} \
-         across the whole head's halves, at ω_i = θ^(−2i/{}) over the whole head: {}{rest}.",
+        "proportional: {turn}, pair i joining coordinates i and i + {half} across the whole \
+         head's halves, at ω_i = θ^(−2i/{}) over the whole head: {}{rest}.",
         p.head_dim,
         wavelengths(p, c),
     )
@@ -145,14 +188,18 @@ pub fn rotary_sentence(p: &Partial) -> String {
         return "rotary_dim: r is 0, so no coordinate rotates.".to_string();
     }
     let pairing = if p.interleaved {
-        "pair i joining coordinates 2i and 2i + 1 (GPT-J's rotate_every_two)".to_string()
+        "pair i joining the adjacent coordinates 2i and 2i + 1".to_string()
     } else {
         format!("pair i joining coordinates i and i + {}", w / 2)
     };
     let odd = if p.rotary % 2 == 1 {
         format!(
-            " (r is odd: its {t} frequencies make cos and sin {w} wide, so {w} coordinates \
-             rotate)"
+            " (r is odd: its {} cos and sin {w} wide, so {w} coordinates rotate)",
+            if t == 1 {
+                "one frequency makes".to_string()
+            } else {
+                format!("{t} frequencies make")
+            }
         )
     } else {
         String::new()
@@ -163,10 +210,10 @@ pub fn rotary_sentence(p: &Partial) -> String {
         _ => format!("; {} pass through unrotated", span(w, p.head_dim)),
     };
     format!(
-        "rotary_dim: {} rotate{odd}, {pairing}, at ω_i = θ^(−2i/{}) over r: {t} {} with {}{rest}.",
+        "rotary_dim: {} rotate{odd}, {pairing}, at ω_i = θ^(−2i/{}) over r: {} with {}{rest}.",
         span(0, w),
         p.rotary,
-        if t == 1 { "pair" } else { "pairs" },
+        count(t, "pair", "pairs"),
         wavelengths(p, c),
     )
 }
@@ -174,24 +221,31 @@ pub fn rotary_sentence(p: &Partial) -> String {
 /// Where the two conventions part, and what a port that mixes them gets wrong.
 pub fn mixing_sentence(p: &Partial) -> String {
     let (prop, rot) = (Convention::Proportional, Convention::RotaryDim);
+    if p.turning(prop) == 0 && p.turning(rot) == 0 {
+        return "Neither convention turns any pair at this partial_rotary_factor: both leave \
+                the head as it is."
+            .to_string();
+    }
     if p.rotary == p.head_dim {
-        let stored = if p.interleaved {
-            " (this model pairs coordinates 2i and 2i + 1, the order it stores them in, where \
-             proportional's rotate_half would pair i and i + h/2)"
+        return if p.interleaved {
+            "Here both turn every pair at the same frequencies, but this model pairs the \
+             adjacent coordinates 2i and 2i + 1 where proportional's rotate_half pairs i and \
+             i + h/2: the same frequencies land on different coordinates. (Below f = 1 the \
+             conventions also part in which pairs turn and how fast.)"
+                .to_string()
         } else {
-            ""
+            "Here both rotate the whole head, pair the same coordinates and turn them at the \
+             same frequencies: the two conventions part only when f is below 1."
+                .to_string()
         };
-        return format!(
-            "Here both rotate the whole head at the same frequencies{stored}: the two \
-             conventions part only when f is below 1."
-        );
     }
     let both = p.turning_in_both();
+    let mut s = match both {
+        0 => "The two part: no coordinate of the head turns under both".to_string(),
+        1 => "The two part: only 1 coordinate of the head turns under both".to_string(),
+        n => format!("The two part: only {n} coordinates of the head turn under both"),
+    };
     let common = p.turning(prop).min(p.turning(rot));
-    let mut s = format!(
-        "The two part: only {} of the head turn under both",
-        count(both, "coordinate", "coordinates")
-    );
     if common >= 2 {
         let k = common - 1;
         let (lp, lr) = (TAU / p.omega(prop, k), TAU / p.omega(rot, k));
@@ -247,6 +301,8 @@ mod tests {
         assert_eq!(tokens_text(std::f64::consts::TAU), "6.28");
         assert_eq!(tokens_text(188.3), "188");
         assert_eq!(tokens_text(5_123_456.0), "5\u{202F}120\u{202F}000");
+        // 247/10⁻⁵ is 24 699 999.999999996 in f64: rounded, not truncated.
+        assert_eq!(tokens_text(247.0 / 1e-5), "24\u{202F}700\u{202F}000");
     }
 
     #[test]

@@ -195,7 +195,9 @@ impl Reader {
     }
 
     /// Adjacent pairs (coordinates `2i, 2i+1`): GPT-J's `rotate_every_two` (`model_type` gptj, or
-    /// GPT-J's keys `rotary_dim` with `n_embd`/`n_head`), and DeepSeek-V2/V3, whose q/k rope
+    /// GPT-J's keys `rotary_dim` with `n_embd`/`n_head`); Llama 4 (transformers 5.24's
+    /// `apply_rotary_emb`: `view_as_complex(x.reshape(…, -1, 2))`); Cohere, Cohere2 and GLM
+    /// (their `rotate_half` takes `x[..., ::2]` and `x[..., 1::2]`); and DeepSeek-V2/V3, whose q/k rope
     /// parts are stored interleaved (DeepSeek's `modeling_deepseek.py` de-interleaves them before
     /// `rotate_half`; V3's `rope_interleave`, default true, can turn that off).
     pub(super) fn interleaved(&mut self) -> bool {
@@ -207,14 +209,22 @@ impl Reader {
                 && top.contains_key("n_head"));
         let deepseek = matches!(model_type, Some("deepseek_v2" | "deepseek_v3"))
             && top.get("rope_interleave").and_then(Value::as_bool) != Some(false);
+        let adjacent = matches!(
+            model_type,
+            Some("llama4" | "llama4_text" | "cohere" | "cohere2" | "glm")
+        );
         self.read.push(if gptj {
             "pairing = interleaved (GPT-J's rotate_every_two: coordinates 2i, 2i+1)".to_string()
         } else if deepseek {
             "pairing = interleaved (coordinates 2i, 2i+1: DeepSeek stores its q/k rope parts interleaved)"
                 .to_string()
+        } else if adjacent {
+            "pairing = interleaved (coordinates 2i, 2i+1: Llama 4 turns them as one complex number; \
+             Cohere's and GLM's rotate_half takes x[..., ::2] and x[..., 1::2])"
+                .to_string()
         } else {
             "pairing = half-split (rotate_half: coordinates i, i + d/2)".to_string()
         });
-        gptj || deepseek
+        gptj || deepseek || adjacent
     }
 }

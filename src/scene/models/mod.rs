@@ -330,8 +330,12 @@ pub fn partial(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let m = &v.models;
     let shown = m.shown();
     let layer = partial_layer(&shown.config, &shown.model, m.chosen_layer());
-    let p = layer.as_ref().map(|l| (l.layer, drawn(l, m.fraction)));
-    let spec = partial_spec(p.as_ref().map(|(i, p)| (*i, p)), None, theme);
+    let p = layer.map(|l| (l.layer, drawn(&l, m.fraction)));
+    let spec = partial_spec(
+        p.as_ref().map(|(i, p)| (*i, p)).map_err(String::as_str),
+        None,
+        theme,
+    );
     vec![lines(spec, Height::Rule(partial_height))]
 }
 

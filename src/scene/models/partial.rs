@@ -42,15 +42,17 @@ pub fn outward(chosen: usize, n: usize) -> impl Iterator<Item = usize> {
         .filter(move |&i| i < n)
 }
 
-/// Layer `chosen` of `model` (read from `config`), or the nearest layer that rotates and reads.
-pub fn partial_layer(config: &str, model: &Model, chosen: usize) -> Option<PartialLayer> {
+/// Layer `chosen` of `model` (read from `config`), or the nearest layer that rotates and reads;
+/// else why none can be drawn.
+pub fn partial_layer(config: &str, model: &Model, chosen: usize) -> Result<PartialLayer, String> {
     let n = model.layers.len();
     let chosen = chosen.min(n.saturating_sub(1));
     let mut passed = None;
+    let mut unread = None;
     for i in outward(chosen, n) {
         match layer_partial(config, i) {
             Ok(Some(own)) => {
-                return Some(PartialLayer {
+                return Ok(PartialLayer {
                     layer: i,
                     attention: model.layers[i].attention,
                     own,
@@ -58,11 +60,16 @@ pub fn partial_layer(config: &str, model: &Model, chosen: usize) -> Option<Parti
                 });
             }
             Ok(None) if i == chosen => passed = Some(Passed::NoRope),
-            Err(e) if i == chosen => passed = Some(Passed::Unread(e)),
-            _ => {}
+            Ok(None) => {}
+            Err(e) => {
+                if i == chosen {
+                    passed = Some(Passed::Unread(e.clone()));
+                }
+                unread.get_or_insert(format!("layer {i}'s RoPE could not be read ({e})"));
+            }
         }
     }
-    None
+    Err(unread.unwrap_or_else(|| "no layer rotates q and k".to_string()))
 }
 
 /// What the figure draws for `layer` and `fraction`: the layer's head, θ and factor, with its
@@ -110,24 +117,28 @@ pub fn partial_height(width: f64) -> f64 {
     (width * 0.5).clamp(320.0, 380.0)
 }
 
-/// fig-models-partial for `p` (the layer `layer`, when one rotates), `marked` a coordinate.
+/// fig-models-partial for `p` (of layer `index`), `marked` a coordinate; or the axes alone under
+/// why no layer can be drawn.
 pub fn partial_spec(
-    layer: Option<(usize, &Partial)>,
+    layer: Result<(usize, &Partial), &str>,
     marked: Option<usize>,
     theme: Theme,
 ) -> (LinePlotSpec, Extras) {
-    let Some((index, p)) = layer else {
-        let spec = LinePlotSpec {
-            title: "No layer rotates q and k: nothing to lay out".into(),
-            x_desc: "coordinate of the head",
-            y_desc: "wavelength, tokens",
-            x_range: 0.0..1.0,
-            y_range: 0.0..1.0,
-            series: Vec::new(),
-            marker: None,
-            theme,
-        };
-        return (spec, Extras::default());
+    let (index, p) = match layer {
+        Ok(l) => l,
+        Err(why) => {
+            let spec = LinePlotSpec {
+                title: format!("Nothing to lay out: {why}"),
+                x_desc: "coordinate of the head",
+                y_desc: "wavelength, tokens",
+                x_range: 0.0..1.0,
+                y_range: 0.0..1.0,
+                series: Vec::new(),
+                marker: None,
+                theme,
+            };
+            return (spec, Extras::default());
+        }
     };
     let (still_row, passes_row, top) = rows(p);
     let mut series = Vec::new();
@@ -160,12 +171,7 @@ pub fn partial_spec(
             }
         }
         series.push(Series {
-            label: format!(
-                "{}: {} of {} coordinates turn",
-                c.label(),
-                p.rotated(c),
-                p.head_dim
-            ),
+            label: format!("{}: {} of {} turn", c.label(), p.rotated(c), p.head_dim),
             color: series_color(k),
             points: turning,
             dots: true,
@@ -174,10 +180,14 @@ pub fn partial_spec(
     }
     let spec = LinePlotSpec {
         title: format!(
-            "Layer {index}: r = {} of head_dim {}, θ {}",
-            p.rotary,
+            "Layer {index}: a head of {}, θ {}{}",
             p.head_dim,
-            crate::explain::models::theta_text(p.theta)
+            crate::explain::models::theta_text(p.theta),
+            if p.factor == 1.0 {
+                String::new()
+            } else {
+                format!(", frequencies ÷ {}", p.factor)
+            }
         ),
         x_desc: "coordinate of the head",
         y_desc: "wavelength, tokens",
@@ -190,7 +200,7 @@ pub fn partial_spec(
     let extras = Extras {
         fills,
         hlines: vec![
-            (still_row, "ω = 0 (proportional)".into()),
+            (still_row, "ω = 0, no wavelength (proportional)".into()),
             (passes_row, "not rotated (rotary_dim)".into()),
         ],
         y_log: true,
@@ -230,7 +240,7 @@ mod tests {
             factor: 1.0,
             interleaved: false,
         };
-        let (spec, extras) = partial_spec(Some((5, &p)), Some(3), Theme::LIGHT);
+        let (spec, extras) = partial_spec(Ok((5, &p)), Some(3), Theme::LIGHT);
         assert_eq!(spec.series.len(), 2);
         assert!(spec.series.iter().all(|s| s.points.len() == 128));
         // proportional's still pairs are two runs (64–255, 320–511); rotary_dim's one (128–511).

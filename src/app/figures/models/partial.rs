@@ -29,23 +29,29 @@ pub fn PartialRotation() -> impl IntoView {
     });
     let drawn = Memo::new(move |_| {
         let f = s.fraction.get();
-        layer.with(|l| l.as_ref().map(|l| (l.layer, scene::drawn(l, f))))
+        layer.with(|l| {
+            l.as_ref()
+                .map(|l| (l.layer, scene::drawn(l, f)))
+                .map_err(Clone::clone)
+        })
     });
-    let count = move || drawn.with_untracked(|d| d.map_or(0, |(_, p)| p.head_dim));
+    let count = move || drawn.with_untracked(|d| d.as_ref().map_or(0, |(_, p)| p.head_dim));
     let cursor = XCursor::new();
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let t = theme.get();
-        let n = drawn.with(|d| d.map_or(0, |(_, p)| p.head_dim));
+        let n = drawn.with(|d| d.as_ref().map_or(0, |(_, p)| p.head_dim));
         let marked = cursor.get(n);
         drawn.with(|d| {
-            let (spec, extras) = scene::partial_spec(d.as_ref().map(|(i, p)| (*i, p)), marked, t);
+            let layer = d.as_ref().map(|(i, p)| (*i, p)).map_err(String::as_str);
+            let (spec, extras) = scene::partial_spec(layer, marked, t);
             cursor.paint(surface, scene::partial_height, &spec, &extras);
         });
     });
     let readout = move || {
-        let Some((_, p)) = drawn.get() else {
-            return "No layer of this model rotates q and k.".to_string();
+        let p = match drawn.get() {
+            Ok((_, p)) => p,
+            Err(why) => return format!("Nothing to lay out: {why}."),
         };
         match cursor.get(p.head_dim) {
             Some(x) => coordinate_text(&p, x),
@@ -58,11 +64,11 @@ pub fn PartialRotation() -> impl IntoView {
         let f = s.fraction.get();
         let mut lines = Vec::new();
         layer.with(|l| {
-            if let Some(l) = l {
+            if let Ok(l) = l {
                 lines.push(layer_sentence(l, f, chosen));
             }
         });
-        if let Some((_, p)) = drawn.get() {
+        if let Ok((_, p)) = drawn.get() {
             lines.push(proportional_sentence(&p));
             lines.push(rotary_sentence(&p));
             lines.push(mixing_sentence(&p));
@@ -70,7 +76,9 @@ pub fn PartialRotation() -> impl IntoView {
         lines.join(" ")
     };
     let describe = move || {
-        let n = drawn.with(|d| d.map_or(0, |(_, p)| p.head_dim));
+        let Some(n) = drawn.with(|d| d.as_ref().ok().map(|(_, p)| p.head_dim)) else {
+            return readout();
+        };
         format!(
             "Each of the head's {n} coordinates along the horizontal axis, twice: as a dot at \
              the wavelength of the pair it turns in (logarithmic axis), or on a row above for a \
@@ -98,15 +106,17 @@ pub fn PartialRotation() -> impl IntoView {
         <figcaption>
             "A config's partial_rotary_factor f rotates only part of each head of width h, "
             "and transformers 5.24 has two ways to lay that part out. rotary_dim, the way of "
-            "its default, linear, YaRN and other types, as Qwen3-Next, Phi-3 and GPT-NeoX "
-            "apply it: the first r = int(h·f) coordinates rotate, pair i joins i and i + r/2 "
+            "its linear, YaRN and other scaling types and of the default RoPE of models that "
+            "read f, as Qwen3-Next, Phi-3 and GPT-NeoX apply it: the first r = int(h·f) coordinates rotate, pair i joins i and i + r/2 "
             "(GPT-J and GLM join 2i and 2i + 1 instead), ω_i = θ^(−2i/r), and the rest pass "
             "through. proportional, Gemma 4's type for its "
             "full layers: every pair spans the whole head (i and i + h/2), ω_i = θ^(−2i/h), "
             "and only the first int(f·h // 2) pairs turn: the others have ω = 0 exactly. Each "
             "coordinate is drawn at the wavelength 2π/ω of its pair, so a pair is two dots at "
-            "one height; coordinates that do not turn sit on the rows above. The same f gives "
-            "the same number of turning pairs (for even r) and different everything else."
+            "one height; coordinates that do not turn sit as bars on the rows above, which have "
+            "no wavelength. The same f gives the same number of turning pairs (for even r) "
+            "and, below f = 1, different pairings and a different frequency for every pair "
+            "but the first."
         </figcaption>
     }
 }
