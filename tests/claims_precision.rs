@@ -77,6 +77,12 @@ proptest! {
             worst.1 = worst.1.max(want.1);
         }
         let text = pair_sentence(pair, w, dtype, &errs);
+        if w == 0.0 {
+            // A proportional layer's pair past its turning ones: no angle to move.
+            prop_assert!(at.iter().zip(&errs).all(|(&p, e)| e.1 == 0.0 && (e.0 == 0.0 || !to(dtype, p as f32).is_finite())));
+            assert_says(&text, &[&format!("Pair {pair} has frequency 0")]);
+            return Ok(());
+        }
         assert_says(&text, &[&format!("Pair {pair} turns ω = {} rad a token", format_significant(w, 4))]);
         let off = |e: f64, exact: &str| if e == 0.0 { exact.to_string() } else { format!("up to {} rad off", format_significant(e, 3)) };
         if dtype == Dtype::F32 {

@@ -151,8 +151,7 @@ fn rope_freqs_of_a_layer_without_rope_and_of_no_such_layer() {
     let first = json(&["rope-freqs", "--config", &gemma]);
     assert_eq!(first["layer"], 0);
     assert_eq!(first["base"].as_f64(), Some(10_000.0));
-    // Every layer of every modern config computes, or says in one line why not here
-    // (Gemma 4's proportional RoPE is not computed yet).
+    // Every layer of every modern config computes.
     let folder = modern("configs");
     for entry in std::fs::read_dir(&folder).expect("configs") {
         let path = entry.expect("entry").path().to_string_lossy().into_owned();
@@ -167,11 +166,67 @@ fn rope_freqs_of_a_layer_without_rope_and_of_no_such_layer() {
                 "--layer",
                 &layer.to_string(),
             ]);
-            if !out.status.success() {
-                assert_one_line_error(&out, &path, &["unknown rope_type 'proportional'"]);
-            }
+            assert!(out.status.success(), "{path} layer {layer}");
         }
     }
+}
+
+/// Gemma 4's full layers as transformers 5.24's `_compute_proportional_rope_parameters` builds
+/// them, written out here in float32 from its Python: head 512 (`global_head_dim`),
+/// `rope_angles = int(0.25 * 512 // 2)`, `inv_freq = 1 / θ ** (arange(0, 2·angles, 2) / 512)`,
+/// then zeros to 256.
+#[test]
+fn rope_freqs_of_a_proportional_layer_is_transformers_formula() {
+    let gemma = modern("configs/gemma-4-31b.json");
+    let config = read_json(&gemma);
+    let full = &config["text_config"]["rope_parameters"]["full_attention"];
+    let (f, theta) = (
+        full["partial_rotary_factor"].as_f64().expect("f") as f32,
+        full["rope_theta"].as_f64().expect("θ") as f32,
+    );
+    let h = config["text_config"]["global_head_dim"]
+        .as_u64()
+        .expect("h") as usize;
+    let angles = (f * h as f32 / 2.0).floor() as usize;
+    let v = json(&["rope-freqs", "--config", &gemma, "--layer", "5"]);
+    assert_eq!(
+        (v["rope_type"].as_str(), v["head_dim"].as_u64()),
+        (Some("proportional"), Some(512))
+    );
+    let got = v["inv_freq"].as_array().expect("inv_freq");
+    assert_eq!(got.len(), h / 2);
+    for (i, w) in got.iter().enumerate() {
+        let w = w.as_f64().expect("number");
+        let want = if i < angles {
+            f64::from(1.0 / theta.powf((2 * i) as f32 / h as f32))
+        } else {
+            0.0
+        };
+        assert!(
+            (w - want).abs() <= 1e-6 * want,
+            "pair {i}: {w} against {want}"
+        );
+        assert_eq!(v["wavelengths"][i].is_null(), want == 0.0, "pair {i}");
+    }
+    assert_eq!((angles, v["turning_pairs"].as_u64()), (64, Some(64)));
+    assert_eq!(v["attention_factor"].as_f64(), Some(1.0));
+    // Its sliding layers stay plain RoPE over their head of 256.
+    let sliding = json(&["rope-freqs", "--config", &gemma, "--layer", "4"]);
+    assert_eq!(sliding["inv_freq"].as_array().map(Vec::len), Some(128));
+    // No reach or score curves: --target says so.
+    assert_one_line_error(
+        &pe(&[
+            "rope-freqs",
+            "--config",
+            &gemma,
+            "--layer",
+            "5",
+            "--target",
+            "100000",
+        ]),
+        "--target",
+        &["proportional does not extend the context"],
+    );
 }
 
 #[test]

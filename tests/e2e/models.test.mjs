@@ -169,14 +169,14 @@ test("choosing a layer on the strip (click or Enter) moves the other figures to 
 });
 
 test("the precision figure's CSV is what pe render computes for its link, and its finding says which layer it draws", async () => {
-  // Gemma 4's layer 5 is a full layer with proportional RoPE (not computed here): layer 4 is
-  // drawn. float16 past its overflow, a pair past the first few.
-  const query = "m.model=gemma-4-31b&m.layer=5&m.L=70000&m.dt=f16&m.pair=3";
+  // Llama 4 Scout's layer 3 has no RoPE: layer 2 is drawn. float16 past its overflow, a pair
+  // past the first few.
+  const query = "m.model=llama-4-scout&m.layer=3&m.L=70000&m.dt=f16&m.pair=3";
   await onPage(env.browser, `${env.server.url}?${query}`, { width: 1280, height: 900 }, { acceptDownloads: true }, async (page) => {
     const id = "fig-models-precision";
     await drawn(page, id);
     const finding = await page.textContent(`#${id} .finding`);
-    assert.match(finding, /Layer 5's RoPE type, proportional, is not one this figure computes; drawn: layer 4, a sliding layer/);
+    assert.match(finding, /Layer 3 does not rotate q and k, so nothing in it is rounded this way; drawn: layer 2, a chunked layer/);
     assert.match(finding, /From position 65\u202F520 on, float16 holds no position at all/);
     assert.match(finding, /^float16 keeps 11 significant bits/);
     const rows = await csvIsPeRender(page, id, query);

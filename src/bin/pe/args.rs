@@ -210,7 +210,7 @@ pub struct RopeFreqsArgs {
     #[arg(
         long,
         requires = "config",
-        help = "With --config: the layer whose rotary embedding to read (models whose layers differ: gemma3, gemma4, llama4, smollm3, cohere2, gpt_oss, qwen3, qwen2_5_vl, qwen3_vl, deepseek_v3; default 0 for those); a layer without RoPE answers \"rope\": false, \"inv_freq\": [], \"attention_factor\": null"
+        help = "With --config: the layer whose rotary embedding to read (models whose layers differ: gemma3, gemma4, llama4, smollm3, cohere2, gpt_oss, qwen3, qwen2_5_vl, qwen3_vl, deepseek_v3; default 0 for those); a layer without RoPE answers \"rope\": false, \"inv_freq\": [], \"attention_factor\": null; Gemma 4's proportional full layers answer the whole head's inv_freq, the pairs past int(partial_rotary_factor × head_dim // 2) at 0 (their wavelengths null), with \"turning_pairs\""
     )]
     pub layer: Option<usize>,
     #[arg(long, required_unless_present = "config", conflicts_with = "config", help = format!(

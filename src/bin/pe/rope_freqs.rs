@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 use super::args::RopeFreqsArgs;
 use super::check::{self, Checked};
 use pe_explorer::math::limits;
+use pe_explorer::math::partial::{self, Convention, HeadNote, LayerPartial};
 use pe_explorer::math::precision::{self, Dtype};
 use pe_explorer::math::rope_config::{self, MAX_CONFIG_BYTES, ModelRope};
 use pe_explorer::math::rope_scaling::{RopeScaling, RopeType};
@@ -35,35 +36,50 @@ pub fn run(args: RopeFreqsArgs, stdin: &mut dyn Read) -> Checked<Value> {
             let (name, text) = read_config(path, stdin)?;
             let at = |e: String| format!("{name}: {e}");
             // A model whose layers differ: one layer's rotary embedding (layer 0 by default).
-            let (mut model, layer) = if layers::knows(&text) || args.layer.is_some() {
-                let layer = args.layer.unwrap_or(0);
-                match layers::layer_rope(&text, layer).map_err(at)? {
-                    Some(model) => (model, Some(layer)),
-                    None => {
-                        return Ok(json!({
-                            "layer": layer,
-                            "rope": false,
-                            "inv_freq": [],
-                            "attention_factor": null,
-                        }));
-                    }
+            let layer =
+                (layers::knows(&text) || args.layer.is_some()).then(|| args.layer.unwrap_or(0));
+            // Gemma 4's proportional full layers: their pairs past int(f·h // 2) have frequency
+            // 0, which no RopeScaling computes.
+            let proportional = layer
+                .and_then(|l| partial::layer_partial(&text, l).ok().flatten())
+                .filter(|p| p.convention == Convention::Proportional);
+            if let (Some(layer), Some(p)) = (layer, proportional) {
+                if target.is_some() {
+                    return Err(format!(
+                        "{name}: --target: layer {layer}'s rope_type proportional does not extend \
+                         the context (no reach or score curves)"
+                    ));
                 }
+                (proportional_json(layer, &p), None)
             } else {
-                (rope_config::parse_config(&text).map_err(at)?, None)
-            };
-            if let Some(n) = seq_len {
-                model.scaling.seq_len = n;
+                let mut model = match layer {
+                    Some(layer) => match layers::layer_rope(&text, layer).map_err(at)? {
+                        Some(model) => model,
+                        None => {
+                            return Ok(json!({
+                                "layer": layer,
+                                "rope": false,
+                                "inv_freq": [],
+                                "attention_factor": null,
+                            }));
+                        }
+                    },
+                    None => rope_config::parse_config(&text).map_err(at)?,
+                };
+                if let Some(n) = seq_len {
+                    model.scaling.seq_len = n;
+                }
+                let mut value = model_json(&model);
+                if let (Some(layer), Value::Object(map)) = (layer, &mut value) {
+                    map.insert("layer".into(), json!(layer));
+                    map.insert("rope".into(), json!(true));
+                }
+                (value, Some(model.scaling))
             }
-            let mut value = model_json(&model);
-            if let (Some(layer), Value::Object(map)) = (layer, &mut value) {
-                map.insert("layer".into(), json!(layer));
-                map.insert("rope".into(), json!(true));
-            }
-            (value, model.scaling)
         }
         None => {
             let c = from_flags(&args, seq_len)?;
-            (Value::Object(scaling_json(&c)), c)
+            (Value::Object(scaling_json(&c)), Some(c))
         }
     };
     if let (Some(name), Value::Object(map)) = (&args.dtype, &mut value) {
@@ -99,9 +115,9 @@ pub fn run(args: RopeFreqsArgs, stdin: &mut dyn Read) -> Checked<Value> {
             );
         }
     }
-    if let (Some(t), Value::Object(map)) = (target, &mut value) {
+    if let (Some(t), Some(scaling), Value::Object(map)) = (target, &scaling, &mut value) {
         map.insert("target".into(), json!(t));
-        map.extend(extension_json(&scaling, t));
+        map.extend(extension_json(scaling, t));
     }
     Ok(value)
 }
@@ -262,6 +278,58 @@ fn scaling_json(c: &RopeScaling) -> Map<String, Value> {
         Value::Object(map) => map,
         _ => Map::new(),
     }
+}
+
+/// A `proportional` layer (transformers 5.24's `_compute_proportional_rope_parameters`): the
+/// whole head's `inv_freq`, `int(f·h // 2)` pairs turning and the rest at 0 (their wavelengths
+/// null: they never turn), attention factor 1.
+fn proportional_json(layer: usize, lp: &LayerPartial) -> Value {
+    let p = &lp.partial;
+    let inv_freq = p.inv_freq(Convention::Proportional);
+    let wavelengths: Vec<Option<f64>> = inv_freq
+        .iter()
+        .map(|&w| (w > 0.0).then(|| std::f64::consts::TAU / w))
+        .collect();
+    let turning = p.turning(Convention::Proportional);
+    let mut read = vec![
+        "rope_type = proportional".to_string(),
+        format!(
+            "head_dim = {}{}",
+            p.head_dim,
+            if lp.notes.contains(&HeadNote::GlobalHeadDim) {
+                " (global_head_dim: Gemma 4's full layers)"
+            } else {
+                ""
+            }
+        ),
+        format!(
+            "turning pairs = int(partial_rotary_factor × head_dim // 2) = {turning} of {}; the \
+             others have inv_freq 0",
+            p.head_dim / 2
+        ),
+    ];
+    if p.factor != 1.0 {
+        read.push(format!(
+            "factor = {} (every inv_freq divided by it)",
+            p.factor
+        ));
+    }
+    json!({
+        "layer": layer,
+        "rope": true,
+        "rope_type": "proportional",
+        "dim": p.head_dim,
+        "head_dim": p.head_dim,
+        "turning_pairs": turning,
+        "base": p.theta,
+        "factor": p.factor,
+        "interleaved": false,
+        "inv_freq": inv_freq,
+        "wavelengths": wavelengths,
+        "attention_factor": 1.0,
+        "read": read,
+        "warnings": [],
+    })
 }
 
 /// [`scaling_json`] plus what the config said about the model, `read` and `warnings`.

@@ -89,6 +89,13 @@ pub fn layer_sentence(rot: &Rotary, chosen: usize) -> String {
 /// The chosen pair's frequency and its largest angle error on each path over `errors` (naive,
 /// float32) at the drawn positions.
 pub fn pair_sentence(pair: usize, w: f64, dtype: Dtype, errors: &[(f64, f64)]) -> String {
+    if w == 0.0 {
+        return format!(
+            "Pair {pair} has frequency 0 (a proportional layer's pairs past \
+             int(partial_rotary_factor × head_dim // 2) never turn): wherever the type holds \
+             the position, its angle is 0 on both paths, so rounding cannot move it."
+        );
+    }
     let lost = errors.iter().any(|e| !e.0.is_finite());
     let naive = errors
         .iter()
@@ -96,14 +103,10 @@ pub fn pair_sentence(pair: usize, w: f64, dtype: Dtype, errors: &[(f64, f64)]) -
         .filter(|e| e.is_finite())
         .fold(0.0, f64::max);
     let float32 = errors.iter().map(|e| e.1).fold(0.0, f64::max);
-    let turn = if w > 0.0 {
-        format!(
-            "a full turn every {} tokens",
-            format_significant(2.0 * std::f64::consts::PI / w, 4)
-        )
-    } else {
-        "not turning at all".to_string()
-    };
+    let turn = format!(
+        "a full turn every {} tokens",
+        format_significant(2.0 * std::f64::consts::PI / w, 4)
+    );
     let head = format!(
         "Pair {pair} turns ω = {} rad a token ({turn}).",
         format_significant(w, 4)
@@ -234,6 +237,6 @@ mod tests {
         assert!(!pair_sentence(0, 1.0, Dtype::Bf16, &small).contains("half a turn"));
         let big = [(3.5, 1e-6)];
         assert!(pair_sentence(0, 1.0, Dtype::Bf16, &big).contains("more than half a turn"));
-        assert!(pair_sentence(3, 0.0, Dtype::F16, &big).contains("not turning"));
+        assert!(pair_sentence(3, 0.0, Dtype::F16, &big).contains("has frequency 0"));
     }
 }

@@ -6,6 +6,7 @@
 use crate::chart::lines::{Corner, Extras, LinePlotSpec, Series, series_color};
 use crate::chart::theme::Theme;
 use crate::math::layers::{Model, layer_rope};
+use crate::math::partial::{Convention, layer_partial};
 use crate::math::precision::{Dtype, angle_error, float32_angle, naive_angle};
 
 /// Positions drawn: this many spread evenly on the logarithmic axis (fewer where they would
@@ -48,10 +49,17 @@ pub fn rotary(config: &str, model: &Model, chosen: usize) -> Option<Rotary> {
         .chain((1..n).flat_map(|k| [chosen.checked_sub(k), Some(chosen + k)]));
     let mut skipped = None;
     for i in order.flatten().filter(|&i| i < n) {
-        let found = layer_rope(config, i)
-            .ok()
-            .flatten()
-            .map(|rope| rope.scaling.compute().0);
+        // Gemma 4's proportional full layers through math::partial (the pairs past
+        // int(f·h // 2) at frequency 0); every other type through its RopeScaling.
+        let found = match layer_partial(config, i) {
+            Ok(Some(p)) if p.convention == Convention::Proportional => {
+                Some(p.partial.inv_freq(Convention::Proportional))
+            }
+            _ => layer_rope(config, i)
+                .ok()
+                .flatten()
+                .map(|rope| rope.scaling.compute().0),
+        };
         match found {
             Some(inv_freq) if !inv_freq.is_empty() => {
                 return Some(Rotary {
@@ -231,11 +239,11 @@ mod tests {
                         assert_eq!(layer.rope.as_ref().unwrap().rope_type, *t)
                     }
                 }
-                // No layer nearer than the one drawn is computed.
+                // No layer nearer than the one drawn rotates.
                 let d = rot.layer.abs_diff(chosen);
                 for i in 0..model.layers.len() {
                     if i.abs_diff(chosen) < d {
-                        assert!(!matches!(layer_rope(preset.config, i), Ok(Some(_))));
+                        assert!(model.layers[i].rope.is_none());
                     }
                 }
             }
