@@ -44,21 +44,25 @@ pub enum Skipped {
 pub fn rotary(config: &str, model: &Model, chosen: usize) -> Option<Rotary> {
     let n = model.layers.len();
     let chosen = chosen.min(n.saturating_sub(1));
-    // Outward from the chosen layer, the one below first at each distance.
-    let order = std::iter::once(Some(chosen))
-        .chain((1..n).flat_map(|k| [chosen.checked_sub(k), Some(chosen + k)]));
     let mut skipped = None;
-    for i in order.flatten().filter(|&i| i < n) {
+    for i in super::outward(chosen, n) {
         // Gemma 4's proportional full layers through math::partial (the pairs past
-        // int(f·h // 2) at frequency 0); every other type through its RopeScaling.
-        let found = match layer_partial(config, i) {
-            Ok(Some(p)) if p.convention == Convention::Proportional => {
-                Some(p.partial.inv_freq(Convention::Proportional))
-            }
-            _ => layer_rope(config, i)
+        // int(f·h // 2) at frequency 0); every other type through its RopeScaling. The type is
+        // the model's, already read: each layer's config is read once.
+        let proportional = model.layers[i]
+            .rope
+            .as_ref()
+            .is_some_and(|r| r.rope_type == "proportional");
+        let found = if proportional {
+            layer_partial(config, i)
                 .ok()
                 .flatten()
-                .map(|rope| rope.scaling.compute().0),
+                .map(|p| p.partial.inv_freq(Convention::Proportional))
+        } else {
+            layer_rope(config, i)
+                .ok()
+                .flatten()
+                .map(|rope| rope.scaling.compute().0)
         };
         match found {
             Some(inv_freq) if !inv_freq.is_empty() => {
