@@ -124,6 +124,7 @@ pub const CHAPTERS: [Chapter; 5] = [
             pic("fig-models-cache", "Why the patterns ship: the KV cache"),
             pic("fig-models-sees", "What a query sees, layer by layer"),
             pic("fig-models-partial", "Partial rotation, two conventions"),
+            pic("fig-models-temperature", "Query temperature at long positions"),
             pic("fig-models-precision", "Positions in low precision"),
         ],
     },

@@ -288,17 +288,12 @@ pub fn draw_with<DB: DrawingBackend>(
         }
     }
 
-    if let Some((x, label)) = &spec.marker {
+    if let Some((x, _)) = &spec.marker {
         let style = ShapeStyle::from(t.highlight).stroke_width(t.px(1.5));
         chart.draw_series(std::iter::once(PathElement::new(
             vec![(*x, y_range.start), (*x, y_range.end)],
             style,
         )))?;
-        // A little right of the line and below the top, clear of the y axis's top label.
-        let nudge = (t.px(5.0) as i32, t.px(2.0) as i32);
-        chart.draw_series(std::iter::once(
-            EmptyElement::at((*x, y_range.end)) + Text::new(label.clone(), nudge, font(12.0)),
-        ))?;
     }
 
     // Series without a label (a second line of the same quantity) stay out of the legend.
@@ -320,13 +315,40 @@ pub fn draw_with<DB: DrawingBackend>(
         .chain(&bands)
         .filter(|s| !s.label.is_empty())
         .collect();
-    if !named.is_empty() {
-        draw_legend(
-            &chart.plotting_area().strip_coord_spec(),
-            &named,
-            t,
-            extras.legend,
-        )?;
+    let plot = chart.plotting_area().strip_coord_spec();
+    let legend = if named.is_empty() {
+        None
+    } else {
+        Some(draw_legend(&plot, &named, t, extras.legend)?)
+    };
+
+    if let Some((x, label)) = &spec.marker {
+        // A little right of the line and below the top, clear of the y axis's top label; in
+        // the right quarter of the plot, left of the line (where the label would run off); at
+        // the bottom of the line when the legend is in the way at the top.
+        let area = chart.plotting_area();
+        let line_x = area.map_coordinate(&(*x, y_range.end)).0 - area.get_base_pixel().0;
+        let style = font(12.0).pos(Pos::new(HPos::Left, VPos::Top));
+        let (w, h) = plot.estimate_text_size(label, &style)?;
+        let (w, h) = (w as i32, h as i32);
+        let (plot_w, plot_h) = plot.dim_in_pixel();
+        let nudge = t.px(5.0) as i32;
+        let x0 = if f64::from(line_x) > 0.75 * f64::from(plot_w) {
+            line_x - nudge - w
+        } else {
+            line_x + nudge
+        };
+        let top = t.px(2.0) as i32;
+        let bottom = plot_h as i32 - h - t.px(4.0) as i32;
+        let hits = |y0: i32| {
+            legend.is_some_and(|[(a, b), (c, d)]| x0 < c && x0 + w > a && y0 < d && y0 + h > b)
+        };
+        let y0 = if hits(top) && !hits(bottom) {
+            bottom
+        } else {
+            top
+        };
+        plot.draw(&Text::new(label.clone(), (x0, y0), style))?;
     }
 
     let (x, y) = chart.plotting_area().get_pixel_range();
@@ -338,8 +360,8 @@ pub fn draw_with<DB: DrawingBackend>(
     })
 }
 
-/// The legend, framed, in the top right corner of `plot`: each series' colour as a short line
-/// and its label beside it.
+/// The legend, framed, in `corner` of `plot`: each series' colour as a short line and its label
+/// beside it. Returns its frame (pixels of `plot`).
 ///
 /// Drawn here rather than with plotters' series labels, which measure every label with a
 /// `MultiLineText` through the font itself: in the browser, each such measurement appends a
@@ -351,7 +373,7 @@ fn draw_legend<DB: DrawingBackend>(
     series: &[&Series],
     t: &Theme,
     corner: Corner,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<[(i32, i32); 2], DrawingAreaErrorKind<DB::ErrorType>> {
     let style = ("sans-serif", t.font(12.0))
         .into_font()
         .color(&t.text)
@@ -403,7 +425,7 @@ fn draw_legend<DB: DrawingBackend>(
             style.clone(),
         ))?;
     }
-    Ok(())
+    Ok(frame)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -27,11 +27,24 @@ pub fn power_label(v: &f64) -> String {
     format!("{}{suffix}", crate::params::format_significant(scaled, 3))
 }
 
-/// Formats an axis value compactly: integers without decimals, others with up to 3 significant
+/// Formats an axis value compactly: integers without decimals (from 10 000 on in thousands or
+/// millions to three decimals, `20k`, `1.5M`), others with up to 3 significant
 /// decimals.
 pub fn tick_label(v: &f64) -> String {
     if (v - v.round()).abs() < 1e-9 {
-        format!("{}", v.round() as i64)
+        let a = v.abs();
+        let (scaled, suffix) = if a >= 1e6 {
+            (v / 1e6, "M")
+        } else if a >= 1e4 {
+            (v / 1e3, "k")
+        } else {
+            return format!("{}", v.round() as i64);
+        };
+        let digits = format!("{scaled:.3}");
+        format!(
+            "{}{suffix}",
+            digits.trim_end_matches('0').trim_end_matches('.')
+        )
     } else {
         let s = format!("{v:.3}");
         s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -90,6 +103,10 @@ mod tests {
         assert_eq!(tick_label(&3.0), "3");
         assert_eq!(tick_label(&-0.5), "-0.5");
         assert_eq!(tick_label(&0.125), "0.125");
+        assert_eq!(tick_label(&8192.0), "8192");
+        assert_eq!(tick_label(&20_000.0), "20k");
+        assert_eq!(tick_label(&-12_500.0), "-12.5k");
+        assert_eq!(tick_label(&1_500_000.0), "1.5M");
     }
 
     #[test]

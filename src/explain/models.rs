@@ -13,6 +13,7 @@ use crate::params::format_significant;
 mod fields;
 pub mod partial;
 pub mod precision;
+pub mod temperature;
 pub use fields::{RawField, raw_fields};
 
 /// Bytes a cached number takes: bfloat16, the dtype these models ship in.

@@ -32,4 +32,5 @@ pub mod rope_terms;
 pub mod rope_values;
 pub mod similarity;
 pub mod sinusoidal;
+pub mod temperature;
 pub mod txl;

@@ -15,7 +15,14 @@ import { canvasStats, commit, declaredControlsRepaint, installHelpers } from "./
 
 const env = shareBrowser();
 
-const FIGURES = ["fig-models-layers", "fig-models-cache", "fig-models-sees", "fig-models-partial", "fig-models-precision"];
+const FIGURES = [
+  "fig-models-layers",
+  "fig-models-cache",
+  "fig-models-sees",
+  "fig-models-partial",
+  "fig-models-temperature",
+  "fig-models-precision",
+];
 const pe = fileURLToPath(new URL("../../target/debug/pe", import.meta.url));
 const presetFile = (id) => fileURLToPath(new URL(`../../src/math/layers/presets/${id}.json`, import.meta.url));
 const kv = JSON.parse(readFileSync(fileURLToPath(new URL("../reference/kv/kv.json", import.meta.url)), "utf8"));
@@ -210,6 +217,43 @@ test("the partial-rotation figure: Gemma 4's full layer the proportional way, it
   });
 });
 
+test("the query-temperature figure: Llama 4 Scout's layer without RoPE, its factors as transformers' formulas give them, its readout, and its CSV as pe render computes it", async () => {
+  const query = "m.model=llama-4-scout&m.layer=3&m.L=65536&m.p=40000";
+  // transformers 5.24: Llama4TextAttention (positions + 1, floor_scale 8192, attn_scale 0.1),
+  // Ministral 3's get_llama_4_attn_scale (original_max_position_embeddings 16 384, beta 0.1) and
+  // Beam's compute_attention_scaling.
+  const llama = (p) => Math.log1p(Math.floor((p + 1) / 8192)) * 0.1 + 1;
+  const ministral = (p) => 1 + 0.1 * Math.log(1 + Math.floor(p / 16384));
+  const beam = (p) => Math.exp(0.1 * Math.log1p((p + 1) / 2048));
+  const six = (x) => (x === 1 ? "1" : x.toFixed(5));
+  await onPage(env.browser, `${env.server.url}?${query}`, { width: 1280, height: 900 }, { acceptDownloads: true }, async (page) => {
+    const id = "fig-models-temperature";
+    await drawn(page, id);
+    let finding = await page.textContent(`#${id} .finding`);
+    assert.match(finding, /^Layer 3 of Llama 4 Scout has no RoPE: its queries are scaled by the Llama 4 steps\./);
+    assert.ok(finding.includes(`at the query's position 40\u202F000, ${six(llama(40000))}.`), finding);
+    assert.ok(finding.includes(`at the query's position 40\u202F000, ${six(ministral(40000))} (`), finding);
+    assert.ok(finding.includes(`at the query's position 40\u202F000, ${six(beam(40000))}.`), finding);
+    assert.ok(finding.includes(`1 up to position ${grouped(8190)}, then a step every ${grouped(8192)} positions`), finding);
+    // The keyboard reads positions: Home is position 0, End the context's last.
+    await page.focus(`#${id} canvas`);
+    await page.keyboard.press("Home");
+    assert.equal(await page.textContent(`#${id}-readout`), `Position 0: Llama 4's factor 1, Ministral 3's 1, Beam's ${six(beam(0))}.`);
+    await page.keyboard.press("End");
+    const last = 65535;
+    assert.equal(await page.textContent(`#${id}-readout`), `Position 65\u202F535: Llama 4's factor ${six(llama(last))}, Ministral 3's ${six(ministral(last))}, Beam's ${six(beam(last))}.`);
+    // A layer with RoPE is not scaled by Llama 4.
+    await commit(page, "#ctl-m-layer-value", "2");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("m.layer") === "2");
+    finding = await page.textContent(`#${id} .finding`);
+    assert.match(finding, /^Layer 2 of Llama 4 Scout rotates q and k, so its queries are not scaled: only the layers without RoPE are\./);
+    await commit(page, "#ctl-m-layer-value", "3");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("m.layer") === "3");
+    const rows = await csvIsPeRender(page, id, query);
+    assert.ok(rows > 10, `${rows} rows`);
+  });
+});
+
 test("chapter 5 fits a 390 px phone", async () => {
   await onPage(env.browser, `${env.server.url}?#models`, { width: 390, height: 844 }, async (page) => {
     for (const id of FIGURES) {
@@ -257,7 +301,9 @@ test("the paste box reads every preset's published config, and its v5 form, as t
     await page.waitForFunction(() => new URLSearchParams(location.search).get("m.cfg")?.includes('"llama4"'));
     const note = await page.textContent("#models .paste-read");
     assert.match(note, /^Read\. Not used by this chapter.s figures \(\d+\): /);
-    assert.ok(note.includes("text_config.floor_scale") || note.endsWith("…"), note);
+    assert.ok(note.includes("text_config.use_qk_norm") || note.endsWith("…"), note);
+    // Its query temperature fields are kept (the temperature figure reads them).
+    assert.ok(!note.includes("floor_scale") && !note.includes("attn_scale"), note);
     // A config that does not parse changes nothing and says why in one line.
     const before = await page.textContent("#fig-models-layers .finding");
     const link = await page.evaluate(() => location.search);

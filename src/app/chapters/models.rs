@@ -12,6 +12,7 @@ use crate::app::figures::models::layers::LayerStrip;
 use crate::app::figures::models::partial::PartialRotation;
 use crate::app::figures::models::precision::PositionPrecision;
 use crate::app::figures::models::sees::QuerySees;
+use crate::app::figures::models::temperature::QueryTemperature;
 use crate::app::frame::{chapter, figure_grid};
 use crate::app::state::models::ModelsState;
 use crate::math::layers::paste::{keep_read_fields, legacy_form, v5_form};
@@ -65,6 +66,14 @@ pub fn Models() -> impl IntoView {
                 <PartialRotation />
             </Deferred>
             <p class="bridge">
+                "Position reaches a layer without RoPE too, and every layer of some models, "
+                "through the query's size: a factor that grows with the query's position "
+                "sharpens its softmax row:"
+            </p>
+            <Deferred>
+                <QueryTemperature />
+            </Deferred>
+            <p class="bridge">
                 "Models like these are usually run in bfloat16, a float type with 8 "
                 "significant bits: it holds every whole number up to 256, and past that only "
                 "some. A position rounded to it is a position moved, and the fastest pair "
@@ -86,6 +95,14 @@ pub fn Models() -> impl IntoView {
                 "with attn_temperature_tuning (on by default) transformers' Llama 4 "
                 "attention scales those layers' queries by 1 + attn_scale·ln(1 + ⌊(p + 1)/"
                 "floor_scale⌋), which grows with the position p."
+            </li>
+            <li>
+                "Ministral 3 and Mistral 4 keep their query scale's β, "
+                <code>"llama_4_scaling_beta"</code> ", inside " <code>"rope_parameters"</code>
+                " (transformers' RoPE validation is told to ignore it), and its floor is the "
+                "YaRN " <code>"original_max_position_embeddings"</code> ". It is not a RoPE "
+                "setting: after RoPE, every layer's whole query (in Mistral 4 the part without "
+                "RoPE too) is multiplied by 1 + β·ln(1 + ⌊p/original_max_position_embeddings⌋)."
             </li>
             <li>
                 "A window of W means the query and the W − 1 keys before it (transformers: "
@@ -279,6 +296,7 @@ pub fn figure(id: &str) -> Option<(AnyView, bool)> {
         "fig-models-cache" => (view! { <cache::CacheBytes /> }.into_any(), true),
         "fig-models-sees" => (view! { <sees::QuerySees /> }.into_any(), true),
         "fig-models-partial" => (view! { <partial::PartialRotation /> }.into_any(), true),
+        "fig-models-temperature" => (view! { <temperature::QueryTemperature /> }.into_any(), true),
         "fig-models-precision" => (view! { <precision::PositionPrecision /> }.into_any(), true),
         _ => return None,
     })

@@ -1,5 +1,6 @@
 //! A pasted `config.json`, kept to what this module reads: the fields that decide each layer's
-//! attention, RoPE and cache ([`READ_FIELDS`]); every other field is named as ignored. And the
+//! attention, RoPE, cache and query temperature ([`READ_FIELDS`]); every other field is named as
+//! ignored. And the
 //! model's RoPE written both ways: as transformers v5 writes it (`rope_parameters`, flat, or one
 //! dict per layer type) and in the legacy form (`rope_theta` + `rope_scaling`, and Gemma 3's
 //! `rope_local_base_freq`), where one exists.
@@ -9,7 +10,7 @@ use serde_json::{Map, Value};
 use super::{Attention, Model, read_model};
 
 /// The text model's fields this module reads; any other field of a pasted config is ignored.
-pub const READ_FIELDS: [&str; 28] = [
+pub const READ_FIELDS: [&str; 31] = [
     "model_type",
     "num_hidden_layers",
     "layer_types",
@@ -38,6 +39,9 @@ pub const READ_FIELDS: [&str; 28] = [
     "num_kv_shared_layers",
     "hidden_size",
     "kv_lora_rank",
+    "attn_temperature_tuning",
+    "attn_scale",
+    "floor_scale",
 ];
 
 /// The most bytes a kept config may take in the page's link, percent-encoded (a link's query is
@@ -243,8 +247,15 @@ mod tests {
         let kept = keep_read_fields(scout.config).unwrap();
         assert!(
             kept.ignored
-                .contains(&"text_config.floor_scale".to_string())
+                .contains(&"text_config.use_qk_norm".to_string())
         );
+        // Llama 4's query temperature is read from the kept config as from the published one.
+        let of = |text: &str| {
+            let m = read_model(text).unwrap();
+            crate::math::temperature::of_model(&m.model_type, &m.fields)
+        };
+        assert_eq!(of(&kept.text), of(scout.config));
+        assert!(kept.text.contains("floor_scale"));
         assert!(keep_read_fields("{").is_err());
         assert!(keep_read_fields("[1]").is_err());
     }

@@ -5,11 +5,15 @@
 
 mod partial;
 mod precision;
+mod temperature;
 pub use partial::{
     PartialLayer, Passed, drawn, log_wavelength, outward, partial_height, partial_layer,
     partial_spec,
 };
 pub use precision::{Rotary, Skipped, errors, positions, precision_height, precision_spec, rotary};
+pub use temperature::{
+    STEPS_ACROSS, beam_curve, readout_positions, staircase, temperature_height, temperature_spec,
+};
 
 use super::{Height, Panel};
 use crate::chart::lines::{Corner, Extras, Fill, LinePlotSpec, Series, series_color};
@@ -339,6 +343,16 @@ pub fn partial(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     vec![lines(spec, Height::Rule(partial_height))]
 }
 
+/// fig-models-temperature.
+pub fn temperature(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
+    let m = &v.models;
+    let shown = m.shown();
+    let of = crate::math::temperature::of_model(&shown.model.model_type, &shown.model.fields);
+    let llama = crate::math::temperature::drawn(of.as_ref());
+    let spec = temperature_spec(&llama, m.tokens, m.chosen_query(), theme);
+    vec![lines(spec, Height::Rule(temperature_height))]
+}
+
 /// fig-models-precision.
 pub fn precision(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let m = &v.models;
@@ -354,5 +368,6 @@ pub const PICTURES: &[(&str, super::Build)] = &[
     ("fig-models-cache", cache),
     ("fig-models-sees", sees),
     ("fig-models-partial", partial),
+    ("fig-models-temperature", temperature),
     ("fig-models-precision", precision),
 ];

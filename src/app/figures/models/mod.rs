@@ -7,3 +7,4 @@ pub mod layers;
 pub mod partial;
 pub mod precision;
 pub mod sees;
+pub mod temperature;
