@@ -115,6 +115,7 @@ const SCREENS = [
   { name: "embed ?embed=fig-tab-alibi, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-tab-alibi" },
   { name: "embed ?embed=fig-models-layers, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-models-layers" },
   { name: "embed ?embed=fig-models-precision, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-models-precision" },
+  { name: "embed ?embed=fig-models-temperature, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-models-temperature" },
 ];
 
 async function oneRun(screen, server) {
