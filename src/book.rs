@@ -125,6 +125,7 @@ pub const CHAPTERS: [Chapter; 5] = [
             pic("fig-models-sees", "What a query sees, layer by layer"),
             pic("fig-models-partial", "Partial rotation, two conventions"),
             pic("fig-models-temperature", "Query temperature at long positions"),
+            pic("fig-models-yarn", "DeepSeek's MLA and YaRN's two factors"),
             pic("fig-models-precision", "Positions in low precision"),
         ],
     },

@@ -14,6 +14,7 @@ mod fields;
 pub mod partial;
 pub mod precision;
 pub mod temperature;
+pub mod yarn;
 pub use fields::{RawField, raw_fields};
 
 /// Bytes a cached number takes: bfloat16, the dtype these models ship in.

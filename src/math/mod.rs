@@ -34,3 +34,4 @@ pub mod similarity;
 pub mod sinusoidal;
 pub mod temperature;
 pub mod txl;
+pub mod yarn_scale;

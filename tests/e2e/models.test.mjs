@@ -21,6 +21,7 @@ const FIGURES = [
   "fig-models-sees",
   "fig-models-partial",
   "fig-models-temperature",
+  "fig-models-yarn",
   "fig-models-precision",
 ];
 const pe = fileURLToPath(new URL("../../target/debug/pe", import.meta.url));
@@ -61,13 +62,20 @@ async function csvIsPeRender(page, id, query) {
   const onPageCsv = readFileSync(await file.path(), "utf8");
   const out = join(mkdtempSync(join(tmpdir(), `pe-${id}-`)), "fig.csv");
   execFileSync(pe, ["render", id, "--format", "csv", "--query", query, "--out", out]);
-  const rows = (text) => text.split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split(/,(?=[^,]*,[^,]*$)|,(?=[^,]*$)/));
+  const rows = (text) => text.split("\n").filter((l) => l && !l.startsWith("#"));
   const [a, b] = [rows(onPageCsv), rows(readFileSync(out, "utf8"))];
   assert.equal(a.length, b.length);
-  a.forEach((row, k) => {
-    assert.deepEqual(row.slice(0, 2), b[k].slice(0, 2), `row ${k}`);
-    const [x, y] = [Number(row[2]), Number(b[k][2])];
-    assert.ok(row[2] === b[k][2] || Math.abs(x - y) <= 1e-12 * Math.abs(y), `row ${k}: ${row[2]} vs ${b[k][2]}`);
+  // A line with quotes (a header: its labels may hold commas) is equal as text; any other cell by
+  // cell, numbers to 12 significant digits and labels exactly.
+  a.forEach((line, k) => {
+    if (line.includes('"') || b[k].includes('"')) return assert.equal(line, b[k], `row ${k}`);
+    const [x, y] = [line.split(","), b[k].split(",")];
+    assert.equal(x.length, y.length, `row ${k}`);
+    x.forEach((c, j) => {
+      const [u, v] = [Number(c), Number(y[j])];
+      const close = c !== "" && Number.isFinite(u) && Number.isFinite(v) && Math.abs(u - v) <= 1e-12 * Math.abs(v);
+      assert.ok(c === y[j] || close, `row ${k}, column ${j}: ${c} vs ${y[j]}`);
+    });
   });
   return a.length;
 }
@@ -251,6 +259,30 @@ test("the query-temperature figure: Llama 4 Scout's layer without RoPE, its fact
     await page.waitForFunction(() => new URLSearchParams(location.search).get("m.layer") === "3");
     const rows = await csvIsPeRender(page, id, query);
     assert.ok(rows > 10, `${rows} rows`);
+  });
+});
+
+test("the YaRN figure: DeepSeek-V3's two factors as transformers computes them, its readout, and its CSV as pe render computes it", async () => {
+  const query = "m.model=deepseek-v3&m.layer=0";
+  // transformers 5.24: _compute_yarn_parameters' get_mscale and DeepSeek-V3's yarn_apply_mscale.
+  const getMscale = (s, m) => (s <= 1 ? 1 : 0.1 * m * Math.log(s) + 1);
+  const four = (x) => (x === 1 ? "1" : x.toPrecision(4));
+  await onPage(env.browser, `${env.server.url}?${query}`, { width: 1280, height: 900 }, { acceptDownloads: true }, async (page) => {
+    const id = "fig-models-yarn";
+    await drawn(page, id);
+    const finding = await page.textContent(`#${id} .finding`);
+    assert.match(finding, /^Layer 0 of DeepSeek-V3 is YaRN with factor 40, mscale 1, mscale_all_dim 1\. DeepSeek-V3's query-key head is 192 wide: 128 coordinates without RoPE/);
+    const softmax = getMscale(40, 1) ** 2;
+    assert.ok(finding.includes(`get_mscale(40, 1)² = ${four(getMscale(40, 1))}² = ${four(softmax)}: every coordinate`), finding);
+    assert.ok(finding.includes(`one that leaves out the softmax factor gets every q·k logit ${four(softmax)} times too small`), finding);
+    // The keyboard reads factors: Home is s = 1, End the largest drawn (128).
+    await page.focus(`#${id} canvas`);
+    await page.keyboard.press("Home");
+    assert.equal(await page.textContent(`#${id}-readout`), "s = 1: cos and sin × 1, softmax scale × 1, a rotated coordinate's share × 1, the others' × 1.");
+    await page.keyboard.press("End");
+    const top = getMscale(128, 1) ** 2;
+    assert.equal(await page.textContent(`#${id}-readout`), `s = 128: cos and sin × 1, softmax scale × ${four(top)}, a rotated coordinate's share × ${four(top)}, the others' × ${four(top)}.`);
+    assert.equal(await csvIsPeRender(page, id, query), 163, "a header, then a row per factor drawn: 161 on the axis and the layer's 40");
   });
 });
 

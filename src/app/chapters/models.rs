@@ -13,6 +13,7 @@ use crate::app::figures::models::partial::PartialRotation;
 use crate::app::figures::models::precision::PositionPrecision;
 use crate::app::figures::models::sees::QuerySees;
 use crate::app::figures::models::temperature::QueryTemperature;
+use crate::app::figures::models::yarn::YarnFactors;
 use crate::app::frame::{chapter, figure_grid};
 use crate::app::state::models::ModelsState;
 use crate::math::layers::paste::{keep_read_fields, legacy_form, v5_form};
@@ -74,6 +75,13 @@ pub fn Models() -> impl IntoView {
                 <QueryTemperature />
             </Deferred>
             <p class="bridge">
+                "YaRN can scale a model's logits in two places; DeepSeek uses both, and its "
+                "MLA head keeps apart the coordinates each one reaches:"
+            </p>
+            <Deferred>
+                <YarnFactors />
+            </Deferred>
+            <p class="bridge">
                 "Models like these are usually run in bfloat16, a float type with 8 "
                 "significant bits: it holds every whole number up to 256, and past that only "
                 "some. A position rounded to it is a position moved, and the fastest pair "
@@ -95,6 +103,14 @@ pub fn Models() -> impl IntoView {
                 "with attn_temperature_tuning (on by default) transformers' Llama 4 "
                 "attention scales those layers' queries by 1 + attn_scale·ln(1 + ⌊(p + 1)/"
                 "floor_scale⌋), which grows with the position p."
+            </li>
+            <li>
+                "DeepSeek's YaRN corrects twice: cos and sin by get_mscale(s, mscale) / "
+                "get_mscale(s, mscale_all_dim) (1 for DeepSeek-V3, whose two fields are 1), "
+                "and, in its attention, the softmax scale by get_mscale(s, mscale_all_dim)² "
+                "(≈ 1.874 at s = 40). A port that leaves out the second makes every q·k "
+                "logit that much too small; one that reads the first as YaRN's default "
+                "get_mscale(s) makes the 64 rotated coordinates' share that much too large."
             </li>
             <li>
                 "Ministral 3 and Mistral 4 keep their query scale's β, "
@@ -297,6 +313,7 @@ pub fn figure(id: &str) -> Option<(AnyView, bool)> {
         "fig-models-sees" => (view! { <sees::QuerySees /> }.into_any(), true),
         "fig-models-partial" => (view! { <partial::PartialRotation /> }.into_any(), true),
         "fig-models-temperature" => (view! { <temperature::QueryTemperature /> }.into_any(), true),
+        "fig-models-yarn" => (view! { <yarn::YarnFactors /> }.into_any(), true),
         "fig-models-precision" => (view! { <precision::PositionPrecision /> }.into_any(), true),
         _ => return None,
     })

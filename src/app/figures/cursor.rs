@@ -123,6 +123,17 @@ pub fn nearest_on_axis(values: &[usize], x: f64) -> f64 {
     }
 }
 
+/// The item of `values` (ascending, positive, drawn at `log₁₀ v` on a logarithmic x axis)
+/// nearest to the data x `x` on that axis.
+pub fn nearest_on_log_axis_f64(values: &[f64], x: f64) -> f64 {
+    let k = values.partition_point(|&v| v.log10() < x);
+    match (k.checked_sub(1), values.get(k)) {
+        (Some(b), Some(&a)) if x - values[b].log10() <= a.log10() - x => b as f64,
+        (Some(b), None) => b as f64,
+        _ => k as f64,
+    }
+}
+
 /// The item of `values` (ascending, drawn at `log₁₀ v` on a logarithmic x axis) nearest to the
 /// data x `x` on that axis: the one whose ratio to `10^x` is closest to 1.
 pub fn nearest_on_log_axis(values: &[usize], x: f64) -> f64 {

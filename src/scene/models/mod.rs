@@ -6,6 +6,7 @@
 mod partial;
 mod precision;
 mod temperature;
+mod yarn;
 pub use partial::{
     PartialLayer, Passed, drawn, log_wavelength, outward, partial_height, partial_layer,
     partial_spec,
@@ -14,6 +15,7 @@ pub use precision::{Rotary, Skipped, errors, positions, precision_height, precis
 pub use temperature::{
     STEPS_ACROSS, beam_curve, readout_positions, staircase, temperature_height, temperature_spec,
 };
+pub use yarn::{factors as yarn_factors, top_factor, yarn_height, yarn_spec};
 
 use super::{Height, Panel};
 use crate::chart::lines::{Corner, Extras, Fill, LinePlotSpec, Series, series_color};
@@ -353,6 +355,15 @@ pub fn temperature(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     vec![lines(spec, Height::Rule(temperature_height))]
 }
 
+/// fig-models-yarn: the chosen layer's YaRN fields, or DeepSeek-V3's when it is not YaRN.
+pub fn yarn(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
+    let m = &v.models;
+    let y = crate::math::yarn_scale::of_layer(&m.shown().model, m.chosen_layer())
+        .unwrap_or(crate::math::yarn_scale::DEEPSEEK_V3);
+    let (spec, extras) = yarn_spec(&y, None, theme);
+    vec![lines((spec, extras), Height::Rule(yarn_height))]
+}
+
 /// fig-models-precision.
 pub fn precision(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let m = &v.models;
@@ -369,5 +380,6 @@ pub const PICTURES: &[(&str, super::Build)] = &[
     ("fig-models-sees", sees),
     ("fig-models-partial", partial),
     ("fig-models-temperature", temperature),
+    ("fig-models-yarn", yarn),
     ("fig-models-precision", precision),
 ];

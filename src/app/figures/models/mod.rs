@@ -1,6 +1,7 @@
 //! Chapter 5's figures: what each layer of a model does, its KV cache, and what a query sees
-//! through its layers, how partial rotation is laid out, and what rounding positions to a model's float type does to
-//! a pair's angle.
+//! through its layers, how partial rotation is laid out, how queries are scaled at long
+//! positions, YaRN's two factors, and what rounding positions to a model's float type does to a
+//! pair's angle.
 
 pub mod cache;
 pub mod layers;
@@ -8,3 +9,4 @@ pub mod partial;
 pub mod precision;
 pub mod sees;
 pub mod temperature;
+pub mod yarn;
