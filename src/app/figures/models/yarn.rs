@@ -30,6 +30,20 @@ pub fn YarnFactors() -> impl IntoView {
         shown.with(|m| of_layer(&m.model, chosen))
     });
     let drawn = Memo::new(move |_| own.get().unwrap_or(DEEPSEEK_V3));
+    // The head's split into coordinates without and with RoPE, when it has both: the model's
+    // own (DeepSeek-V3's type) or, when DeepSeek-V3's fields are drawn, its 128 + 64.
+    let split = Memo::new(move |_| {
+        if own.get().is_none() {
+            return Some((128, 64));
+        }
+        shown.with(|m| {
+            let field = |k: &str| m.model.fields.get(k).and_then(|v| v.as_u64());
+            (m.model.model_type == "deepseek_v3")
+                .then(|| field("qk_nope_head_dim").zip(field("qk_rope_head_dim")))
+                .flatten()
+                .map(|(n, r)| (n as usize, r as usize))
+        })
+    });
     let at = Memo::new(move |_| scene::yarn_factors(&drawn.get()));
     let cursor = XCursor::new();
     let count = move || at.with_untracked(Vec::len);
@@ -44,14 +58,17 @@ pub fn YarnFactors() -> impl IntoView {
     let readout = move || match cursor.get(at.with(Vec::len)) {
         Some(i) => {
             let y = drawn.get().at(at.with(|a| a[i]));
+            let others = match split.get() {
+                Some(_) => format!(", the others' × {}", times(y.plain_logit())),
+                None => String::new(),
+            };
             format!(
                 "s = {}: cos and sin × {}, softmax scale × {}, a rotated coordinate's share \
-                 × {}, the others' × {}.",
+                 × {}{others}.",
                 short(y.factor),
                 times(y.amplitude()),
                 times(y.softmax_factor()),
                 times(y.rotated_logit()),
-                times(y.plain_logit()),
             )
         }
         None => {
@@ -76,16 +93,9 @@ pub fn YarnFactors() -> impl IntoView {
             )];
             // The model whose attention and rotary embedding the sentences describe.
             let who = if own.is_some() { m.name } else { "DeepSeek-V3" };
-            let field = |k: &str| m.model.fields.get(k).and_then(|v| v.as_u64());
-            let split = if own.is_some() {
-                (m.model.model_type == "deepseek_v3")
-                    .then(|| field("qk_nope_head_dim").zip(field("qk_rope_head_dim")))
-                    .flatten()
-            } else {
-                Some((128, 64))
-            };
+            let split = split.get();
             if let Some((nope, rope)) = split {
-                lines.push(head_sentence(who, nope as usize, rope as usize));
+                lines.push(head_sentence(who, nope, rope));
             }
             lines.push(amplitude_sentence(&y, who));
             lines.push(softmax_sentence(&y, who));
