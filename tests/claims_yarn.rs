@@ -13,7 +13,7 @@ mod says;
 use pe_explorer::explain::models::yarn::{amplitude_sentence, ports_sentence, softmax_sentence};
 use pe_explorer::math::layers::presets::PRESETS;
 use pe_explorer::math::layers::read_model;
-use pe_explorer::math::yarn_scale::{DEEPSEEK_V3, Port, YarnScale, of_layer};
+use pe_explorer::math::yarn_scale::{DEEPSEEK_V3, DEEPSEEK_V3_HEAD, Port, YarnScale, of_layer};
 use pe_explorer::params::format_significant;
 use pe_explorer::scene::models::yarn_spec;
 use proptest::prelude::*;
@@ -140,6 +140,11 @@ fn every_preset_layer() {
             assert_eq!(y.is_some(), yarn, "{} layer {i}", preset.id);
             if preset.id == "deepseek-v3" {
                 assert_eq!(y, Some(DEEPSEEK_V3));
+                let field = |k: &str| m.fields[k].as_u64().unwrap() as usize;
+                assert_eq!(
+                    DEEPSEEK_V3_HEAD,
+                    (field("qk_nope_head_dim"), field("qk_rope_head_dim"))
+                );
             } else if let Some(y) = y {
                 assert!(!y.softmax && y.softmax_factor() == 1.0, "{}", preset.id);
             }

@@ -106,6 +106,18 @@ pub enum Corner {
     BottomRight,
 }
 
+/// The index of the item of `values` nearest to the data x `x`, each item drawn at the data x
+/// `at(item)` (ascending): `|v| v as f64` on a linear axis, `|v| (v as f64).log10()` on a
+/// logarithmic one. What a hover cursor reads at a pointer's data x.
+pub fn nearest<T: Copy>(values: &[T], x: f64, at: impl Fn(T) -> f64) -> usize {
+    let k = values.partition_point(|&v| at(v) < x);
+    match (k.checked_sub(1), values.get(k)) {
+        (Some(b), Some(&a)) if x - at(values[b]) <= at(a) - x => b,
+        (Some(b), None) => b,
+        _ => k,
+    }
+}
+
 /// Above this many dots a series draws them as squares.
 const MANY_DOTS: usize = 200;
 
@@ -431,6 +443,22 @@ fn draw_legend<DB: DrawingBackend>(
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_nearest_item() {
+        let d = [17usize, 18, 20, 40];
+        let at = |v: usize| v as f64;
+        assert_eq!(nearest(&d, 0.0, at), 0);
+        assert_eq!(nearest(&d, 18.9, at), 1);
+        assert_eq!(nearest(&d, 19.1, at), 2);
+        assert_eq!(nearest(&d, 31.0, at), 3);
+        assert_eq!(nearest(&d, 1e9, at), 3);
+        // On a logarithmic axis, 2 is nearer 1 than 10 is (log₁₀ 2 ≈ 0.30).
+        assert_eq!(
+            nearest(&[1usize, 10], 2f64.log10(), |v| (v as f64).log10()),
+            0
+        );
+    }
     use crate::chart::svg;
 
     fn spec() -> LinePlotSpec {

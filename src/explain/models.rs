@@ -34,6 +34,15 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
+/// A multiplier to `digits` significant digits, exactly 1 as "1" (not "1.00000"): "1.16094".
+pub fn multiplier(x: f64, digits: i32) -> String {
+    if x == 1.0 {
+        "1".to_string()
+    } else {
+        crate::params::format_significant(x, digits)
+    }
+}
+
 /// A θ as the configs write it, grouped when whole: 10 000, 1 000 000, 5e6 → 5 000 000.
 pub fn theta_text(theta: f64) -> String {
     if theta.fract() == 0.0 && theta < 1e15 {

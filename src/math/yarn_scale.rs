@@ -45,6 +45,10 @@ pub const DEEPSEEK_V3: YarnScale = YarnScale {
     softmax: true,
 };
 
+/// DeepSeek-V3's query-key head (the chapter's preset): `qk_nope_head_dim` 128 coordinates without
+/// RoPE, `qk_rope_head_dim` 64 with.
+pub const DEEPSEEK_V3_HEAD: (usize, usize) = (128, 64);
+
 /// Whether a text model type's attention calls `yarn_apply_mscale` (of the types the chapter
 /// reads, DeepSeek-V3's alone).
 pub fn applies_softmax_factor(model_type: &str) -> bool {

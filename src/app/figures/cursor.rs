@@ -112,36 +112,3 @@ impl XCursor {
         self.at.get().map(|i| i.min(n.saturating_sub(1)))
     }
 }
-
-/// The item of `values` (ascending, drawn at `v` on a linear x axis) nearest to the data x `x`.
-pub fn nearest_on_axis(values: &[usize], x: f64) -> f64 {
-    let k = values.partition_point(|&v| (v as f64) < x);
-    match (k.checked_sub(1), values.get(k)) {
-        (Some(b), Some(&a)) if x - values[b] as f64 <= a as f64 - x => b as f64,
-        (Some(b), None) => b as f64,
-        _ => k as f64,
-    }
-}
-
-/// The item of `values` (ascending, positive, drawn at `log₁₀ v` on a logarithmic x axis)
-/// nearest to the data x `x` on that axis.
-pub fn nearest_on_log_axis_f64(values: &[f64], x: f64) -> f64 {
-    let k = values.partition_point(|&v| v.log10() < x);
-    match (k.checked_sub(1), values.get(k)) {
-        (Some(b), Some(&a)) if x - values[b].log10() <= a.log10() - x => b as f64,
-        (Some(b), None) => b as f64,
-        _ => k as f64,
-    }
-}
-
-/// The item of `values` (ascending, drawn at `log₁₀ v` on a logarithmic x axis) nearest to the
-/// data x `x` on that axis: the one whose ratio to `10^x` is closest to 1.
-pub fn nearest_on_log_axis(values: &[usize], x: f64) -> f64 {
-    let t = 10f64.powf(x);
-    let k = values.partition_point(|&v| (v as f64) < t);
-    match (k.checked_sub(1), values.get(k)) {
-        (Some(b), Some(&a)) if t / values[b] as f64 <= a as f64 / t => b as f64,
-        (Some(b), None) => b as f64,
-        _ => k as f64,
-    }
-}

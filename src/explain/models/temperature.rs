@@ -2,7 +2,7 @@
 //! (Llama 4, Ministral 3 and Mistral 4, Beam) at the chapter's query, which applies to the chosen
 //! layer, and what the factors do to a softmax row — computed from [`crate::math::temperature`].
 
-use super::grouped;
+use super::{grouped, multiplier};
 use crate::math::layers::Layer;
 use crate::math::temperature::{
     LLAMA4, Llama4Scale, MINISTRAL3, QueryScale, beam_at, lead_weight, mistral_in_bf16,
@@ -11,11 +11,7 @@ use crate::params::format_significant;
 
 /// "1.16094": a factor to six significant digits (exactly 1 as "1").
 pub fn factor(s: f64) -> String {
-    if s == 1.0 {
-        "1".to_string()
-    } else {
-        format_significant(s, 6)
-    }
+    multiplier(s, 6)
 }
 
 /// How a scale runs: "1 up to position 8190, then a step every 8192 positions".

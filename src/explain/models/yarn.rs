@@ -3,16 +3,12 @@
 //! to a logit — computed from [`crate::math::yarn_scale`].
 
 use crate::math::rope_scaling::yarn_get_mscale;
-use crate::math::yarn_scale::{Port, YarnScale};
-use crate::params::format_significant;
+use crate::math::yarn_scale::{DEEPSEEK_V3, Port, YarnScale};
+use crate::params::{format_number, format_significant};
 
 /// "1.874": a multiplier to four significant digits (exactly 1 as "1").
 pub fn times(x: f64) -> String {
-    if x == 1.0 {
-        "1".to_string()
-    } else {
-        format_significant(x, 4)
-    }
+    super::multiplier(x, 4)
 }
 
 /// A factor s to four significant digits, trailing zeros dropped ("1", "40", "128", "2.371").
@@ -25,11 +21,6 @@ pub fn short(x: f64) -> String {
     }
 }
 
-/// A config number as written ("40", "0.707").
-fn field(x: f64) -> String {
-    format!("{x}")
-}
-
 /// Which fields are drawn: layer `index` of `name`'s own (`own`: its YaRN fields; `derived`:
 /// its factor is max_position_embeddings / original_max_position_embeddings, the dict giving
 /// none), or DeepSeek-V3's (`rope_type`: the layer's type, `None` without RoPE).
@@ -40,7 +31,13 @@ pub fn layer_sentence(
     derived: bool,
     rope_type: Option<&str>,
 ) -> String {
-    let fallback = "drawn with DeepSeek-V3's rope_scaling (factor 40, mscale 1, mscale_all_dim 1)";
+    let d = DEEPSEEK_V3;
+    let fallback = format!(
+        "drawn with DeepSeek-V3's rope_scaling (factor {}, mscale {}, mscale_all_dim {})",
+        format_number(d.factor),
+        d.mscale.map_or_else(String::new, format_number),
+        d.mscale_all_dim.map_or_else(String::new, format_number),
+    );
     match (own, rope_type) {
         (Some(y), _) => {
             let fields = [
@@ -49,7 +46,7 @@ pub fn layer_sentence(
                 ("attention_factor", y.attention_factor),
             ]
             .iter()
-            .filter_map(|(k, v)| v.map(|v| format!(", {k} {}", field(v))))
+            .filter_map(|(k, v)| v.map(|v| format!(", {k} {}", format_number(v))))
             .collect::<String>();
             let whence = if derived {
                 " (max_position_embeddings / original_max_position_embeddings, as transformers \
@@ -59,7 +56,7 @@ pub fn layer_sentence(
             };
             format!(
                 "Layer {index} of {name} is YaRN with factor {}{whence}{fields}.",
-                field(y.factor)
+                format_number(y.factor)
             )
         }
         (None, Some("yarn")) => format!(
@@ -93,15 +90,15 @@ pub fn amplitude_sentence(y: &YarnScale, who: &str) -> String {
         (Some(_), _) => "attention_factor as the config gives it".to_string(),
         (None, Some((m, all))) => format!(
             "get_mscale({s}, {}) / get_mscale({s}, {}) = {} / {}",
-            field(m),
-            field(all),
+            format_number(m),
+            format_number(all),
             times(yarn_get_mscale(y.factor, m)),
             times(yarn_get_mscale(y.factor, all)),
-            s = field(y.factor),
+            s = format_number(y.factor),
         ),
         (None, None) => format!(
             "get_mscale({}) = 0.1·ln s + 1 for s > 1 (no nonzero mscale pair)",
-            field(y.factor)
+            format_number(y.factor)
         ),
     };
     let flat = match (y.attention_factor, y.pair()) {
@@ -136,8 +133,8 @@ pub fn softmax_sentence(y: &YarnScale, who: &str) -> String {
             "{who}'s attention (yarn_apply_mscale) multiplies its softmax scale \
              qk_head_dim^−0.5 by get_mscale({}, {})² = {}² = {}: every coordinate's share of a \
              logit.",
-            field(y.factor),
-            field(all),
+            format_number(y.factor),
+            format_number(all),
             times(yarn_get_mscale(y.factor, all)),
             times(y.softmax_factor()),
         ),
@@ -173,7 +170,7 @@ pub fn ports_sentence(y: &YarnScale, plain: bool) -> String {
             Port::NoSoftmax => "leaves out the softmax factor".to_string(),
             Port::DefaultAmplitude => format!(
                 "puts YaRN's default get_mscale({}) = {} into cos and sin",
-                field(y.factor),
+                format_number(y.factor),
                 times(yarn_get_mscale(y.factor, 1.0))
             ),
             Port::RawRatio => "divides the raw fields, mscale / mscale_all_dim,".to_string(),

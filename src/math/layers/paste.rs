@@ -1,9 +1,8 @@
 //! A pasted `config.json`, kept to what this module reads: the fields that decide each layer's
 //! attention, RoPE, cache and query temperature ([`READ_FIELDS`]); every other field is named as
-//! ignored. And the
-//! model's RoPE written both ways: as transformers v5 writes it (`rope_parameters`, flat, or one
-//! dict per layer type) and in the legacy form (`rope_theta` + `rope_scaling`, and Gemma 3's
-//! `rope_local_base_freq`), where one exists.
+//! ignored. And the model's RoPE written both ways: as transformers v5 writes it
+//! (`rope_parameters`, flat, or one dict per layer type) and in the legacy form (`rope_theta` +
+//! `rope_scaling`, and Gemma 3's `rope_local_base_freq`), where one exists.
 
 use serde_json::{Map, Value};
 

@@ -141,16 +141,6 @@ pub fn weight_axis_top(c: &Curves) -> f64 {
         .unwrap_or(0.5)
 }
 
-/// The sampled distance nearest `t` (an index into `distance`, increasing).
-pub fn nearest_distance(distance: &[usize], t: f64) -> usize {
-    let k = distance.partition_point(|&d| (d as f64) < t);
-    match (k.checked_sub(1), distance.get(k)) {
-        (Some(b), Some(&a)) if t - distance[b] as f64 <= a as f64 - t => b,
-        (Some(b), None) => b,
-        _ => k,
-    }
-}
-
 /// fig-tab-drope: the three curves.
 pub fn drope(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let t = &v.tables;
@@ -191,15 +181,5 @@ mod tests {
         assert_eq!(weight_axis_top(&with(0.013)), 0.02);
         assert_eq!(weight_axis_top(&with(0.004)), 0.005);
         assert_eq!(weight_axis_top(&with(1e-9)), 0.005);
-    }
-
-    #[test]
-    fn the_nearest_sampled_distance() {
-        let d = [17, 18, 20, 40];
-        assert_eq!(nearest_distance(&d, 0.0), 0);
-        assert_eq!(nearest_distance(&d, 18.9), 1);
-        assert_eq!(nearest_distance(&d, 19.1), 2);
-        assert_eq!(nearest_distance(&d, 31.0), 3);
-        assert_eq!(nearest_distance(&d, 1e9), 3);
     }
 }

@@ -5,10 +5,11 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::figure::{InteractiveCanvas, draw_effect};
-use crate::app::figures::cursor::{XCursor, nearest_on_log_axis};
+use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::state::models::ModelsState;
 use crate::app::theme::chapter_context;
+use crate::chart::lines::nearest;
 use crate::explain::models::{BYTES_PER_NUMBER, bytes_text, grouped};
 use crate::math::layers::kv::cache_bytes;
 use crate::scene::models as scene;
@@ -65,7 +66,8 @@ pub fn CacheBytes() -> impl IntoView {
             readout()
         )
     };
-    let index = move |x: f64| lengths.with_untracked(|l| nearest_on_log_axis(l, x));
+    let index =
+        move |x: f64| lengths.with_untracked(|l| nearest(l, x, |n| (n as f64).log10()) as f64);
     figure! { "fig-models-cache", "ctl-m-model ctl-m-L", stats;
         <InteractiveCanvas node_ref=canvas_ref readout=readout label=describe
             pointer=cursor.pointer(canvas_ref, count, index).clearing(cursor.at) />

@@ -7,11 +7,12 @@ use leptos::prelude::*;
 
 use crate::app::controls::{Choice, IntSlider};
 use crate::app::figure::{InteractiveCanvas, draw_effect};
-use crate::app::figures::cursor::{XCursor, nearest_on_log_axis};
+use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::near;
 use crate::app::state::models::ModelsState;
 use crate::app::theme::chapter_context;
+use crate::chart::lines::nearest;
 use crate::explain::models::grouped;
 use crate::explain::models::precision::{
     layer_sentence, pair_sentence, score_sentence, storage_sentence,
@@ -118,7 +119,7 @@ pub fn PositionPrecision() -> impl IntoView {
             label = s.dtype.get().label(),
         )
     };
-    let index = move |x: f64| at.with_untracked(|a| nearest_on_log_axis(a, x));
+    let index = move |x: f64| at.with_untracked(|a| nearest(a, x, |p| (p as f64).log10()) as f64);
     let types = vec![
         (Dtype::Bf16, "bfloat16"),
         (Dtype::F16, "float16"),

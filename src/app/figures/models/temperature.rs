@@ -6,11 +6,12 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::figure::{InteractiveCanvas, draw_effect};
-use crate::app::figures::cursor::{XCursor, nearest_on_axis};
+use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::near;
 use crate::app::state::models::ModelsState;
 use crate::app::theme::chapter_context;
+use crate::chart::lines::nearest;
 use crate::explain::models::grouped;
 use crate::explain::models::temperature::{
     beam_sentence, factor, layer_sentence, llama_sentence, mistral_sentence, overlap_sentence,
@@ -85,7 +86,7 @@ pub fn QueryTemperature() -> impl IntoView {
             readout()
         )
     };
-    let index = move |x: f64| at.with_untracked(|a| nearest_on_axis(a, x));
+    let index = move |x: f64| at.with_untracked(|a| nearest(a, x, |p| p as f64) as f64);
     figure! { "fig-models-temperature", "ctl-m-L ctl-m-p", stats, [
         data-text-controls="ctl-m-model ctl-m-layer"
     ];

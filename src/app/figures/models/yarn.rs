@@ -6,16 +6,17 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::app::figure::{InteractiveCanvas, draw_effect};
-use crate::app::figures::cursor::{XCursor, nearest_on_log_axis_f64};
+use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::near;
 use crate::app::state::models::ModelsState;
 use crate::app::theme::chapter_context;
+use crate::chart::lines::nearest;
 use crate::explain::models::yarn::{
     amplitude_sentence, head_sentence, layer_sentence, ports_sentence, short, softmax_sentence,
     times,
 };
-use crate::math::yarn_scale::{DEEPSEEK_V3, of_layer};
+use crate::math::yarn_scale::{DEEPSEEK_V3, DEEPSEEK_V3_HEAD, of_layer};
 use crate::params::format_significant;
 use crate::scene::models as scene;
 
@@ -34,7 +35,7 @@ pub fn YarnFactors() -> impl IntoView {
     // own (DeepSeek-V3's type) or, when DeepSeek-V3's fields are drawn, its 128 + 64.
     let split = Memo::new(move |_| {
         if own.get().is_none() {
-            return Some((128, 64));
+            return Some(DEEPSEEK_V3_HEAD);
         }
         shown.with(|m| {
             let field = |k: &str| m.model.fields.get(k).and_then(|v| v.as_u64());
@@ -112,7 +113,7 @@ pub fn YarnFactors() -> impl IntoView {
             readout()
         )
     };
-    let index = move |x: f64| at.with_untracked(|a| nearest_on_log_axis_f64(a, x));
+    let index = move |x: f64| at.with_untracked(|a| nearest(a, x, f64::log10) as f64);
     figure! { "fig-models-yarn", "", stats, [
         data-text-controls="ctl-m-model ctl-m-layer"
     ];

@@ -14,6 +14,7 @@ use crate::app::figures::cursor::XCursor;
 use crate::app::frame::figure;
 use crate::app::state::tables::TablesState;
 use crate::app::theme::chapter_context;
+use crate::chart::lines::nearest;
 use crate::explain::tables::{DropeFinding, weight_text};
 use crate::math::limits::BASE;
 use crate::params::format_significant;
@@ -97,7 +98,7 @@ pub fn DroppedRotation() -> impl IntoView {
         )
     };
     let index = move |x: f64| {
-        curves.with_untracked(|c| scene::nearest_distance(&c.distance, 10f64.powf(x)) as f64)
+        curves.with_untracked(|c| nearest(&c.distance, 10f64.powf(x), |d| d as f64) as f64)
     };
     figure! { "fig-tab-drope", "ctl-t-dd ctl-t-db ctl-t-dL ctl-t-ds ctl-t-dn ctl-t-dseed", stats;
         <div class="figure-tools">
