@@ -127,6 +127,7 @@ pub const CHAPTERS: [Chapter; 5] = [
             pic("fig-models-temperature", "Query temperature at long positions"),
             pic("fig-models-yarn", "DeepSeek's MLA and YaRN's two factors"),
             pic("fig-models-precision", "Positions in low precision"),
+            pic("fig-models-stale", "Cached keys when the frequencies change"),
         ],
     },
 ];

@@ -13,6 +13,7 @@ use crate::params::format_significant;
 mod fields;
 pub mod partial;
 pub mod precision;
+pub mod stale;
 pub mod temperature;
 pub mod yarn;
 pub use fields::{RawField, raw_fields};

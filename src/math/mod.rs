@@ -8,6 +8,7 @@
 pub mod alibi;
 pub mod attention;
 pub mod axial;
+pub mod cached_keys;
 pub mod cloud;
 pub mod drope;
 pub mod layers;

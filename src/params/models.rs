@@ -62,6 +62,15 @@ crate::params::listed::fields! { $
         /// The precision figure's rotary pair, from 0 (the fastest); drawn within the layer's
         /// pairs.
         pair: usize = 0 => int!("m.pair", "m.pair (rotary pair)", PAIRS),
+        /// The cached-keys figure's example for a layer whose RoPE does not depend on the length
+        /// (fig-models-stale).
+        regime: crate::math::cached_keys::Regime = crate::math::cached_keys::Regime::Dynamic
+            => named!("m.cm", crate::math::cached_keys::Regime),
+        /// The cached-keys figure's key position k, at most the query's.
+        key: usize = 2048 => int_within!("m.key", "m.key (cached key position)", |v| (
+            0,
+            v.chosen_query()
+        )),
         /// A pasted config, kept to the fields read ([`crate::math::layers::paste`]): in
         /// place of the preset when set. Checked when the chapter reads it, not here (the
         /// JSON reader stays out of the page's first module).
@@ -160,6 +169,7 @@ models_fields!(rows declared {
     |v| {
         v.layer = v.chosen_layer();
         v.query = v.chosen_query();
+        v.key = v.key.min(v.query);
     };
 });
 
@@ -195,6 +205,8 @@ mod tests {
             query: 12_345,
             dtype: Dtype::F16,
             pair: 17,
+            regime: crate::math::cached_keys::Regime::Longrope,
+            key: 99,
             fraction: crate::math::partial::Fraction::Layer,
             config: Some("{\"model_type\":\"qwen3\"}".into()),
         };
@@ -209,13 +221,15 @@ mod tests {
 
     #[test]
     fn bad_values_clamp_or_fall_back_with_notices() {
-        let (v, notices) =
-            ModelsView::from_query(&parse_query("m.model=gpt-5&m.layer=99&m.L=3&m.p=100"));
+        let (v, notices) = ModelsView::from_query(&parse_query(
+            "m.model=gpt-5&m.layer=99&m.L=3&m.p=100&m.key=50",
+        ));
         assert_eq!(v.model, 0);
         assert_eq!(v.layer, layer_count(0) - 1);
         assert_eq!(v.tokens, TOKENS.0);
         assert_eq!(v.query, TOKENS.0 - 1);
-        assert_eq!(notices.len(), 4, "{notices:?}");
+        assert_eq!(v.key, TOKENS.0 - 1);
+        assert_eq!(notices.len(), 5, "{notices:?}");
         // A smaller model keeps the chosen layer inside it.
         let (v, _) = ModelsView::from_query(&parse_query("m.model=gpt-oss-20b&m.layer=40"));
         assert_eq!(v.layer, 23);

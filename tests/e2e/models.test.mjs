@@ -23,6 +23,7 @@ const FIGURES = [
   "fig-models-temperature",
   "fig-models-yarn",
   "fig-models-precision",
+  "fig-models-stale",
 ];
 const pe = fileURLToPath(new URL("../../target/debug/pe", import.meta.url));
 const presetFile = (id) => fileURLToPath(new URL(`../../src/math/layers/presets/${id}.json`, import.meta.url));
@@ -283,6 +284,52 @@ test("the YaRN figure: DeepSeek-V3's two factors as transformers computes them, 
     const top = getMscale(128, 1) ** 2;
     assert.equal(await page.textContent(`#${id}-readout`), `s = 128: cos and sin × 1, softmax scale × ${four(top)}, a rotated coordinate's share × ${four(top)}, the others' × ${four(top)}.`);
     assert.equal(await csvIsPeRender(page, id, query), 163, "a header, then a row per factor drawn: 161 on the axis and the layer's 40");
+  });
+});
+
+test("the cached-keys figure: LongRoPE's switch as transformers computes it, dynamic NTK's example, its readout, and its CSV as pe render computes it", async () => {
+  const query = "m.model=gemma-3-4b&m.layer=0&m.cm=longrope&m.key=1000&m.p=5000";
+  // transformers 5.24's _compute_longrope_parameters for the synthetic example (head 96, θ 10 000,
+  // L₀ 4096; short factors 1, long ones 32^(i/47) to 4 decimals): the key at 1 000 was rotated
+  // with the short factors, the query at 5 000 with the long ones.
+  const long = Array.from({ length: 48 }, (_, i) => Number((32 ** (i / 47)).toFixed(4)));
+  const theta = (i) => 1 / 10000 ** ((2 * i) / 96);
+  const errors = long.map((l, i) => 1000 * theta(i) * (1 / l - 1));
+  const off = errors.filter((e) => Math.abs(e) >= 0.1).length;
+  const worst = errors.reduce((w, e, i) => (Math.abs(e) > Math.abs(errors[w]) ? i : w), 0);
+  await onPage(env.browser, `${env.server.url}?${query}`, { width: 1280, height: 900 }, { acceptDownloads: true }, async (page) => {
+    const id = "fig-models-stale";
+    await drawn(page, id);
+    let finding = await page.textContent(`#${id} .finding`);
+    assert.match(finding, /^Layer 0's RoPE \(default\) computes its frequencies once, whatever the length, so the figure draws an example: LongRoPE/);
+    assert.ok(finding.includes("The key at 1\u202F000 was rotated with the short factors, those of 1\u202F001 tokens (the sequence's length when it was generated;"), finding);
+    assert.ok(finding.includes("; the query at 5\u202F000 with those of 5\u202F001 tokens, the long factors."), finding);
+    assert.ok(finding.includes(`Pairs off by 0.1 rad or more: ${off} of 48`), finding);
+    assert.ok(finding.includes(`the largest error is pair ${worst}'s, ${Math.abs(errors[worst]).toPrecision(4)} rad`), finding);
+    assert.ok(finding.includes("1 pair keeps its frequency and is exact."), finding);
+    assert.match(finding, /In transformers 5\.24 only Phi-3 rebuilds: its prepare_inputs_for_generation drops the cache the first time the input is longer than L₀ = 4\u202F096/);
+    // The keyboard reads pairs: Home is pair 0 (factor 1 in both lists), End the slowest.
+    await page.focus(`#${id} canvas`);
+    await page.keyboard.press("Home");
+    assert.match(await page.textContent(`#${id}-readout`), /^Pair 0: ω = 1\.000 for the key at 1\u202F000 \(wavelength 6\.283 tokens\), 1\.000 for the query \(wavelength 6\.283 tokens\); the key is off by 0 rad\.$/);
+    await page.keyboard.press("End");
+    const slowest = await page.textContent(`#${id}-readout`);
+    assert.ok(slowest.startsWith(`Pair 47: ω = ${theta(47).toPrecision(4)} for the key at 1\u202F000`), slowest);
+    assert.equal(await csvIsPeRender(page, id, query), 49, "a header, then a row per pair");
+    // Dynamic NTK's example, and the key in the link.
+    await page.check(`#${id} input[name="m-cm"] >> nth=0`);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("m.cm") === null);
+    finding = await page.textContent(`#${id} .finding`);
+    assert.match(finding, /dynamic NTK as transformers computes it for Llama 2 7B's head/);
+    assert.match(finding, /transformers 5\.24 keeps every cached key when dynamic NTK changes the frequencies/);
+    await commit(page, "#ctl-m-key-value", "4095");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("m.key") === "4095");
+    // Cached at 4 096 tokens (= L₀): the trained frequencies; the query's length 5 001 has base
+    // 10 000·(2·5001/4096 − 1)^(128/126), over 10 000: printed whole.
+    const base = 10000 * (2 * 5001 / 4096 - 1) ** (128 / 126);
+    finding = await page.textContent(`#${id} .finding`);
+    assert.ok(finding.includes("The key at 4\u202F095 was rotated with the trained frequencies, those of 4\u202F096 tokens"), finding);
+    assert.ok(finding.includes(`; the query at 5\u202F000 with those of 5\u202F001 tokens, base ${Math.round(base)}.`), finding);
   });
 });
 

@@ -12,6 +12,7 @@ use crate::app::figures::models::layers::LayerStrip;
 use crate::app::figures::models::partial::PartialRotation;
 use crate::app::figures::models::precision::PositionPrecision;
 use crate::app::figures::models::sees::QuerySees;
+use crate::app::figures::models::stale::CachedKeys;
 use crate::app::figures::models::temperature::QueryTemperature;
 use crate::app::figures::models::yarn::YarnFactors;
 use crate::app::frame::{chapter, figure_grid};
@@ -91,6 +92,13 @@ pub fn Models() -> impl IntoView {
             <Deferred>
                 <PositionPrecision />
             </Deferred>
+            <p class="bridge">
+                "Every figure so far fixes a layer's frequencies once. Two RoPE types change "
+                "them while a sequence grows, and the keys already in the cache do not follow:"
+            </p>
+            <Deferred>
+                <CachedKeys />
+            </Deferred>
         }}
         <h3>"Where ports go wrong"</h3>
         <ul class="pitfalls">
@@ -154,6 +162,16 @@ pub fn Models() -> impl IntoView {
                 "θ = 10 000 with a head of 128, every pair but the first) then turns at a "
                 "slightly wrong speed, "
                 "and its angle drifts by ω's rounding error times the position."
+            </li>
+            <li>
+                "Dynamic NTK and LongRoPE recompute inv_freq from the current length, but a KV "
+                "cache keeps keys rotated with the frequencies of the length they were "
+                "computed at. In transformers 5.24 only Phi-3 then rebuilds its cache (once, "
+                "when a sequence first passes original_max_position_embeddings); nothing does "
+                "for dynamic NTK. Under dynamic NTK, a port that rebuilds its cache, or caches "
+                "keys before rotating them, computes different scores from transformers' "
+                "generation; for a Phi-3 model past that length, a port that keeps its cache "
+                "does."
             </li>
         </ul>
     }
@@ -315,6 +333,7 @@ pub fn figure(id: &str) -> Option<(AnyView, bool)> {
         "fig-models-temperature" => (view! { <temperature::QueryTemperature /> }.into_any(), true),
         "fig-models-yarn" => (view! { <yarn::YarnFactors /> }.into_any(), true),
         "fig-models-precision" => (view! { <precision::PositionPrecision /> }.into_any(), true),
+        "fig-models-stale" => (view! { <stale::CachedKeys /> }.into_any(), true),
         _ => return None,
     })
 }

@@ -5,6 +5,7 @@
 
 mod partial;
 mod precision;
+mod stale;
 mod temperature;
 mod yarn;
 pub use partial::{
@@ -12,6 +13,7 @@ pub use partial::{
     partial_spec,
 };
 pub use precision::{Rotary, Skipped, errors, positions, precision_height, precision_spec, rotary};
+pub use stale::{StaleRope, error_y, stale_height, stale_rope, stale_spec};
 pub use temperature::{
     STEPS_ACROSS, beam_curve, readout_positions, staircase, temperature_height, temperature_spec,
 };
@@ -373,6 +375,16 @@ pub fn precision(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     vec![lines(spec, Height::Rule(precision_height))]
 }
 
+/// fig-models-stale: the chosen layer's dynamic or LongRoPE frequencies, else the example.
+pub fn stale(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
+    let m = &v.models;
+    let shown = m.shown();
+    let r = stale_rope(&shown.config, &shown.model, m.chosen_layer(), m.regime);
+    let c = crate::math::cached_keys::CachedKey::of(&r.scaling, m.key, m.chosen_query());
+    let spec = stale_spec(&c, r.regime, None, theme);
+    vec![lines(spec, Height::Rule(stale_height))]
+}
+
 /// Chapter 5's picture builders, by figure id, in the book's order.
 pub const PICTURES: &[(&str, super::Build)] = &[
     ("fig-models-layers", layers),
@@ -382,4 +394,5 @@ pub const PICTURES: &[(&str, super::Build)] = &[
     ("fig-models-temperature", temperature),
     ("fig-models-yarn", yarn),
     ("fig-models-precision", precision),
+    ("fig-models-stale", stale),
 ];
