@@ -12,7 +12,7 @@ mod says;
 use half::{bf16, f16};
 use pe_explorer::explain::models::grouped;
 use pe_explorer::explain::models::precision::{
-    layer_sentence, pair_sentence, score_sentence, storage_sentence,
+    inv_freq_sentence, layer_sentence, pair_sentence, score_sentence, storage_sentence,
 };
 use pe_explorer::math::layers::presets::PRESETS;
 use pe_explorer::math::layers::read_model;
@@ -84,6 +84,14 @@ proptest! {
             return Ok(());
         }
         assert_says(&text, &[&format!("Pair {pair} turns ω = {} rad a token", format_significant(w, 4))]);
+        // One float32 step of ω, from ω's float32 bits, and its angle at the last position.
+        let bits = (w as f32).to_bits() & 0x7f80_0000;
+        let step = f64::from(f32::from_bits(bits)) * 2f64.powi(-23);
+        let last = tokens - 1;
+        assert_says(&inv_freq_sentence(w, last), &[&format!(
+            "One step, {} here, moves the angle at position p by p × {} rad: {} rad at position {}.",
+            format_significant(step, 3), format_significant(step, 3), format_significant(step * last as f64, 3), grouped(last as u64)
+        )]);
         let off = |e: f64, exact: &str| if e == 0.0 { exact.to_string() } else { format!("up to {} rad off", format_significant(e, 3)) };
         if dtype == Dtype::F32 {
             // The two paths are one: the same errors.

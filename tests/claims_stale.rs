@@ -95,6 +95,15 @@ fn grouped(n: usize) -> String {
     out
 }
 
+/// "1 token", "n tokens".
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 token".to_string()
+    } else {
+        format!("{} tokens", grouped(n))
+    }
+}
+
 fn scaling(
     dynamic: bool,
     half: usize,
@@ -188,9 +197,9 @@ proptest! {
         };
         assert_says(&timeline, &[
             &format!("The key at {} was rotated with {}", grouped(key), words(key + 1)),
-            &format!("those of {} tokens (the sequence's length", grouped(key + 1)),
-            &format!("the query at {} with those of {} tokens, {}",
-                grouped(query), grouped(query + 1), words(query + 1)),
+            &format!("those of {} (the sequence's length", count(key + 1)),
+            &format!("the query at {} with those of {}, {}",
+                grouped(query), count(query + 1), words(query + 1)),
         ]);
         // Two different bases never print alike.
         if dynamic && half > 1 && !within(key + 1) && changed {
@@ -269,11 +278,10 @@ fn a_pasted_longrope_layer_is_drawn_as_it_is_and_its_drop_named() {
         &error_sentence(&c),
         &["4 pairs keep their frequency and are exact"],
     );
-    let keeps = cache_sentence(Regime::Longrope, 2048);
+    let keeps = cache_sentence(Regime::Longrope);
     assert_says(
         &keeps,
         &[
-            "L₀ = 2\u{202F}048",
             "only Phi-3 rebuilds",
             "A model of another type given rope_type longrope keeps",
         ],
@@ -303,4 +311,20 @@ fn a_sliding_layer_says_when_the_key_is_outside_its_window() {
     );
     let full = stale_rope(text, &model, 1, Regime::Longrope);
     assert!(window_sentence(&full, model.layers.get(1), 0, 9999).is_empty());
+}
+
+#[test]
+fn a_dynamic_layer_without_its_length_is_not_guessed() {
+    let text = r#"{"model_type": "qwen3", "hidden_size": 1024, "num_attention_heads": 16,
+        "num_hidden_layers": 1, "rope_theta": 1e6,
+        "rope_scaling": {"rope_type": "dynamic", "factor": 3.0}}"#;
+    let model = read_model(text).unwrap();
+    let r = stale_rope(text, &model, 0, Regime::Dynamic);
+    assert_eq!(r.layer, None);
+    assert_says(
+        &source_sentence(&r, 0, model.layers.first()),
+        &[
+            "Layer 0's RoPE (dynamic) cannot be drawn here (the config has no max_position_embeddings",
+        ],
+    );
 }

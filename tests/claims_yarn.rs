@@ -165,4 +165,16 @@ fn a_missing_factor_is_the_ratio_of_the_lengths() {
     let y = YarnScale::of_params(&params, "qwen3", Some(32_768.0)).unwrap();
     assert_eq!(y.factor, 4.0);
     assert_eq!(YarnScale::of_params(&params, "qwen3", None), None);
+    // No factor at all: transformers refuses the dict.
+    let mut absent = params.clone();
+    absent.remove("factor");
+    assert_eq!(YarnScale::of_params(&absent, "qwen3", Some(32_768.0)), None);
+    // A null factor with DeepSeek-V3's softmax factor: its attention reads the null and fails.
+    let mut deepseek = params.clone();
+    deepseek.insert("mscale_all_dim".into(), serde_json::Value::from(1.0));
+    assert_eq!(
+        YarnScale::of_params(&deepseek, "deepseek_v3", Some(32_768.0)),
+        None
+    );
+    assert!(YarnScale::of_params(&deepseek, "qwen3", Some(32_768.0)).is_some());
 }

@@ -87,12 +87,27 @@ impl YarnScale {
             let original = number(params, "original_max_position_embeddings")?;
             Some(max_position? / original).filter(|f| f.is_finite() && *f > 0.0)
         };
+        let softmax = applies_softmax_factor(model_type);
+        let factor = match params.get("factor") {
+            // transformers reads params["factor"]: a dict without one is refused (KeyError).
+            None => return None,
+            // A null factor: _compute_yarn_parameters takes the ratio of the lengths, but
+            // DeepSeek-V3's yarn_apply_mscale reads the null itself when mscale_all_dim is
+            // nonzero, and fails.
+            Some(Value::Null) => {
+                if softmax && number(params, "mscale_all_dim").is_some_and(|m| m != 0.0) {
+                    return None;
+                }
+                derived()?
+            }
+            Some(_) => number(params, "factor")?,
+        };
         Some(YarnScale {
-            factor: number(params, "factor").or_else(derived)?,
+            factor,
             attention_factor: number(params, "attention_factor"),
             mscale: number(params, "mscale"),
             mscale_all_dim: number(params, "mscale_all_dim"),
-            softmax: applies_softmax_factor(model_type),
+            softmax,
         })
     }
 

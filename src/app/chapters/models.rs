@@ -76,8 +76,9 @@ pub fn Models() -> impl IntoView {
                 <QueryTemperature />
             </Deferred>
             <p class="bridge">
-                "YaRN can scale a model's logits in two places; DeepSeek uses both, and its "
-                "MLA head keeps apart the coordinates each one reaches:"
+                "YaRN can scale a model's logits in two places, cos and sin and the softmax; "
+                "DeepSeek's config sets both, and its MLA head splits the coordinates that "
+                "rotate from those that do not:"
             </p>
             <Deferred>
                 <YarnFactors />
@@ -149,8 +150,11 @@ pub fn Models() -> impl IntoView {
                 <code>"partial_rotary_factor"</code> " is read two ways. With rope_type "
                 <code>"proportional"</code> " (Gemma 4's full layers) the frequencies stay "
                 "spaced over the whole head, pairs span the head's halves, and the pairs past "
-                "int(f·h // 2) get frequency 0; with every other type the first int(h·f) "
-                "coordinates rotate, with frequencies spaced over those alone. Gemma 4's full "
+                "int(f·h // 2) get frequency 0. Otherwise, in the models whose code applies f "
+                "(Qwen3-Next, Phi-3, GPT-NeoX, GLM), the first int(h·f) coordinates rotate (one "
+                "more when that is odd), with frequencies spaced over those alone; the other "
+                "models this chapter reads ignore f under the default RoPE and cannot run a "
+                "scaling type with f below 1. Gemma 4's full "
                 "layers also take their width from " <code>"global_head_dim"</code> " (512), "
                 "not " <code>"head_dim"</code> " (256)."
             </li>

@@ -65,6 +65,12 @@ pub fn layer_sentence(l: &PartialLayer, fraction: Fraction, chosen: usize) -> St
         )
     } else if own.rotary == own.head_dim {
         "it rotates its whole head.".to_string()
+    } else if l.own.notes.contains(&HeadNote::FractionFails) {
+        format!(
+            "its frequencies are computed for part of it, r = int(head_dim × \
+             partial_rotary_factor) = {}.",
+            own.rotary
+        )
     } else {
         format!(
             "it rotates part of it, r = int(head_dim × partial_rotary_factor) = {}.",
@@ -235,7 +241,8 @@ pub fn mixing_sentence(p: &Partial) -> String {
                 .to_string()
         } else {
             "Here both rotate the whole head, pair the same coordinates and turn them at the \
-             same frequencies: the two conventions part only when f is below 1."
+             same frequencies: the two conventions part only when the part that rotates is \
+             narrower than the head."
                 .to_string()
         };
     }

@@ -113,9 +113,9 @@ pub fn pair_sentence(pair: usize, w: f64, dtype: Dtype, errors: &[(f64, f64)]) -
     );
     if dtype == Dtype::F32 {
         return format!(
-            "{head} In float32 the naive path is transformers' path (the product of two \
-             float32 numbers rounded once is float32's own multiply): at the drawn positions \
-             both are {}.",
+            "{head} In float32 the naive path is the float32 path drawn for transformers (the \
+             product of two float32 numbers rounded once is float32's own multiply): at the \
+             drawn positions both are {}.",
             if float32 == 0.0 {
                 "exact".to_string()
             } else {
@@ -145,6 +145,33 @@ pub fn pair_sentence(pair: usize, w: f64, dtype: Dtype, errors: &[(f64, f64)]) -
          {}.",
         exact(naive),
         exact(float32)
+    )
+}
+
+/// One float32 step (ulp) of a frequency `w > 0`: the gap from `w`'s binade's float32 numbers
+/// to the next, `2^(⌊log₂ w⌋ − 23)`.
+pub fn float32_step(w: f64) -> f64 {
+    2f64.powi(w.log2().floor() as i32 - 23)
+}
+
+/// What the float32 path leaves out: it takes inv_freq as ω rounded to float32, while
+/// transformers computes inv_freq in float32 arithmetic (`1.0 / (base ** (arange(0, dim, 2) /
+/// dim))`, then any scaling), which can land a step or two from that; one step's angle at the
+/// context's last position `last`. Empty at frequency 0 or position 0.
+pub fn inv_freq_sentence(w: f64, last: usize) -> String {
+    if w == 0.0 || last == 0 {
+        return String::new();
+    }
+    let step = float32_step(w);
+    format!(
+        "The float32 path takes inv_freq as ω rounded to float32; transformers computes \
+         inv_freq in float32 arithmetic (1.0 / base ** (2i/d), then any scaling), which can \
+         land a float32 step or two from that. One step, {} here, moves the angle at position p \
+         by p × {} rad: {} rad at position {}.",
+        format_significant(step, 3),
+        format_significant(step, 3),
+        format_significant(step * last as f64, 3),
+        super::grouped(last as u64)
     )
 }
 

@@ -19,6 +19,15 @@ fn tokens(n: usize) -> String {
     grouped(n as u64)
 }
 
+/// "1 token", "2 048 tokens".
+fn token_count(n: usize) -> String {
+    if n == 1 {
+        "1 token".to_string()
+    } else {
+        format!("{} tokens", tokens(n))
+    }
+}
+
 /// The head a RoPE turns: "128 rotating coordinates, θ = 10 000, L₀ = 4 096".
 fn head(s: &RopeScaling) -> String {
     format!(
@@ -156,13 +165,13 @@ pub fn timeline_sentence(s: &RopeScaling, regime: Regime, c: &CachedKey) -> Stri
     let then = frequencies_text(s, regime, k + 1, &b_then);
     let now = frequencies_text(s, regime, p + 1, &b_now);
     let head = format!(
-        "The key at {} was rotated with {then}, those of {} tokens (the sequence's length when \
-         it was generated; a prompt of at most L₀ tokens gives its keys the same); the query at \
-         {} with those of {} tokens, {now}",
+        "The key at {} was rotated with {then}, those of {} (the sequence's length when it \
+         was generated; a prompt of at most L₀ tokens gives its keys the same); the query at {} \
+         with those of {}, {now}",
         tokens(k),
-        tokens(k + 1),
+        token_count(k + 1),
         tokens(p),
-        tokens(p + 1)
+        token_count(p + 1)
     );
     if k == 0 {
         format!("{head}. A key at position 0 is not rotated at all, so it is exact.")
@@ -232,25 +241,25 @@ pub fn score_sentence(c: &CachedKey) -> String {
     )
 }
 
-/// What transformers 5.24 does with the cache under `regime` (L₀ = `original`).
-pub fn cache_sentence(regime: Regime, original: usize) -> String {
+/// What transformers 5.24 does with the cache under `regime`.
+pub fn cache_sentence(regime: Regime) -> String {
     match regime {
         Regime::Dynamic => "transformers 5.24 keeps every cached key when dynamic NTK changes \
                             the frequencies: dynamic_frequency_update changes inv_freq (its \
                             attention factor stays 1) and nothing rebuilds the cache, so \
                             generation with its cache reads the keys as drawn here."
             .to_string(),
-        Regime::Longrope => format!(
+        Regime::Longrope => {
             "In transformers 5.24 only Phi-3 rebuilds: its prepare_inputs_for_generation drops \
-             the cache the first time the input is longer than L₀ = {} while the cache holds at \
+             the cache the first time the input is longer than its L₀ while the cache holds at \
              most L₀ tokens, and the whole sequence is recomputed with the long factors (no \
              error, for one prefill of the sequence). A model of another type given rope_type \
              longrope keeps its keys, with the error drawn here. PhiMoE drops its cache at the \
              same step, but its rotary embedding keeps the short factors at every length (only \
              its cos/sin scale switches); Phi-4-multimodal drops it but leaves generate's \
-             next_sequence_length at 1.",
-            tokens(original)
-        ),
+             next_sequence_length at 1."
+                .to_string()
+        }
     }
 }
 

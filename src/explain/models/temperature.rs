@@ -53,6 +53,15 @@ pub fn llama_sentence(of_model: Option<&Llama4Scale>, query: usize) -> String {
         Some(Llama4Scale {
             scale: Some(q),
             notes,
+        }) if notes.iter().any(|n| n.contains("drawn with the default")) => (
+            *q,
+            "the values drawn (Llama4TextConfig's defaults in place of the config's values \
+             noted below),",
+            notes.as_slice(),
+        ),
+        Some(Llama4Scale {
+            scale: Some(q),
+            notes,
         }) => (*q, "this config's", notes.as_slice()),
         None => (LLAMA4, "Llama4TextConfig's defaults,", &[][..]),
     };
@@ -123,7 +132,14 @@ pub fn layer_sentence(
         );
     };
     match (layer.rope.is_some(), llama.scale) {
-        (_, None) => format!("In {name}, no layer's queries are scaled: the tuning is off."),
+        (_, None) => {
+            let name = if name == crate::params::models::PASTED {
+                "this config"
+            } else {
+                name
+            };
+            format!("In {name}, no layer's queries are scaled: the tuning is off.")
+        }
         (false, Some(q)) if q.scale == 0.0 => format!(
             "Layer {index} of {name} has no RoPE, and attn_scale 0 makes its factor 1 at every \
              position."

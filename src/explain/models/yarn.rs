@@ -49,8 +49,8 @@ pub fn layer_sentence(
             .filter_map(|(k, v)| v.map(|v| format!(", {k} {}", format_number(v))))
             .collect::<String>();
             let whence = if derived {
-                " (max_position_embeddings / original_max_position_embeddings, as transformers \
-                 takes it when the dict gives none)"
+                " (max_position_embeddings / original_max_position_embeddings, as transformers' \
+                 _compute_yarn_parameters takes a null factor)"
             } else {
                 ""
             };
@@ -60,8 +60,10 @@ pub fn layer_sentence(
             )
         }
         (None, Some("yarn")) => format!(
-            "Layer {index} of {name} is YaRN without a factor that can be read (none given, \
-             and no max_position_embeddings / original_max_position_embeddings): {fallback}."
+            "Layer {index} of {name} is YaRN without a factor transformers can use (a dict \
+             without one is refused; a null one is max_position_embeddings / \
+             original_max_position_embeddings, which needs both, and which DeepSeek-V3's \
+             attention cannot use when mscale_all_dim is set): {fallback}."
         ),
         (None, Some(t)) => {
             format!("Layer {index} of {name} rotates with rope_type {t}, not YaRN: {fallback}.")

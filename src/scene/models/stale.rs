@@ -48,6 +48,30 @@ pub fn stale_rope(config: &str, model: &Model, chosen: usize, regime: Regime) ->
     else {
         return example(None);
     };
+    // L₀: dynamic NTK's is max_position_embeddings, whose default transformers takes from the
+    // model's config class when the file has none (not known here); LongRoPE's is
+    // original_max_position_embeddings, which it requires.
+    let stated = |key: &str| {
+        model.fields.contains_key(key)
+            || model.layers[chosen]
+                .rope
+                .as_ref()
+                .is_some_and(|r| r.params.contains_key(key))
+    };
+    let (needed, why) = match kind.as_str() {
+        "dynamic" => (
+            "max_position_embeddings",
+            "the config has no max_position_embeddings, dynamic NTK's L₀, and transformers \
+             takes its default from the model's config class, not known here",
+        ),
+        _ => (
+            "original_max_position_embeddings",
+            "the config has no original_max_position_embeddings, LongRoPE's L₀",
+        ),
+    };
+    if !stated(needed) {
+        return example(Some((kind, why.to_string())));
+    }
     match layer_rope(config, chosen) {
         Ok(Some(m)) => match Regime::of(m.scaling.rope_type) {
             Some(Regime::Dynamic) if m.scaling.dim <= 2 => example(Some((
@@ -110,18 +134,18 @@ pub fn stale_spec(
         x_desc: "rotary pair (0 the fastest)",
         y_desc: "angle error, rad",
         x_range: -0.5..(n.max(1) as f64 - 0.5),
-        // Three decades above the data for the legend (two lines, on a phone too).
-        y_range: FLOOR..top + 3.0,
+        // Four decades above the data for the legend (two lines, on a 390 px phone too).
+        y_range: FLOOR..top + 4.0,
         series: vec![
             Series {
-                label: "cached key: k·|ω(p + 1) − ω(k + 1)|".into(),
+                label: "cached key's error, k·|ω(p + 1) − ω(k + 1)|".into(),
                 color: series_color(1),
                 points,
                 dots: true,
                 line: false,
             },
             Series {
-                label: "the same, wrapped into [0, π]: where the pair points".into(),
+                label: "wrapped into [0, π]".into(),
                 color: series_color(0),
                 points: felt,
                 dots: true,

@@ -15,7 +15,7 @@ use crate::app::theme::chapter_context;
 use crate::chart::lines::nearest;
 use crate::explain::models::grouped;
 use crate::explain::models::precision::{
-    layer_sentence, pair_sentence, score_sentence, storage_sentence,
+    inv_freq_sentence, layer_sentence, pair_sentence, score_sentence, storage_sentence,
 };
 use crate::math::precision::Dtype;
 use crate::params::format_significant;
@@ -83,7 +83,7 @@ pub fn PositionPrecision() -> impl IntoView {
                 };
                 format!(
                     "Position {} ({stored}): pair {k}'s angle is {} rad; the naive path {naive}, \
-                     transformers' float32 path is {} rad off.",
+                     the float32 path (ω rounded to float32) is {} rad off.",
                     grouped(p as u64),
                     format_significant(p as f64 * w, 6),
                     format_significant(float32, 3),
@@ -100,6 +100,7 @@ pub fn PositionPrecision() -> impl IntoView {
             if let (Some(r), Some(w)) = (r, omega.get()) {
                 lines.push(layer_sentence(r, s.layer().get()));
                 lines.push(errors.with(|e| pair_sentence(pair.get(), w, dtype, e)));
+                lines.push(inv_freq_sentence(w, last));
                 lines.push(score_sentence(&r.inv_freq, dtype, s.query().get()));
             }
         });
@@ -107,16 +108,21 @@ pub fn PositionPrecision() -> impl IntoView {
         lines.join(" ")
     };
     let describe = move || {
-        let n = at.with(Vec::len);
+        let (n, dtype, tokens) = (at.with(Vec::len), s.dtype.get(), s.tokens.get());
+        let label = dtype.label();
+        // The half-gap line is drawn where positions are rounded (scene::precision_spec).
+        let line = if dtype.first_inexact() < tokens {
+            format!("a line at ω times half the {label} gap; ")
+        } else {
+            String::new()
+        };
         format!(
             "Dots at {n} positions from 1 to {} on a logarithmic axis: how far the angle of \
              pair {} is from its exact value, in radians on a logarithmic axis, for the naive \
-             {label} path and transformers' float32 path; a line at ω times half the {label} \
-             gap; π dashed. {}",
-            s.tokens.get().saturating_sub(1),
+             {label} path and transformers' float32 path; {line}π dashed. {}",
+            grouped(tokens.saturating_sub(1) as u64),
             pair.get(),
             readout(),
-            label = s.dtype.get().label(),
         )
     };
     let index = move |x: f64| at.with_untracked(|a| nearest(a, x, |p| (p as f64).log10()) as f64);
@@ -142,7 +148,10 @@ pub fn PositionPrecision() -> impl IntoView {
             "the model is loaded and compute the angles in float32 "
             "(position_ids.float() * inv_freq), then round cos and sin to the model's type "
             "(Llama 4 rotates q and k in float32 and rounds only the result); their angle "
-            "error is the same whatever that type. Rounding cos and sin turns the pair by up "
+            "error is the same whatever that type. The float32 path here takes inv_freq as ω "
+            "rounded to float32; transformers computes it in float32 arithmetic, which can be "
+            "a float32 step or two away (the finding says how far one step moves the angle). "
+            "Rounding cos and sin turns the pair by up "
             "to about 0.003 rad more in bfloat16 (0.0003 in float16) at any position, an "
             "error that does not grow and is not drawn. Each dot is one position's error "
             "against the exact angle (float64); errors under 10⁻⁸ rad, or none, sit on the "

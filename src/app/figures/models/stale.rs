@@ -67,7 +67,7 @@ pub fn CachedKeys() -> impl IntoView {
                 window,
                 error_sentence(&c),
                 score_sentence(&c),
-                cache_sentence(r.regime, r.scaling.original_max),
+                cache_sentence(r.regime),
             ];
             lines
                 .into_iter()
@@ -83,8 +83,8 @@ pub fn CachedKeys() -> impl IntoView {
              same wrapped into [0, π], in radians on a logarithmic axis (errors under 10⁻⁸ \
              rad, or none, at the floor); π dashed. {}",
             pairs.get(),
-            key.get(),
-            s.query().get(),
+            crate::explain::models::grouped(key.get() as u64),
+            crate::explain::models::grouped(s.query().get() as u64),
             readout()
         )
     };
@@ -98,7 +98,7 @@ pub fn CachedKeys() -> impl IntoView {
         data-text-controls="ctl-m-model ctl-m-layer ctl-m-L"
     ];
         <div class="figure-tools">
-            <Choice legend="example (for a layer whose RoPE has a fixed length)" name="m-cm"
+            <Choice legend="example (for a layer whose frequencies do not change with the length)" name="m-cm"
                 options=regimes value=s.regime />
             <IntSlider label="cached key position k" id="ctl-m-key" min=0usize max=last_key
                 value=s.key />

@@ -82,7 +82,7 @@ pub fn QueryTemperature() -> impl IntoView {
              queries of its layers without RoPE by and the factor Ministral 3 multiplies every \
              layer's queries by, both in steps, and Beam's smooth factor on its layers without \
              RoPE; a vertical line at the query's position. {}",
-            s.tokens.get().saturating_sub(1),
+            grouped(s.tokens.get().saturating_sub(1) as u64),
             readout()
         )
     };

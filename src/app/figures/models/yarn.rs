@@ -32,17 +32,24 @@ pub fn YarnFactors() -> impl IntoView {
     });
     let drawn = Memo::new(move |_| own.get().unwrap_or(DEEPSEEK_V3));
     // The head's split into coordinates without and with RoPE, when it has both: the model's
-    // own (DeepSeek-V3's type) or, when DeepSeek-V3's fields are drawn, its 128 + 64.
+    // own (DeepSeek-V3's type; a field left out is the config class's default) or, when
+    // DeepSeek-V3's fields are drawn, its 128 + 64.
     let split = Memo::new(move |_| {
         if own.get().is_none() {
             return Some(DEEPSEEK_V3_HEAD);
         }
         shown.with(|m| {
-            let field = |k: &str| m.model.fields.get(k).and_then(|v| v.as_u64());
+            // A field the config leaves out is DeepseekV3Config's default (128, 64).
+            let field = |k: &str, default: usize| match m.model.fields.get(k) {
+                None => Some(default),
+                Some(v) => v.as_u64().map(|v| v as usize),
+            };
             (m.model.model_type == "deepseek_v3")
-                .then(|| field("qk_nope_head_dim").zip(field("qk_rope_head_dim")))
+                .then(|| {
+                    field("qk_nope_head_dim", DEEPSEEK_V3_HEAD.0)
+                        .zip(field("qk_rope_head_dim", DEEPSEEK_V3_HEAD.1))
+                })
                 .flatten()
-                .map(|(n, r)| (n as usize, r as usize))
         })
     });
     let at = Memo::new(move |_| scene::yarn_factors(&drawn.get()));
