@@ -130,9 +130,11 @@ export async function benchControl({ token, figIds, warmup, events, timeoutMs, p
       if (!check()) wake = check;
     });
 
-  /** In view now: any part of the figure inside the viewport. */
+  /** In view now: any part of the figure's picture (its first canvas that is not a paint layer;
+   * the figure itself when it has none) inside the viewport. A figure whose title or controls alone
+   * show has nothing on screen to repaint: the page draws a canvas only when it is near. */
   const inView = (f) => {
-    const r = f.getBoundingClientRect();
+    const r = (f.querySelector("canvas:not(.layer)") ?? f).getBoundingClientRect();
     return r.width > 0 && r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
   };
   // The figures in view that this control redraws (learnt in the probe and warm-up): the reader's
@@ -170,7 +172,9 @@ export async function benchControl({ token, figIds, warmup, events, timeoutMs, p
     const reported = new Map([...hit.keys()].map((f) => [f, drawMs(f)]));
     // The frame is produced before the next input; late extra redraws are counted. The reader's
     // clock waits for every figure in view that the control redraws.
-    const reader = await settled(t0, [...new Set([...set.filter(inView), ...visible])], limit);
+    // In view after this input's layout: a figure the control once redrew in view may have moved
+    // out of it (a text above it changed length), and then has nothing on screen to repaint.
+    const reader = await settled(t0, [...new Set([...set, ...visible])].filter(inView), limit);
     const redrawn = allTimed.filter((f) => drawnAt(f) > t0);
     if (learning) for (const f of redrawn) if (inView(f)) visible.add(f);
     const ends = redrawn.map(drawnAt);
