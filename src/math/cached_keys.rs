@@ -34,7 +34,6 @@
 //! arithmetic (transformers computes the angles in float32).
 
 use super::rope_scaling::{RopeScaling, RopeType};
-use std::f64::consts::PI;
 
 crate::names::named! {
     /// Which length-dependent RoPE the figure's example has.
@@ -125,12 +124,6 @@ pub fn frequencies_at(scaling: &RopeScaling, len: usize) -> Vec<f64> {
     let mut at = scaling.clone();
     at.seq_len = len;
     at.compute().0
-}
-
-/// `angle` wrapped into (−π, π].
-pub fn wrapped(angle: f64) -> f64 {
-    let w = angle.rem_euclid(2.0 * PI);
-    if w > PI { w - 2.0 * PI } else { w }
 }
 
 /// A cached key at `key` and the query at `query` (`key ≤ query`): the frequencies each was
@@ -233,14 +226,5 @@ mod tests {
         }
         // A key cached after the switch has the long factors too.
         assert!(!CachedKey::of(&l, 5000, 9000).changed());
-    }
-
-    #[test]
-    fn wrapping_stays_within_half_a_turn() {
-        for a in [-7.0, -PI, 0.0, PI, 3.5, 100.0] {
-            let w = wrapped(a);
-            assert!(w > -PI && w <= PI);
-            assert!(((a - w) / (2.0 * PI) - ((a - w) / (2.0 * PI)).round()).abs() < 1e-9);
-        }
     }
 }

@@ -72,6 +72,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn wrapping_stays_within_half_a_turn() {
+        for a in [-7.0, -PI, 0.0, PI, 3.5, 100.0] {
+            let w = wrap(a);
+            assert!(w > -PI && w <= PI);
+            assert!(((a - w) / (2.0 * PI) - ((a - w) / (2.0 * PI)).round()).abs() < 1e-9);
+        }
+    }
+
+    #[test]
     fn quarter_turns_reproduce_the_walkthrough_table() {
         // "Apple" = [1, 0], 90° per position: [0, 1], [−1, 0], [0, −1], then back.
         let apple = [1.0, 0.0];

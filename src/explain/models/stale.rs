@@ -275,7 +275,7 @@ pub fn pair_readout(c: &CachedKey, i: usize) -> String {
     };
     let (then_text, now_text) = two(then, now);
     let e = c.error(i);
-    let wrapped = crate::math::cached_keys::wrapped(e);
+    let wrapped = crate::math::plane::wrap(e);
     format!(
         "Pair {i}: ω = {then_text} for the key at {} ({}), {now_text} for the query ({}); the \
          key is off by {} rad{}.",

@@ -5,8 +5,9 @@
 
 use crate::chart::lines::{Corner, Extras, LinePlotSpec, Series, series_color};
 use crate::chart::theme::Theme;
-use crate::math::cached_keys::{CachedKey, Regime, example, wrapped};
+use crate::math::cached_keys::{CachedKey, Regime, example};
 use crate::math::layers::{Model, layer_rope};
+use crate::math::plane::wrap;
 use crate::math::rope_scaling::RopeScaling;
 use std::f64::consts::PI;
 
@@ -116,7 +117,7 @@ pub fn stale_spec(
     let n = c.now.len();
     let points: Vec<(f64, f64)> = (0..n).map(|i| (i as f64, error_y(c.error(i)))).collect();
     let felt: Vec<(f64, f64)> = (0..n)
-        .map(|i| (i as f64, error_y(wrapped(c.error(i)))))
+        .map(|i| (i as f64, error_y(wrap(c.error(i)))))
         .collect();
     let top = points.iter().map(|p| p.1).fold(PI.log10(), f64::max);
     let title = if c.changed() {

@@ -53,27 +53,28 @@ pub fn CachedKeys() -> impl IntoView {
     let findings = move || {
         let chosen = s.layer().get();
         rope.with(|r| {
-            let c = cached.get();
-            let (source, window) = shown.with(|m| {
-                let layer = m.model.layers.get(chosen);
-                (
-                    source_sentence(r, chosen, layer),
-                    window_sentence(r, layer, c.key, c.query),
-                )
-            });
-            let lines = [
-                source,
-                timeline_sentence(&r.scaling, r.regime, &c),
-                window,
-                error_sentence(&c),
-                score_sentence(&c),
-                cache_sentence(r.regime),
-            ];
-            lines
-                .into_iter()
-                .filter(|l| !l.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ")
+            cached.with(|c| {
+                let (source, window) = shown.with(|m| {
+                    let layer = m.model.layers.get(chosen);
+                    (
+                        source_sentence(r, chosen, layer),
+                        window_sentence(r, layer, c.key, c.query),
+                    )
+                });
+                let lines = [
+                    source,
+                    timeline_sentence(&r.scaling, r.regime, c),
+                    window,
+                    error_sentence(c),
+                    score_sentence(c),
+                    cache_sentence(r.regime),
+                ];
+                lines
+                    .into_iter()
+                    .filter(|l| !l.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
         })
     };
     let describe = move || {
