@@ -9,7 +9,10 @@
 //      missing or blocked, a 404 — the loading message says so at once;
 //   3. it still dispatches Trunk's `TrunkApplicationStarted` event with the wasm exports;
 //   4. to a link at the default settings, it shows the built page's copy of the book's first
-//      screen and a picture of its first figure until the app has built its own.
+//      screen and a picture of its first figure until the app has built its own;
+//   5. to an embed, it starts the downloads of the wasm modules its figure's chapter needs beside
+//      the main module's (the build's list, `data-embeds`: tools/embed-preload.mjs), instead of
+//      after the main module has loaded and the app has asked for them.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -45,6 +48,37 @@
 
   /** Takes the first screen's copy away (the app has built its own, or it panicked). If the app
    * cannot load at all, the copy stays readable under the loading message's failure. */
+  /**
+   * Preloads the modules of the embedded figure (the last `embed=` of the query, as the app reads
+   * it) that the build listed. The app's own requests for them (`__wasm_split.js`: fetch of the
+   * same URL, same-origin, CORS mode) take the preloaded responses. Without the list (`trunk
+   * serve`), or when it cannot be read, nothing is preloaded and the app fetches as before.
+   */
+  function preloadEmbed() {
+    var list = script && script.getAttribute("data-embeds");
+    var ids = query.getAll("embed");
+    var id = ids[ids.length - 1];
+    if (!list || !id || !window.fetch) return;
+    fetch(list)
+      .then(function (response) {
+        return response.ok ? response.json() : { groups: [] };
+      })
+      .then(function (embeds) {
+        (embeds.groups || []).forEach(function (group) {
+          if (group.figures.indexOf(id) < 0) return;
+          group.files.forEach(function (file) {
+            var link = document.createElement("link");
+            link.rel = "preload";
+            link.as = "fetch";
+            link.crossOrigin = "anonymous";
+            link.href = "./" + file;
+            document.head.appendChild(link);
+          });
+        });
+      })
+      .catch(function () {});
+  }
+
   function dropFirstView() {
     document.documentElement.classList.remove("first-view");
     var copy = document.querySelector(".first-screen");
@@ -172,6 +206,8 @@
       ok();
     }
   });
+
+  if (query.has("embed")) preloadEmbed();
 
   painted
     .then(function () {

@@ -26,7 +26,9 @@
 //                          byte for byte what `trunk build --release` writes.
 // Then the page gets a copy of the book's first screen, shown before the app has built its own
 // (tools/first-view.mjs, which opens the staged site in Chromium and draws the first figure's
-// pictures with `pe render`), and every text file gets its `.br` and `.gz` copies
+// pictures with `pe render`), a split build the list of the modules each embedded figure fetches,
+// which boot.js preloads for an embed (tools/embed-preload.mjs, from the same staged site), and
+// every text file gets its `.br` and `.gz` copies
 // (tools/precompress.mjs, Trunk's post-build hook). The site is assembled in DIST/.stage and
 // replaces DIST only when complete.
 // Tools come from PATH, as Trunk's offline mode takes them: wasm-bindgen at Cargo.lock's version
@@ -38,6 +40,7 @@ import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 
+import { embedPreloads } from "./embed-preload.mjs";
 import { firstView } from "./first-view.mjs";
 
 const ROOT = resolve(new URL("..", import.meta.url).pathname);
@@ -208,6 +211,10 @@ try {
   writeFileSync(join(STAGE, "index.html"), built);
   const first = await firstView(STAGE);
   console.log(`build: the first screen's copy, ${first.bytes} bytes of HTML and ${first.pictures} pictures`);
+  if (SPLIT) {
+    const embeds = await embedPreloads(STAGE);
+    console.log(`build: ${embeds.name}, what ${embeds.figures} embeds fetch besides the main module (${embeds.groups} lists)`);
+  }
   run("node", "tools/precompress.mjs", STAGE);
   // The finished site replaces the old one: a server pointed at DIST never sees half a build.
   const old = `${DIST}.old`;

@@ -46,6 +46,37 @@ test("an embedded figure fetches its own part's module and no other", async () =
   });
 });
 
+test("an embed starts its chapter's modules while the main module is still on its way, and fetches each once", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 720, height: 900 } });
+  const page = await context.newPage();
+  const wasm = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith(".wasm")) wasm.push(r.url().split("/").pop());
+  });
+  let seen;
+  const chapter = new Promise((ok) => (seen = ok));
+  page.on("request", (r) => {
+    if (/\/split_models-[0-9a-f]+\.wasm$/.test(r.url())) seen();
+  });
+  try {
+    // The main module is held back until chapter 5's module has been requested: without the
+    // build's preload list the app asks for it only once the main module has loaded, so this
+    // waits until its limit and fails.
+    let early = false;
+    await page.route(/\/pe-explorer-[0-9a-f]+_bg\.wasm$/, async (route) => {
+      early = await Promise.race([chapter.then(() => true), new Promise((ok) => setTimeout(() => ok(false), 5000))]);
+      await route.continue();
+    });
+    await page.goto(`${env.server.url}?embed=fig-models-layers`);
+    await page.waitForFunction(() => Number(document.querySelector(".embed #fig-models-layers")?.dataset.drawnAt) > 0, null, { timeout: 10000 });
+    assert.ok(early, "chapter 5's module was not requested while the main module was held");
+    assert.deepEqual(wasm, [...new Set(wasm)], "a module was requested twice (the preload was not used)");
+    assert.deepEqual(await chapterModules(page), ["models"]);
+  } finally {
+    await context.close();
+  }
+});
+
 test("the whole book fetches every chapter, and a link into chapter 4 lands on its figure", async () => {
   await onPage(env.browser, `${env.server.url}#fig-tab-alibi`, async (page) => {
     assert.deepEqual((await chapterModules(page)).sort(), [...LATER].sort());
