@@ -50,7 +50,7 @@ const fn pic(id: &'static str, title: &'static str) -> Figure {
 
 /// The chapters, in reading order (a table, one figure a row).
 #[rustfmt::skip]
-pub const CHAPTERS: [Chapter; 5] = [
+pub const CHAPTERS: [Chapter; 6] = [
     Chapter {
         id: "sinusoids",
         number: 1,
@@ -128,6 +128,14 @@ pub const CHAPTERS: [Chapter; 5] = [
             pic("fig-models-yarn", "DeepSeek's MLA and YaRN's two factors"),
             pic("fig-models-precision", "Positions in low precision"),
             pic("fig-models-stale", "Cached keys when the frequencies change"),
+        ],
+    },
+    Chapter {
+        id: "vision",
+        number: 6,
+        title: "Beyond a line: images and video",
+        figures: &[
+            pic("fig-vision-grid", "A grid of image patches"),
         ],
     },
 ];

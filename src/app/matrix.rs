@@ -33,6 +33,8 @@ pub struct MatrixPainter {
     frame: Option<Frame>,
     /// What the cells layer shows: the frame key and the matrix version it was painted for.
     cells: Option<(String, u64)>,
+    /// A cell outlined with the rows (the chosen patch of a grid).
+    cell: Option<(usize, usize)>,
 }
 
 /// The matrix a painter paints: row-major `values` with `stride` columns, and a `version` that
@@ -338,7 +340,12 @@ impl MatrixPainter {
         self.mark(surface, &layout, spec, highlight_rows)
     }
 
-    /// Redraws the row outlines (if there are or were any); returns the layout.
+    /// Outlines `cell` (with the rows given to the next paint), or none.
+    pub fn mark_cell(&mut self, cell: Option<(usize, usize)>) {
+        self.cell = cell;
+    }
+
+    /// Redraws the row and cell outlines (if there are or were any); returns the layout.
     fn mark(
         &mut self,
         surface: &Surface,
@@ -346,14 +353,15 @@ impl MatrixPainter {
         spec: &HeatmapSpec,
         highlight_rows: &[usize],
     ) -> Option<HeatmapLayout> {
+        let cell = self.cell;
         let layers = self.layers.as_mut()?;
-        if !highlight_rows.is_empty() || layers.marked {
+        if !highlight_rows.is_empty() || cell.is_some() || layers.marked {
             mark_rows(
                 layers,
                 layout,
                 spec,
                 surface.backing_ratio(),
-                highlight_rows,
+                (highlight_rows, cell),
             )?;
         }
         Some(layout.clone())
@@ -388,14 +396,14 @@ impl MatrixPainter {
     }
 }
 
-/// Redraws the marks layer: the outline of every row in `rows`, over the plot rectangle of
-/// `layout` and a margin for the stroke.
+/// Redraws the marks layer: the outline of every row in `rows` and of `cell`, over the plot
+/// rectangle of `layout` and a margin for the stroke.
 fn mark_rows(
     layers: &mut Layers,
     layout: &HeatmapLayout,
     spec: &HeatmapSpec,
     ratio: f64,
-    rows: &[usize],
+    (rows, cell): (&[usize], Option<(usize, usize)>),
 ) -> Option<()> {
     let pad = spec.theme.px(2.0) as i32 + 1;
     let (w, h) = (
@@ -423,8 +431,11 @@ fn mark_rows(
     for &row in rows {
         heatmap::draw_row_highlight(&root, &local, row, &spec.theme).ok()?;
     }
+    if let Some(cell) = cell {
+        heatmap::draw_cell_highlight(&root, &local, cell, &spec.theme).ok()?;
+    }
     root.present().ok()?;
-    layers.marked = !rows.is_empty();
+    layers.marked = !rows.is_empty() || cell.is_some();
     Some(())
 }
 

@@ -89,6 +89,7 @@ pub fn provide_app_state() -> (AppState, Option<&'static str>) {
     let order = state.order.view();
     let naive = state.naive.view();
     let (rope, context, tables, models) = (state.rope, state.context, state.tables, state.models);
+    let vision = state.vision;
     let link = url::sync_to_url(Memo::new(move |_| {
         let mut pairs = order.get().to_query();
         pairs.extend(naive.get().to_query());
@@ -97,6 +98,7 @@ pub fn provide_app_state() -> (AppState, Option<&'static str>) {
         pairs.extend(context.get().to_query());
         pairs.extend(tables.get().to_query());
         pairs.extend(models.get().to_query());
+        pairs.extend(vision.get().to_query());
         pairs.extend(theme.choice.get().to_query());
         if let Some(id) = embedded {
             pairs.push((crate::params::EMBED_KEY, id.to_string()));

@@ -108,6 +108,17 @@ impl HeatmapLayout {
         ))
     }
 
+    /// The backend-pixel rectangle `(x0, y0, x1, y1)` of cell `(row, col)`.
+    pub fn cell_rect(&self, row: usize, col: usize) -> Option<(i32, i32, i32, i32)> {
+        let (_, y0, _, y1) = self.row_rect(row)?;
+        if !self.cols.contains(&col) {
+            return None;
+        }
+        let w = self.width() as f64 / self.cols.len() as f64;
+        let x0 = f64::from(self.x.start) + (col - self.cols.start) as f64 * w;
+        Some((x0.floor() as i32, y0, (x0 + w).ceil() as i32, y1))
+    }
+
     /// Width of the plot rectangle in backend pixels (at least 1).
     pub fn width(&self) -> u32 {
         (self.x.end - self.x.start).max(1) as u32
@@ -237,6 +248,20 @@ pub fn draw_row_highlight<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     if let Some((x0, y0, x1, y1)) = layout.row_rect(row) {
+        let style = ShapeStyle::from(theme.highlight).stroke_width(theme.px(2.0));
+        root.draw(&Rectangle::new([(x0, y0 - 1), (x1, y1)], style))?;
+    }
+    Ok(())
+}
+
+/// Outlines one cell (the chosen patch of a grid) over the painted cells.
+pub fn draw_cell_highlight<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    layout: &HeatmapLayout,
+    (row, col): (usize, usize),
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    if let Some((x0, y0, x1, y1)) = layout.cell_rect(row, col) {
         let style = ShapeStyle::from(theme.highlight).stroke_width(theme.px(2.0));
         root.draw(&Rectangle::new([(x0, y0 - 1), (x1, y1)], style))?;
     }

@@ -10,6 +10,7 @@ pub mod models;
 pub mod rope;
 pub mod sinusoids;
 pub mod tables;
+pub mod vision;
 
 /// The angle between two readings of a hand turned by `angle` radians, in degrees (0 … 180):
 /// angles compared modulo 360°.

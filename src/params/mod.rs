@@ -11,6 +11,7 @@ pub mod models;
 pub mod rope;
 pub mod sinusoids;
 pub mod tables;
+pub mod vision;
 
 pub use decl::Declared;
 pub use sinusoids::*;
@@ -33,6 +34,8 @@ pub struct Views {
     pub tables: tables::TablesView,
     /// Chapter 5, today's models.
     pub models: models::ModelsView,
+    /// Chapter 6, beyond a line: images and video.
+    pub vision: vision::VisionView,
 }
 
 /// The query key naming the one figure a page embeds (`?embed=fig-heatmap`): not a state key, it
@@ -46,6 +49,7 @@ pub fn state_keys() -> impl Iterator<Item = &'static str> {
         .chain(context::TABLE.keys())
         .chain(tables::TABLE.keys())
         .chain(models::TABLE.keys())
+        .chain(vision::TABLE.keys())
         .chain(["theme"])
 }
 
@@ -70,6 +74,8 @@ impl Views {
         notices.extend(more);
         let (models, more) = models::ModelsView::from_query(pairs);
         notices.extend(more);
+        let (vision, more) = vision::VisionView::from_query(pairs);
+        notices.extend(more);
         let views = Views {
             sinusoidal,
             order,
@@ -78,6 +84,7 @@ impl Views {
             context,
             tables,
             models,
+            vision,
         };
         (views, notices)
     }
@@ -304,6 +311,35 @@ pub fn parse_even(
     }
 }
 
+/// [`parse_usize`] for a value that must be a multiple of `step` (4: a vision head, whose rows
+/// and columns each take half of it in pairs): one between multiples rounds down, or up to the
+/// first multiple at the range's start.
+pub fn parse_multiple(
+    what: &str,
+    text: &str,
+    range: (usize, usize),
+    fallback: usize,
+    step: usize,
+) -> (usize, Option<Notice>) {
+    let (v, notice) = parse_usize(what, text, range, fallback);
+    if v % step == 0 {
+        return (v, notice);
+    }
+    let down = v - v % step;
+    let m = if down >= range.0.max(step) {
+        down
+    } else {
+        down + step
+    };
+    let notice = notice.or_else(|| {
+        Some(Notice(format!(
+            "{what} = {v} is not a multiple of {step} (the rows and the columns each turn half \
+             of the head, in pairs); using {m}."
+        )))
+    });
+    (m, notice)
+}
+
 /// Parses and clamps a float from text; see [`parse_usize`].
 pub fn parse_f64(
     what: &str,
@@ -443,6 +479,7 @@ mod tests {
         decl::check_table(&context::TABLE, context::PREFIX);
         decl::check_table(&tables::TABLE, tables::PREFIX);
         decl::check_table(&models::TABLE, models::PREFIX);
+        decl::check_table(&vision::TABLE, vision::PREFIX);
     }
 
     #[test]

@@ -139,7 +139,7 @@ crate::params::listed::fields! { $
             kind: Kind::Int {
                 name: "r.rot (rotary_dim)",
                 range: Range::Of(|v| (2, v.dim)),
-                even: true,
+                step: 2,
                 get: |v| v.rotary_dim,
                 set: |v, x| v.rotary_dim = x,
             },

@@ -13,6 +13,7 @@ pub mod rope;
 pub mod sinusoids;
 pub mod svg;
 pub mod tables;
+pub mod vision;
 
 use crate::params::Declared;
 use std::fmt::Write as _;
@@ -65,6 +66,8 @@ pub struct MatrixPanel {
     pub toeplitz: bool,
     /// Rows outlined.
     pub outlines: Vec<usize>,
+    /// A cell outlined (the chosen patch of a grid), if any.
+    pub cell: Option<(usize, usize)>,
 }
 
 impl MatrixPanel {
@@ -232,6 +235,7 @@ pub fn builders(chapter: &str) -> Vec<(&'static str, Build)> {
         "context" => context::PICTURES.to_vec(),
         "tables" => tables::PICTURES.to_vec(),
         "models" => models::PICTURES.to_vec(),
+        "vision" => vision::PICTURES.to_vec(),
         _ => Vec::new(),
     }
 }
@@ -272,6 +276,7 @@ fn chapter_query(chapter: &str, views: &Views) -> Vec<(&'static str, String)> {
         }
         "context" => views.context.to_query(),
         "models" => views.models.to_query(),
+        "vision" => views.vision.to_query(),
         _ => views.tables.to_query(),
     }
 }

@@ -92,6 +92,7 @@ pub fn attention(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         stride,
         toeplitz: false,
         outlines,
+        cell: None,
     };
     vec![(Panel::Matrix(panel), Height::Rule(attention_height))]
 }
@@ -206,6 +207,7 @@ pub fn naive(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
                 stride: bits as usize,
                 toeplitz: false,
                 outlines: Vec::new(),
+                cell: None,
             }),
             Height::Rule(naive_table_height),
         ),
@@ -216,6 +218,7 @@ pub fn naive(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
                 stride: p.dim,
                 toeplitz: false,
                 outlines: Vec::new(),
+                cell: None,
             }),
             Height::Rule(naive_table_height),
         ),
@@ -251,6 +254,7 @@ pub fn heatmap(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         stride: p.dim,
         toeplitz: false,
         outlines: vec![s.pos.min(p.positions - 1)],
+        cell: None,
     };
     vec![(Panel::Matrix(panel), Height::Rule(heatmap_height))]
 }
@@ -427,6 +431,7 @@ pub fn similarity(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
                 stride: n,
                 toeplitz: false,
                 outlines: vec![at],
+                cell: None,
             }),
             Height::Rule(similarity_matrix_height),
         ),

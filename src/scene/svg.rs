@@ -114,6 +114,9 @@ pub fn draw<DB: DrawingBackend>(
             for &row in &m.outlines {
                 heatmap::draw_row_highlight(root, &layout, row, &m.spec.theme).map_err(err)?;
             }
+            if let Some(cell) = m.cell {
+                heatmap::draw_cell_highlight(root, &layout, cell, &m.spec.theme).map_err(err)?;
+            }
             Ok(())
         }
         Panel::Clocks(spec) => clock::draw(root, spec).map(|_| ()).map_err(err),

@@ -37,7 +37,7 @@ async function registry() {
 }
 
 /** One non-default state key per chapter, to see it survive the round trip. */
-const STATE = { sinusoids: ["n", "64"], rope: ["r.d", "64"], context: ["c.s", "8"], tables: ["t.h", "12"], models: ["m.L", "4096"] };
+const STATE = { sinusoids: ["n", "64"], rope: ["r.d", "64"], context: ["c.s", "8"], tables: ["t.h", "12"], models: ["m.L", "4096"], vision: ["v.rows", "9"] };
 
 test("every figure embeds alone, draws, and links to the full page in the same state", async (t) => {
   const figures = await registry();

@@ -10,7 +10,7 @@ import { bookMounted, onPage, shareBrowser } from "./harness.mjs";
 
 const env = shareBrowser();
 const DIST = resolve(new URL("../../dist", import.meta.url).pathname);
-const LATER = ["sinusoids_rest", "rope", "context", "tables", "models"];
+const LATER = ["sinusoids_rest", "rope", "context", "tables", "models", "vision"];
 
 /** The chapter modules the page fetched (`split_rope-<hash>.wasm` → "rope"). */
 function chapterModules(page) {

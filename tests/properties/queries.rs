@@ -60,10 +60,32 @@ proptest! {
         written.extend(views.context.to_query());
         written.extend(views.tables.to_query());
         written.extend(views.models.to_query());
+        written.extend(views.vision.to_query());
         let link = params::build_query(&written);
         let (back, notices) = params::Views::from_query(&params::parse_query(&link));
         prop_assert!(notices.is_empty(), "{link}: {notices:?}");
         prop_assert_eq!(back, views, "{}", link);
+    }
+
+    /// Whatever the URL holds for chapter 6, reading it never panics, every value lands inside
+    /// its range, and the patch-grid figure draws finite scores on a scale that holds them.
+    #[test]
+    fn any_vision_query_gives_valid_state(
+        query in "[a-z.=&%0-9,+-]{0,80}",
+        key in prop::sample::select(params::vision::TABLE.keys().collect::<Vec<_>>()),
+        value in "\\PC{0,24}",
+    ) {
+        use pe_explorer::params::vision::{GRID, VISION_HEAD_DIM, VisionView};
+        let mut pairs = params::parse_query(&query);
+        pairs.push((key.to_string(), value));
+        let (v, _) = VisionView::from_query(&pairs);
+        prop_assert!((GRID.0..=GRID.1).contains(&v.rows) && (GRID.0..=GRID.1).contains(&v.cols));
+        prop_assert!(v.row < v.rows && v.col < v.cols);
+        prop_assert!((VISION_HEAD_DIM.0..=VISION_HEAD_DIM.1).contains(&v.head_dim));
+        prop_assert_eq!(v.head_dim % 4, 0);
+        let s = pe_explorer::scene::vision::scores(&v);
+        prop_assert_eq!(s.axial.len(), v.rows * v.cols);
+        prop_assert!(s.axial.iter().chain(&s.flat).all(|x| x.is_finite() && x.abs() <= s.bound));
     }
 
     /// Whatever the URL holds for chapter 2, reading it never panics, every value lands inside

@@ -15,6 +15,7 @@ pub mod models;
 pub mod rope;
 pub mod sinusoids;
 pub mod tables;
+pub mod vision;
 
 use leptos::prelude::*;
 
@@ -23,6 +24,7 @@ use super::state::context::ContextState;
 use super::state::models::ModelsState;
 use super::state::rope::RopeState;
 use super::state::tables::TablesState;
+use super::state::vision::VisionState;
 use super::state::{self, AppState};
 pub use super::units::{Code, Part, Unit, with_code};
 use crate::scene;
@@ -76,6 +78,15 @@ static MODELS: Code = Code {
     rest: None,
 };
 
+static VISION: Code = Code {
+    enter: || state::enter(app().vision, VisionState::new, VisionState::view),
+    page: || view! { <vision::Vision /> }.into_any(),
+    figure: vision::figure,
+    panel: None,
+    pictures: scene::vision::PICTURES,
+    rest: None,
+};
+
 /// The page's state.
 fn app() -> AppState {
     expect_context::<AppState>()
@@ -105,9 +116,15 @@ split_point! {
     fn models_code() -> &'static Code { &MODELS }
 }
 
+split_point! {
+    vision:
+    /// Chapter 6's code.
+    fn vision_code() -> &'static Code { &VISION }
+}
+
 /// The chapters, in the book's order. Chapter 1's opening holds the first figure and is always in
 /// the main module.
-pub const UNITS: [Unit; 5] = [
+pub const UNITS: [Unit; 6] = [
     Unit {
         id: "sinusoids",
         part: Part::Whole,
@@ -136,6 +153,12 @@ pub const UNITS: [Unit; 5] = [
         id: "models",
         part: Part::Whole,
         code: || Box::pin(models_code()),
+        own_module: true,
+    },
+    Unit {
+        id: "vision",
+        part: Part::Whole,
+        code: || Box::pin(vision_code()),
         own_module: true,
     },
 ];

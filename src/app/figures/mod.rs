@@ -7,3 +7,4 @@ pub mod models;
 pub mod rope;
 pub mod sinusoids;
 pub mod tables;
+pub mod vision;

@@ -8,6 +8,7 @@ pub mod models;
 pub mod rope;
 mod signals;
 pub mod tables;
+pub mod vision;
 
 use leptos::prelude::*;
 
@@ -18,9 +19,13 @@ use crate::params::context::ContextView;
 use crate::params::models::ModelsView;
 use crate::params::rope::RopeView;
 use crate::params::tables::TablesView;
+use crate::params::vision::VisionView;
 use crate::params::{NaiveView, Notice, OrderView, SinusoidalView, Views};
 #[cfg(doc)]
-use {context::ContextState, models::ModelsState, rope::RopeState, tables::TablesState};
+use {
+    context::ContextState, models::ModelsState, rope::RopeState, tables::TablesState,
+    vision::VisionState,
+};
 
 /// Messages about inputs that were clamped or refused, shown in the notice bar until dismissed.
 #[derive(Clone, Copy)]
@@ -223,6 +228,8 @@ pub struct AppState {
     pub tables: RwSignal<TablesView>,
     /// Chapter 5, today's models: the same, for [`ModelsState`].
     pub models: RwSignal<ModelsView>,
+    /// Chapter 6, beyond a line: the same, for [`VisionState`].
+    pub vision: RwSignal<VisionView>,
     /// Notices for the reader.
     pub notices: Notices,
 }
@@ -239,6 +246,7 @@ impl AppState {
             context: RwSignal::new(views.context),
             tables: RwSignal::new(views.tables),
             models: RwSignal::new(views.models),
+            vision: RwSignal::new(views.vision),
             notices: Notices(RwSignal::new(notices.into_iter().map(|n| n.0).collect())),
         }
     }

@@ -9,7 +9,7 @@
 //! positions) are `late`: read after every other key, once the table's `fit` has fitted the value
 //! to what was read.
 
-use super::{Notice, format_number, parse_even, parse_f64, parse_usize, quote};
+use super::{Notice, format_number, parse_even, parse_f64, parse_multiple, parse_usize, quote};
 
 #[cfg(test)]
 mod check;
@@ -18,15 +18,16 @@ pub use check::{check_round_trip, check_table};
 
 /// How one parameter is read from a link's text and written back.
 pub enum Kind<V: 'static> {
-    /// A whole number within a range (decimals round, out-of-range values clamp); with `even`,
-    /// odd values round down to even.
+    /// A whole number within a range (decimals round, out-of-range values clamp); with a `step`
+    /// above 1, a value between multiples of it rounds down to one (up at the range's start).
     Int {
         /// Its name in notices (`r.d (head_dim)`).
         name: &'static str,
         /// Its range: fixed, or of the view read so far (then the row is late).
         range: Range<V>,
-        /// Coordinates turn in pairs: only even values.
-        even: bool,
+        /// Only multiples of this (1: any; 2: coordinates turn in pairs; 4: a head split between
+        /// two axes, each turning pairs).
+        step: usize,
         /// Reads it from the view.
         get: fn(&V) -> usize,
         /// Stores it in the view.
@@ -119,7 +120,7 @@ impl<V> Param<V> {
             Kind::Int {
                 name,
                 range,
-                even,
+                step,
                 get,
                 set,
             } => {
@@ -127,8 +128,11 @@ impl<V> Param<V> {
                     Range::Fixed(b) => *b,
                     Range::Of(of) => of(view),
                 };
-                let parse = if *even { parse_even } else { parse_usize };
-                let (x, notice) = parse(name, text, bounds, get(view));
+                let (x, notice) = match step {
+                    1 => parse_usize(name, text, bounds, get(view)),
+                    2 => parse_even(name, text, bounds, get(view)),
+                    _ => parse_multiple(name, text, bounds, get(view), *step),
+                };
                 set(view, x);
                 notice
             }
@@ -313,11 +317,25 @@ pub const fn int_row<V>(
         Kind::Int {
             name,
             range,
-            even: false,
+            step: 1,
             get,
             set,
         },
     )
+}
+
+/// A whole number in `range` that is a multiple of `step`.
+const fn stepped_row<V>(
+    (key, name, range): (&'static str, &'static str, (usize, usize)),
+    get: fn(&V) -> usize,
+    set: fn(&mut V, usize),
+    multiple: usize,
+) -> Param<V> {
+    let mut param = int_row(key, name, range, get, set);
+    if let Kind::Int { step, .. } = &mut param.kind {
+        *step = multiple;
+    }
+    param
 }
 
 /// An even whole number in `range` (a head_dim: coordinates turn in pairs).
@@ -328,11 +346,19 @@ pub const fn even_row<V>(
     get: fn(&V) -> usize,
     set: fn(&mut V, usize),
 ) -> Param<V> {
-    let mut param = int_row(key, name, range, get, set);
-    if let Kind::Int { even, .. } = &mut param.kind {
-        *even = true;
-    }
-    param
+    stepped_row((key, name, range), get, set, 2)
+}
+
+/// A whole number in `range` that is a multiple of 4 (a vision head_dim: the rows and the
+/// columns each take half of it, turning in pairs).
+pub const fn quarter_row<V>(
+    key: &'static str,
+    name: &'static str,
+    range: (usize, usize),
+    get: fn(&V) -> usize,
+    set: fn(&mut V, usize),
+) -> Param<V> {
+    stepped_row((key, name, range), get, set, 4)
 }
 
 /// A whole number whose range depends on the other keys (read after them).
@@ -349,7 +375,7 @@ pub const fn int_within_row<V>(
         Kind::Int {
             name,
             range,
-            even: false,
+            step: 1,
             get,
             set,
         },
@@ -445,6 +471,8 @@ ranged_rows! { $
     int => int_row;
     /// `even!(key, name, range, field)`: an even whole number in `range`, the view's `field`.
     even => even_row;
+    /// `quarter!(key, name, range, field)`: a multiple of 4 in `range`, the view's `field`.
+    quarter => quarter_row;
     /// `int_within!(key, name, |v| range, field)`: a whole number whose range depends on the
     /// other keys (read after them), the view's `field`.
     int_within => int_within_row;
@@ -519,7 +547,9 @@ macro_rules! sentence {
     };
 }
 
-pub(crate) use {even, field_row, flag, float, int, int_within, list, named, seed, sentence};
+pub(crate) use {
+    even, field_row, flag, float, int, int_within, list, named, quarter, seed, sentence,
+};
 
 impl<V> Param<V> {
     /// The same row, left out of a link when `omit` holds (instead of when it writes as the

@@ -120,6 +120,7 @@ pub fn scores(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         stride: n,
         toeplitz: true,
         outlines: vec![r.current_pos()],
+        cell: None,
     };
     vec![
         (Panel::Matrix(matrix), Height::Rule(scores_matrix_height)),

@@ -151,6 +151,7 @@ pub fn wheels(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         stride: d,
         toeplitz: false,
         outlines: Vec::new(),
+        cell: None,
     };
     vec![
         (

@@ -226,6 +226,7 @@ pub fn alibi(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         stride: n,
         toeplitz: false,
         outlines: Vec::new(),
+        cell: None,
     };
     vec![
         (Panel::Matrix(matrix), Height::Rule(alibi_height)),

@@ -30,6 +30,7 @@ fn dense(spec: HeatmapSpec, values: Vec<f64>, stride: usize) -> Panel {
         stride,
         toeplitz: false,
         outlines: Vec::new(),
+        cell: None,
     })
 }
 

@@ -27,6 +27,7 @@ fn toeplitz(spec: HeatmapSpec, diagonals: Vec<f64>, n: usize) -> Panel {
         stride: n,
         toeplitz: true,
         outlines: Vec::new(),
+        cell: None,
     })
 }
 

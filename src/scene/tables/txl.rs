@@ -118,6 +118,7 @@ pub fn txl(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         stride: tokens.len(),
         toeplitz: false,
         outlines: Vec::new(),
+        cell: None,
     };
     vec![(Panel::Matrix(panel), Height::Rule(txl_height))]
 }

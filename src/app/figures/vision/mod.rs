@@ -1,0 +1,3 @@
+//! Chapter 6's figures ("Beyond a line").
+
+pub mod grid;

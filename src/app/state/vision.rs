@@ -1,0 +1,79 @@
+//! Chapter 6's state ("Beyond a line"): one signal per control, the chosen patch inside the grid
+//! and the grid's scores, memoised once.
+
+use leptos::prelude::*;
+
+use super::signals::view_signals;
+
+use crate::params::vision::VisionView;
+use crate::scene::vision::{GridScores, scores};
+
+crate::params::vision::vision_fields!(view_signals {
+    /// The chapter's controls, one signal per parameter of [`VisionView`]. Read `row` and `col`
+    /// through [`VisionState::patch`].
+    pub struct VisionSignals for VisionView;
+    /// The chapter's state: the signals of [`VisionSignals`] as its own fields, and the memos its
+    /// figures read.
+    pub struct VisionState {
+        derived: Derived,
+    }
+});
+
+#[derive(Clone, Copy)]
+struct Derived {
+    view: Memo<VisionView>,
+    patch: Memo<(usize, usize)>,
+    scores: Memo<GridScores>,
+}
+
+impl VisionState {
+    /// Signals holding `v`, and the memos derived from them.
+    pub fn new(v: VisionView) -> VisionState {
+        let signals = VisionSignals::new(v);
+        let VisionSignals {
+            rows,
+            cols,
+            row,
+            col,
+            ..
+        } = signals;
+        let patch = Memo::new(move |_| {
+            (
+                row.get().min(rows.get().saturating_sub(1)),
+                col.get().min(cols.get().saturating_sub(1)),
+            )
+        });
+        let view = Memo::new(move |_| {
+            let (row, col) = patch.get();
+            VisionView {
+                row,
+                col,
+                ..signals.tracked()
+            }
+        });
+        let scores = Memo::new(move |_| view.with(scores));
+        VisionState::assemble(
+            signals,
+            Derived {
+                view,
+                patch,
+                scores,
+            },
+        )
+    }
+
+    /// The whole view (for the URL and the figure).
+    pub fn view(self) -> Memo<VisionView> {
+        self.derived.view
+    }
+
+    /// The chosen patch, inside the grid.
+    pub fn patch(self) -> Memo<(usize, usize)> {
+        self.derived.patch
+    }
+
+    /// Both grids' scores with the chosen patch.
+    pub fn scores(self) -> Memo<GridScores> {
+        self.derived.scores
+    }
+}

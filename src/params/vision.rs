@@ -1,0 +1,102 @@
+//! Chapter 6, "Beyond a line": its URL keys (prefix `v.`) and the view they parse into — the grid
+//! of image patches, the patch chosen in it, the vision head's size and where q and k come from.
+
+use super::listed::{declared, view_struct};
+use super::rope::QkSource;
+
+/// The chapter's key prefix.
+pub const PREFIX: &str = "v.";
+
+/// Rows and columns of the patch grid: 1 … 32 each (Qwen2.5-VL cuts a 448 × 448 image into
+/// 32 × 32 patches of 14 pixels).
+pub const GRID: (usize, usize) = (1, 32);
+
+/// A vision head's coordinates: a multiple of 4 from 4 to 256 (the rows and the columns each turn
+/// half of them, in pairs; Qwen2.5-VL's vision heads have 80).
+pub const VISION_HEAD_DIM: (usize, usize) = (4, 256);
+
+crate::params::listed::fields! { $
+    /// Chapter 6's parameters, each one row ([`super::listed`]): [`VisionView`], its [`TABLE`]
+    /// and the app's signals are written from this list.
+    vision_fields
+    listed {
+        /// Rows of the patch grid.
+        rows: usize = 12 => int!("v.rows", "v.rows (grid rows)", GRID),
+        /// Columns of the patch grid.
+        cols: usize = 16 => int!("v.cols", "v.cols (grid columns)", GRID),
+        /// The chosen patch's row, from 0.
+        row: usize = 5 => int_within!("v.r", "v.r (patch row)", |v| (0, v.rows.saturating_sub(1))),
+        /// The chosen patch's column, from 0.
+        col: usize = 7 => int_within!("v.c", "v.c (patch column)", |v| (0, v.cols.saturating_sub(1))),
+        /// The vision head's coordinates (a multiple of 4).
+        head_dim: usize = 80 => quarter!("v.hd", "v.hd (head_dim)", VISION_HEAD_DIM),
+        /// Where q and k come from.
+        qk: crate::params::rope::QkSource = QkSource::Ones => named!("v.qk", QkSource),
+        /// The seed of the random q and k.
+        seed: u64 = 0 => seed!("v.seed"),
+    }
+    own {}
+}
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // read by the app's state
+pub(crate) use vision_fields;
+
+vision_fields!(view_struct {
+    /// The chapter's controls.
+    #[derive(Clone, Debug, PartialEq)]
+    VisionView
+});
+
+impl VisionView {
+    /// The chosen patch, inside the grid.
+    pub fn patch(&self) -> (usize, usize) {
+        (
+            self.row.min(self.rows.saturating_sub(1)),
+            self.col.min(self.cols.saturating_sub(1)),
+        )
+    }
+}
+
+vision_fields!(rows declared {
+    TABLE VisionView,
+    |v| (v.row, v.col) = v.patch();
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{Declared, parse_query};
+
+    #[test]
+    fn every_written_key_is_a_declared_key_and_reads_back() {
+        let view = VisionView {
+            rows: 7,
+            cols: 30,
+            row: 6,
+            col: 29,
+            head_dim: 128,
+            qk: QkSource::Random,
+            seed: 42,
+        };
+        crate::params::decl::check_round_trip(&TABLE, &view);
+    }
+
+    #[test]
+    fn bad_values_clamp_with_notices() {
+        let (v, notices) =
+            VisionView::from_query(&parse_query("v.rows=0&v.cols=99&v.r=5&v.c=40&v.hd=82"));
+        assert_eq!((v.rows, v.cols), (1, 32));
+        assert_eq!((v.row, v.col), (0, 31));
+        assert_eq!(v.head_dim, 80);
+        assert_eq!(notices.len(), 5, "{notices:?}");
+        assert!(
+            notices
+                .iter()
+                .any(|n| n.0.contains("is not a multiple of 4")),
+            "{notices:?}"
+        );
+        let (v, _) = VisionView::from_query(&parse_query("v.hd=5"));
+        assert_eq!(v.head_dim, 4);
+        let (v, _) = VisionView::from_query(&parse_query("v.hd=3"));
+        assert_eq!(v.head_dim, 4);
+    }
+}

@@ -1,0 +1,121 @@
+// Chapter 6 ("Beyond a line") in a real browser: the patch grid draws both grids, every control it
+// declares repaints it, its readout and finding carry the scores of Qwen2.5-VL's axial vision
+// RoPE as written here in JavaScript from transformers 5.24's Python, its CSV is `pe render`'s,
+// the chosen patch goes into the link, and the chapter fits a phone.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { onPage, shareBrowser, showFigure } from "./harness.mjs";
+import { canvasStats, declaredControlsRepaint, installHelpers } from "./figures.mjs";
+
+const env = shareBrowser();
+const FIGURES = ["fig-vision-grid"];
+const pe = fileURLToPath(new URL("../../target/debug/pe", import.meta.url));
+
+/** q·k for q = k = all ones under Qwen2.5-VL's vision RoPE (head_dim/4 frequencies
+ * 1 / 10000^(2i / (head_dim/2)), rows on the first half of the pairs, columns on the second):
+ * each pair adds 2·cos of its angle difference. */
+function axialOnes(headDim, [r0, c0], [r, c]) {
+  let s = 0;
+  for (let i = 0; i < headDim / 4; i++) {
+    const w = 1 / 10000 ** ((2 * i) / (headDim / 2));
+    s += 2 * Math.cos((r - r0) * w) + 2 * Math.cos((c - c0) * w);
+  }
+  return s;
+}
+
+/** The same for 1D RoPE over the whole head, the grid read row by row (`cols` per row). */
+function lineOnes(headDim, cols, [r0, c0], [r, c]) {
+  const d = r * cols + c - (r0 * cols + c0);
+  let s = 0;
+  for (let i = 0; i < headDim / 2; i++) s += 2 * Math.cos(d / 10000 ** ((2 * i) / headDim));
+  return s;
+}
+
+async function drawn(page) {
+  await showFigure(page, "fig-vision-grid");
+  await page.waitForFunction(() => Number(document.getElementById("fig-vision-grid")?.dataset.drawnAt) > 0);
+}
+
+test("the patch grid draws both grids, with no console error", async () => {
+  await onPage(env.browser, `${env.server.url}?#vision`, async (page) => {
+    await installHelpers(page);
+    await drawn(page);
+    const stats = await canvasStats(page, "fig-vision-grid");
+    assert.equal(stats.length, 2);
+    for (const s of stats) assert.ok(s.colours > 20 && s.width > 50, JSON.stringify(s));
+  });
+});
+
+test("each control the patch grid declares repaints it", async (t) => {
+  await onPage(env.browser, `${env.server.url}?`, async (page) => {
+    await declaredControlsRepaint(t, page, { url: `${env.server.url}?`, chapter: "vision", figures: FIGURES });
+  });
+});
+
+test("the finding and the keyboard readout give the scores of the vision encoder's RoPE", async () => {
+  const query = "v.rows=6&v.cols=9&v.r=5&v.c=8&v.hd=80";
+  await onPage(env.browser, `${env.server.url}?${query}#fig-vision-grid`, async (page) => {
+    await drawn(page);
+    const at = [5, 8];
+    const finding = await page.textContent("#fig-vision-grid .finding");
+    // The last row and column: the neighbours are one row up and one column left.
+    const up = axialOnes(80, at, [4, 8]).toFixed(3);
+    const left = axialOnes(80, at, [5, 7]).toFixed(3);
+    assert.equal(up, left);
+    assert.ok(finding.includes(`the patch one row up of (5, 8) scores ${up}, the patch one column left ${left}, the same`), finding);
+    assert.ok(finding.includes(`is 9 positions away and scores ${lineOnes(80, 9, at, [4, 8]).toFixed(3)}`), finding);
+    assert.ok(finding.includes(`is 1 position away and scores ${lineOnes(80, 9, at, [5, 7]).toFixed(3)}`), finding);
+    const canvas = "#fig-vision-grid canvas:not(.layer) >> nth=0";
+    await page.focus(canvas);
+    await page.keyboard.press("Home");
+    let text = await page.textContent("#fig-vision-grid-readout");
+    assert.ok(text.startsWith("Patch (0, 0): 5 rows and 8 columns from (5, 8)"), text);
+    assert.ok(text.includes(`axial score ${axialOnes(80, at, [0, 0]).toFixed(3)}`), text);
+    assert.ok(text.includes(`53 places away in the line, score ${lineOnes(80, 9, at, [0, 0]).toFixed(3)}`), text);
+    await page.keyboard.press("ArrowRight");
+    text = await page.textContent("#fig-vision-grid-readout");
+    assert.ok(text.startsWith("Patch (0, 1): 5 rows and 7 columns"), text);
+  });
+});
+
+test("the CSV is pe render's, and the chosen patch goes into the link", async () => {
+  const query = "v.rows=5&v.cols=7&v.r=2&v.c=3&v.hd=16&v.qk=random&v.seed=9";
+  await onPage(env.browser, `${env.server.url}?${query}#fig-vision-grid`, async (page) => {
+    await drawn(page);
+    await page.click("#fig-vision-grid .figure-download");
+    const [file] = await Promise.all([page.waitForEvent("download"), page.click("#fig-vision-grid .figure-csv")]);
+    const onPageCsv = readFileSync(await file.path(), "utf8");
+    const out = join(mkdtempSync(join(tmpdir(), "pe-vision-")), "fig.csv");
+    execFileSync(pe, ["render", "fig-vision-grid", "--format", "csv", "--query", query, "--out", out]);
+    const rows = (text) => text.split("\n").filter((l) => l && !l.startsWith("#"));
+    const [a, b] = [rows(onPageCsv), rows(readFileSync(out, "utf8"))];
+    assert.ok(a.length >= 10, onPageCsv);
+    assert.equal(a.length, b.length);
+    a.forEach((line, k) => {
+      const [x, y] = [line.split(","), b[k].split(",")];
+      x.forEach((c, j) => {
+        const [u, v] = [Number(c), Number(y[j])];
+        assert.ok(c === y[j] || Math.abs(u - v) <= 1e-12 * Math.max(1, Math.abs(v)), `row ${k}, column ${j}: ${c} vs ${y[j]}`);
+      });
+    });
+    const slider = page.locator("#ctl-v-r");
+    await slider.focus();
+    await page.keyboard.press("End");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("v.r") === "4");
+  });
+});
+
+test("chapter 6 fits a 390 px phone", async () => {
+  await onPage(env.browser, `${env.server.url}?#vision`, { width: 390, height: 844 }, async (page) => {
+    for (const id of FIGURES) {
+      await showFigure(page, id);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= 390, `#${id}: the page is ${wide} px wide`);
+    }
+  });
+});
