@@ -12,8 +12,8 @@
 // Throttling is applied by Chromium itself (DevTools protocol: Network.emulateNetworkConditions,
 // Emulation.setCPUThrottlingRate), so the numbers are measured, not simulated as Lighthouse's are.
 // On a phone screen and on a desktop one, for a link to a figure of chapter 4 on the phone, and for
-// five embedded figures: the book's first, one of the rest of chapter 1, one of chapter 4 and two of
-// chapter 5.
+// seven embedded figures: the book's first, one of the rest of chapter 1, one of chapter 4, three of
+// chapter 5 and one of chapter 6.
 // Per run, from navigation start (performance.now() of the
 // page):
 //   - first contentful paint (the static header and introduction);
@@ -116,6 +116,7 @@ const SCREENS = [
   { name: "embed ?embed=fig-models-layers, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-models-layers" },
   { name: "embed ?embed=fig-models-precision, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-models-precision" },
   { name: "embed ?embed=fig-models-temperature, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-models-temperature" },
+  { name: "embed ?embed=fig-vision-grid, 720×900", options: { viewport: { width: 720, height: 900 } }, scroll: false, query: "?embed=fig-vision-grid" },
 ];
 
 async function oneRun(screen, server) {

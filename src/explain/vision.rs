@@ -136,11 +136,15 @@ pub fn describe(shape: (usize, usize), patch: (usize, usize), qk: QkSource) -> S
          score q·k with the patch at row {r}, column {c} (outlined), q and k {}. Left, axial 2D \
          RoPE: a patch's colour depends only on its row and column offsets from the outlined \
          patch. Right, the grid read row by row as one line of 1D RoPE: a patch's colour \
-         depends only on how many places apart the two are in that line, so a patch directly \
-         above or below is {cols} places away.",
+         depends only on how many places apart the two are in that line{}.",
         match qk {
             QkSource::Ones => "all ones",
             QkSource::Random => "seeded random vectors",
+        },
+        if rows > 1 {
+            format!(", so a patch directly above or below is {cols} places away")
+        } else {
+            String::new()
         }
     )
 }

@@ -123,7 +123,9 @@ pub struct Mrope {
 impl Mrope {
     /// Reads it from a config (`model_type` `qwen2_5_vl` or `qwen3_vl`), given the pairs per head
     /// its rotary embedding has. Qwen3-VL's section defaults to `[24, 20, 20]` as its rotary
-    /// embedding's does; Qwen2.5-VL's `tokens_per_second` to 2, its vision config's default.
+    /// embedding's does; Qwen2.5-VL's `tokens_per_second` to 4, the default of transformers
+    /// 5.24's `Qwen2_5_VLVisionConfig` field (its docstring says 41; the released checkpoints
+    /// write 2).
     pub fn from_config(config: &Value, pairs: usize) -> Result<Mrope, String> {
         let model_type = config.get("model_type").and_then(Value::as_str);
         let text = config.get("text_config").filter(|v| v.is_object());
@@ -140,7 +142,7 @@ impl Mrope {
                     .get("vision_config")
                     .and_then(|v| v.get("tokens_per_second"))
                 {
-                    None | Some(Value::Null) => 2,
+                    None | Some(Value::Null) => 4,
                     Some(v) => v
                         .as_u64()
                         .filter(|&n| (1..=1000).contains(&n))
@@ -352,6 +354,18 @@ mod tests {
         });
         assert_eq!(Mrope::from_config(&q25, 64), Ok(qwen25()));
         assert!(Mrope::from_config(&q25, 32).is_err());
+        // Without tokens_per_second, Qwen2_5_VLVisionConfig's field default: 4.
+        let bare = serde_json::json!({
+            "model_type": "qwen2_5_vl",
+            "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}
+        });
+        let read = Mrope::from_config(&bare, 64).unwrap();
+        assert_eq!(
+            read.family,
+            Family::Qwen25Vl {
+                tokens_per_second: 4
+            }
+        );
         let q3 = serde_json::json!({"model_type": "qwen3_vl", "text_config": {}});
         assert_eq!(Mrope::from_config(&q3, 64), Ok(qwen3()));
         let llama = serde_json::json!({"model_type": "llama"});
