@@ -133,9 +133,10 @@ pub const CHAPTERS: [Chapter; 6] = [
     Chapter {
         id: "vision",
         number: 6,
-        title: "Beyond a line: images and video",
+        title: "Beyond a line",
         figures: &[
             pic("fig-vision-grid", "A grid of image patches"),
+            pic("fig-vision-sections", "Who owns which frequencies"),
         ],
     },
 ];

@@ -150,19 +150,19 @@ proptest! {
                 prop_assert!(still.iter().all(|&x| x == 0.0));
             }
         } else {
-            let (down, vway) = if r + 1 < rows { ((r + 1, c), "down") } else { ((r - 1, c), "up") };
-            let (side, hway) = if c + 1 < cols { ((r, c + 1), "right") } else { ((r, c - 1), "left") };
+            let (down, vway) = if r + 1 < rows { ((r + 1, c), "below") } else { ((r - 1, c), "above") };
+            let (side, hway) = if c + 1 < cols { ((r, c + 1), "to the right of") } else { ((r, c - 1), "to the left of") };
             let score = |s: &[f64], (a, b): (usize, usize)| s[a * cols + b];
             let (a, b) = (score(&want_axial, down), score(&want_axial, side));
-            let opening = format!("Axial 2D RoPE: the patch one row {vway} of ({r}, {c}) scores ");
+            let opening = format!("Axial 2D RoPE: the patch {vway} ({r}, {c}) scores ");
             let pa = number_after(&text, &opening);
-            let pb = number_after(&text, &format!("the patch one column {hway} "));
+            let pb = number_after(&text, &format!("the patch {hway} it "));
             is_rounded(pa, a);
             is_rounded(pb, b);
             prop_assert_eq!(pa == pb, a == b, "{}", text);
             prop_assert_eq!(text.contains(&format!("{pb}, the same")), a == b, "{}", text);
             if a == b && !random {
-                assert_says(&text, &["rows and columns turn alike"]);
+                assert_says(&text, &["with q = k = all ones every pair weighs the same"]);
             }
             if random {
                 assert_never_says(&text, &["all ones"]);
@@ -172,8 +172,9 @@ proptest! {
                 prop_assert!((a - b).abs() < tolerance);
             }
             let (fa, fb) = (score(&want_flat, down), score(&want_flat, side));
-            let pfa = number_after(&text, &format!("the patch one row {vway} is {cols} positions away and scores "));
-            let pfb = number_after(&text, &format!("the patch one column {hway} is 1 position away and scores "));
+            let places = if cols == 1 { "1 place".to_string() } else { format!("{cols} places") };
+            let pfa = number_after(&text, &format!("Read row by row, the patch {vway} ({r}, {c}) is {places} away and scores "));
+            let pfb = number_after(&text, &format!("the patch {hway} it is 1 place away and scores "));
             is_rounded(pfa, fa);
             is_rounded(pfb, fb);
             prop_assert_eq!(pfa == pfb, fa == fb, "{}", text);
@@ -184,7 +185,9 @@ proptest! {
             &format!("row {r}, column {c}"),
         ]);
         // Only a grid with two rows has a patch above or below another.
-        prop_assert_eq!(alt.contains(&format!("above or below is {cols} places away")), rows > 1);
+        let places = if cols == 1 { "1 place".to_string() } else { format!("{cols} places") };
+        prop_assert_eq!(alt.contains(&format!("above or below is {places} away")), rows > 1);
+        assert_never_says(&alt, &[" 1 places"]);
     }
 }
 
@@ -214,4 +217,146 @@ fn the_axial_score_depends_only_on_the_offset_and_the_lines_only_on_the_distance
     assert!((flat.value(5, 5) - line).abs() < 1e-9);
     // And not on the 2D offset: the patch one column right, (4, 6), is 1 place on.
     assert!((flat.value(5, 5) - flat.value(4, 6)).abs() > 1e-3);
+}
+
+/// A reference config of the shared reference (`../shared/reference/modern/configs/`).
+fn reference_config(name: &str) -> serde_json::Value {
+    let path = format!(
+        "{}/../shared/reference/modern/configs/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(&path).expect(&path)).expect("JSON")
+}
+
+/// The axis of pair `j` as transformers 5.24's `recomposition_frequencies` picks it: chunked
+/// (Qwen2.5-VL) takes the sections in turn, interleaved (Qwen3-VL) `freqs_t[..., 1:3*h:3] =
+/// freqs[1]`, `freqs_t[..., 2:3*w:3] = freqs[2]` over the t frequencies.
+fn axis_of(interleaved: bool, [t, h, w]: [usize; 3], j: usize) -> usize {
+    if interleaved {
+        if (1..3 * h).step_by(3).any(|i| i == j) {
+            1
+        } else if (2..3 * w).step_by(3).any(|i| i == j) {
+            2
+        } else {
+            0
+        }
+    } else if j < t {
+        0
+    } else if j < t + h {
+        1
+    } else {
+        assert!(j < t + h + w);
+        2
+    }
+}
+
+#[test]
+fn the_sections_figure_draws_each_models_config_and_says_what_each_axis_gets() {
+    use pe_explorer::explain::vision::{sections_finding, sections_readout, wavelength_text};
+    use pe_explorer::math::mrope::{Mrope, QWEN3_VL_8B, QWEN25_VL_7B};
+    // The presets are the published configs.
+    let q25 = reference_config("qwen2.5-vl-7b");
+    assert_eq!(
+        q25["hidden_size"].as_u64().unwrap() / q25["num_attention_heads"].as_u64().unwrap(),
+        QWEN25_VL_7B.head_dim as u64
+    );
+    assert_eq!(q25["rope_theta"].as_f64(), Some(QWEN25_VL_7B.theta));
+    assert_eq!(Mrope::from_config(&q25, 64), Ok(QWEN25_VL_7B.mrope.clone()));
+    let q3 = reference_config("qwen3-vl-8b");
+    assert_eq!(
+        q3["text_config"]["head_dim"].as_u64(),
+        Some(QWEN3_VL_8B.head_dim as u64)
+    );
+    assert_eq!(
+        q3["text_config"]["rope_theta"].as_f64(),
+        Some(QWEN3_VL_8B.theta)
+    );
+    assert_eq!(
+        q3["text_config"]["rope_scaling"]["mrope_interleaved"].as_bool(),
+        Some(true)
+    );
+    assert_eq!(Mrope::from_config(&q3, 64), Ok(QWEN3_VL_8B.mrope.clone()));
+    // The vision heads of the grid figure: 1280 over 16 heads.
+    let vision = &q25["vision_config"];
+    assert_eq!(
+        vision["hidden_size"].as_u64().unwrap() / vision["num_heads"].as_u64().unwrap(),
+        80
+    );
+    assert_eq!(vision["patch_size"].as_u64(), Some(14));
+
+    for (lm, m, other, interleaved) in [
+        ("qwen2.5-vl-7b", &QWEN25_VL_7B, &QWEN3_VL_8B, false),
+        ("qwen3-vl-8b", &QWEN3_VL_8B, &QWEN25_VL_7B, true),
+    ] {
+        let (views, notices) = Views::from_query(&parse_query(&format!("v.lm={lm}")));
+        assert!(notices.is_empty());
+        let picture = scene::picture("fig-vision-sections", &views, Theme::LIGHT).unwrap();
+        let [(Panel::Lines(spec, extras), _)] = &picture.panels[..] else {
+            panic!("one plot");
+        };
+        assert!(extras.y_log);
+        let wavelength = |j: usize| 2.0 * std::f64::consts::PI * m.theta.powf(j as f64 / 64.0);
+        // Every pair is one dot, in its axis's series, at its wavelength.
+        let mut seen = [0usize; 64];
+        for (axis, series) in spec.series.iter().enumerate() {
+            for &(x, y) in &series.points {
+                let j = x as usize;
+                assert_eq!(x, j as f64);
+                assert_eq!(
+                    axis_of(interleaved, m.mrope.section, j),
+                    axis,
+                    "{lm} pair {j}"
+                );
+                assert!((10f64.powf(y) / wavelength(j) - 1.0).abs() < 1e-12);
+                seen[j] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&n| n == 1), "{lm}: {seen:?}");
+        // The finding: each axis's pairs and the wavelengths of its fastest and slowest.
+        let text = sections_finding(m, other);
+        for (model, interleaved) in [(m, interleaved), (other, !interleaved)] {
+            for (axis, name) in ["t (time)", "h (height)", "w (width)"]
+                .into_iter()
+                .enumerate()
+            {
+                let mine: Vec<usize> = (0..64)
+                    .filter(|&j| axis_of(interleaved, model.mrope.section, j) == axis)
+                    .collect();
+                let w = |j: usize| 2.0 * std::f64::consts::PI * model.theta.powf(j as f64 / 64.0);
+                let phrase = format!(
+                    "{name} drives {} pairs, wavelengths {} to {} positions",
+                    mine.len(),
+                    wavelength_text(w(mine[0])),
+                    wavelength_text(w(*mine.last().unwrap()))
+                );
+                assert_says(&text, &[&phrase]);
+            }
+        }
+        assert_says(
+            &text,
+            &[
+                "each axis owns a band of its own",
+                "among the slowest 6 pairs",
+            ],
+        );
+        // The readout of every pair names its axis in both models.
+        for j in 0..64 {
+            let r = sections_readout(m, other, j);
+            let mine =
+                ["t (time)", "h (height)", "w (width)"][axis_of(interleaved, m.mrope.section, j)];
+            let theirs = ["t (time)", "h (height)", "w (width)"]
+                [axis_of(!interleaved, other.mrope.section, j)];
+            assert_says(
+                &r,
+                &[
+                    &format!(
+                        "Pair {j}: wavelength {} positions; its angle follows the {mine} id",
+                        wavelength_text(wavelength(j))
+                    ),
+                    &format!("pair {j} follows the {theirs} id"),
+                ],
+            );
+        }
+        assert_eq!(sections_readout(m, other, 64), "");
+    }
 }

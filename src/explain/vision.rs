@@ -1,10 +1,13 @@
 //! Chapter 6's sentences ("Beyond a line"): what the grid of patches shows for the chosen patch,
 //! under axial 2D RoPE and with the grid read row by row — each number read from the scores the
-//! figure draws.
+//! figure draws; and which position id drives which rotary pair under a model's M-RoPE.
 
 use std::fmt;
 
-use super::distinguishing_decimals;
+use super::{count, distinguishing_decimals};
+use crate::explain::models::grouped;
+use crate::math::mrope::{AXES, LmRope};
+use crate::params::format_significant;
 use crate::params::rope::QkSource;
 
 /// A neighbour of the chosen patch: its place and its direction from the chosen patch.
@@ -12,7 +15,8 @@ use crate::params::rope::QkSource;
 pub struct Neighbour {
     /// Its row and column.
     pub at: (usize, usize),
-    /// "down", "up", "right" or "left".
+    /// Where it is from the chosen patch: "below", "above", "to the right of" or "to the left
+    /// of".
     pub way: &'static str,
 }
 
@@ -21,12 +25,12 @@ pub fn vertical(rows: usize, (r, c): (usize, usize)) -> Option<Neighbour> {
     if r + 1 < rows {
         Some(Neighbour {
             at: (r + 1, c),
-            way: "down",
+            way: "below",
         })
     } else {
         r.checked_sub(1).map(|up| Neighbour {
             at: (up, c),
-            way: "up",
+            way: "above",
         })
     }
 }
@@ -37,12 +41,12 @@ pub fn horizontal(cols: usize, (r, c): (usize, usize)) -> Option<Neighbour> {
     if c + 1 < cols {
         Some(Neighbour {
             at: (r, c + 1),
-            way: "right",
+            way: "to the right of",
         })
     } else {
         c.checked_sub(1).map(|left| Neighbour {
             at: (r, left),
-            way: "left",
+            way: "to the left of",
         })
     }
 }
@@ -106,22 +110,26 @@ impl fmt::Display for GridFinding<'_> {
         let (a, b, same) = pair_text(self.at(self.axial, down.at), self.at(self.axial, side.at));
         write!(
             f,
-            "Axial 2D RoPE: the patch one row {} of ({r}, {c}) scores {a}, the patch one column \
-             {} {b}",
+            "Axial 2D RoPE: the patch {} ({r}, {c}) scores {a}, the patch {} it {b}",
             down.way, side.way
         )?;
         if same {
             write!(f, ", the same")?;
             if self.qk == QkSource::Ones {
-                write!(f, " (with q = k = all ones, rows and columns turn alike)")?;
+                write!(
+                    f,
+                    " (rows and columns turn at the same frequencies, and with q = k = all ones \
+                     every pair weighs the same)"
+                )?;
             }
         }
         let (fa, fb, fsame) = pair_text(self.at(self.flat, down.at), self.at(self.flat, side.at));
         write!(
             f,
-            ". Read row by row, the patch one row {} is {cols} positions away and scores {fa}; \
-             the patch one column {} is 1 position away and scores {fb}{}.",
+            ". Read row by row, the patch {} ({r}, {c}) is {} away and scores {fa}; the patch {} \
+             it is 1 place away and scores {fb}{}.",
             down.way,
+            count(cols, "place", "places"),
             side.way,
             if fsame { ", the same" } else { "" }
         )
@@ -133,18 +141,140 @@ pub fn describe(shape: (usize, usize), patch: (usize, usize), qk: QkSource) -> S
     let ((rows, cols), (r, c)) = (shape, patch);
     format!(
         "Two heatmaps of a grid of {rows} by {cols} image patches, each patch coloured by its \
-         score q·k with the patch at row {r}, column {c} (outlined), q and k {}. Left, axial 2D \
-         RoPE: a patch's colour depends only on its row and column offsets from the outlined \
-         patch. Right, the grid read row by row as one line of 1D RoPE: a patch's colour \
-         depends only on how many places apart the two are in that line{}.",
+         score q·k with the patch at row {r}, column {c} (outlined), q and k {}. The first, \
+         axial 2D RoPE: a patch's colour depends only on its row offset and its column offset \
+         from the outlined patch. The second, the grid read row by row as one line of 1D \
+         RoPE: a patch's colour depends only on how many places it is before or after the \
+         outlined patch in that line{}.",
         match qk {
             QkSource::Ones => "all ones",
             QkSource::Random => "seeded random vectors",
         },
         if rows > 1 {
-            format!(", so a patch directly above or below is {cols} places away")
+            format!(
+                ", so a patch directly above or below is {} away",
+                count(cols, "place", "places")
+            )
         } else {
             String::new()
         }
+    )
+}
+
+/// One axis of a layout: how many pairs its id drives, and the wavelengths (positions) of its
+/// fastest and slowest pair; `None` when it drives none.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AxisShare {
+    /// Pairs it drives.
+    pub pairs: usize,
+    /// Its fastest pair and slowest pair, by index.
+    pub range: Option<(usize, usize)>,
+}
+
+/// Each axis's share of `m`'s pairs (t, h, w).
+pub fn axis_shares(m: &LmRope) -> [AxisShare; 3] {
+    let owner = m.mrope.axis_of_pair();
+    [0u8, 1, 2].map(|axis| {
+        let mine: Vec<usize> = (0..owner.len()).filter(|&j| owner[j] == axis).collect();
+        AxisShare {
+            pairs: mine.len(),
+            range: mine.first().zip(mine.last()).map(|(&a, &b)| (a, b)),
+        }
+    })
+}
+
+/// A wavelength in positions, to three significant digits.
+pub fn wavelength_text(x: f64) -> String {
+    format_significant(x, 3)
+}
+
+/// "t (time) drives 16 pairs, wavelengths 6.28 to 41.8 positions; …" for `m`.
+fn layout_text(m: &LmRope) -> String {
+    axis_shares(m)
+        .iter()
+        .zip(AXES)
+        .map(|(share, axis)| match share.range {
+            None => format!("{axis} drives no pair"),
+            Some((a, b)) if a == b => format!(
+                "{axis} drives 1 pair, wavelength {} positions",
+                wavelength_text(m.wavelength(a))
+            ),
+            Some((a, b)) => format!(
+                "{axis} drives {} pairs, wavelengths {} to {} positions",
+                share.pairs,
+                wavelength_text(m.wavelength(a)),
+                wavelength_text(m.wavelength(b))
+            ),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Whether the axes of `m` own separate bands: no axis has a pair between another's fastest and
+/// slowest.
+pub fn separate_bands(m: &LmRope) -> bool {
+    let shares = axis_shares(m);
+    shares.iter().enumerate().all(|(i, a)| {
+        shares
+            .iter()
+            .enumerate()
+            .all(|(k, b)| match (a.range, b.range) {
+                (Some((a0, a1)), Some((b0, b1))) if i != k => a1 < b0 || b1 < a0,
+                _ => true,
+            })
+    })
+}
+
+/// What `m`'s layout gives each axis, then `other`'s, and how the two differ.
+pub fn sections_finding(m: &LmRope, other: &LmRope) -> String {
+    let band = |x: &LmRope| {
+        if separate_bands(x) {
+            "each axis owns a band of its own".to_string()
+        } else {
+            // The slowest pair of the axis whose slowest pair is fastest: every axis reaches it.
+            let slowest = axis_shares(x)
+                .iter()
+                .filter_map(|s| s.range.map(|r| r.1))
+                .min()
+                .unwrap_or(0);
+            let last = x.mrope.pairs.saturating_sub(slowest);
+            format!(
+                "every axis has pairs from the fastest to among the slowest {}",
+                count(last, "pair", "pairs")
+            )
+        }
+    };
+    format!(
+        "{} ({}, θ = {}): {}; {}. {} ({}, θ = {}): {}; {}.",
+        m.name,
+        m.layout(),
+        grouped(m.theta as u64),
+        layout_text(m),
+        band(m),
+        other.name,
+        other.layout(),
+        grouped(other.theta as u64),
+        layout_text(other),
+        band(other),
+    )
+}
+
+/// The readout of pair `j` in `m`, with what drives pair `j` in `other`.
+pub fn sections_readout(m: &LmRope, other: &LmRope, j: usize) -> String {
+    let (mine, theirs) = (m.mrope.axis_of_pair(), other.mrope.axis_of_pair());
+    let (Some(&a), Some(&b)) = (mine.get(j), theirs.get(j)) else {
+        return String::new();
+    };
+    format!(
+        "Pair {j}: wavelength {} positions; its angle follows the {} id in {}'s {} layout. \
+         In {}'s {} layout pair {j} follows the {} id (wavelength {} there).",
+        wavelength_text(m.wavelength(j)),
+        AXES[usize::from(a)],
+        m.name,
+        m.layout(),
+        other.name,
+        other.layout(),
+        AXES[usize::from(b)],
+        wavelength_text(other.wavelength(j)),
     )
 }

@@ -7,15 +7,15 @@
 //!
 //! - The frequencies are built for half a head, `D = head_dim/2`: `D/2 = head_dim/4` of them,
 //!   `ω_i = θ^(−2i/D)` (θ = 10000, the config's default; computed there in float32, here in
-//!   float64). Qwen2.5-VL's released checkpoints have vision heads of 1280/16 = 80 coordinates:
-//!   20 frequencies.
+//!   float64). Qwen2.5-VL-7B's config.json gives its vision heads 1280/16 = 80 coordinates: 20
+//!   frequencies.
 //! - A patch in row `r` and column `c` of the full (unmerged) patch grid gets the angles
 //!   `[r·ω_0 … r·ω_{D/2−1}, c·ω_0 … c·ω_{D/2−1}]`: the first `head_dim/4` angles follow the row,
 //!   the last `head_dim/4` the column, the same frequencies for both. (The encoder reorders its
 //!   tokens into 2 × 2 merge blocks and attention windows, and reorders the cos and sin with
 //!   them: every patch keeps its own row and column.)
-//! - Those `head_dim/2` angles are repeated (`cat((emb, emb))`) and applied with `rotate_half`:
-//!   pair `p` is coordinates `p` and `p + head_dim/2`.
+//! - Those `head_dim/2` angles are repeated over both halves of the head and applied with
+//!   `rotate_half`: pair `p` is coordinates `p` and `p + head_dim/2`.
 //!
 //! So the score of q at patch (r₁, c₁) with k at (r₂, c₂) depends only on the offset
 //! (r₂ − r₁, c₂ − c₁). Flattening the grid row by row into one line of 1D RoPE instead puts the

@@ -261,6 +261,65 @@ impl Mrope {
     }
 }
 
+/// A language model's rotary embedding as its published config sets it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LmRope {
+    /// Its name on the page.
+    pub name: &'static str,
+    /// `rope_theta`.
+    pub theta: f64,
+    /// Coordinates per head (`hidden_size / num_attention_heads`, or `head_dim`).
+    pub head_dim: usize,
+    /// Its M-RoPE rules and `mrope_section`.
+    pub mrope: Mrope,
+}
+
+/// Qwen2.5-VL-7B-Instruct's config.json (the shared reference's excerpt): hidden_size 3584 over
+/// 28 heads, `rope_theta` 10⁶, `rope_scaling.mrope_section` [16, 24, 24], `tokens_per_second` 2.
+pub const QWEN25_VL_7B: LmRope = LmRope {
+    name: "Qwen2.5-VL-7B",
+    theta: 1e6,
+    head_dim: 128,
+    mrope: Mrope {
+        family: Family::Qwen25Vl {
+            tokens_per_second: 2,
+        },
+        section: [16, 24, 24],
+        pairs: 64,
+    },
+};
+
+/// Qwen3-VL-8B-Instruct's config.json (the shared reference's excerpt): `text_config.head_dim`
+/// 128, `rope_theta` 5·10⁶, `rope_scaling.mrope_section` [24, 20, 20], `mrope_interleaved` true.
+pub const QWEN3_VL_8B: LmRope = LmRope {
+    name: "Qwen3-VL-8B",
+    theta: 5e6,
+    head_dim: 128,
+    mrope: Mrope {
+        family: Family::Qwen3Vl,
+        section: [24, 20, 20],
+        pairs: 64,
+    },
+};
+
+/// The axes' names, by index (0 = t, 1 = h, 2 = w).
+pub const AXES: [&str; 3] = ["t (time)", "h (height)", "w (width)"];
+
+impl LmRope {
+    /// Pair `j`'s wavelength in positions, `2π·θ^(2j/head_dim)`.
+    pub fn wavelength(&self, j: usize) -> f64 {
+        std::f64::consts::TAU * self.theta.powf(2.0 * j as f64 / self.head_dim as f64)
+    }
+
+    /// "chunked" or "interleaved".
+    pub fn layout(&self) -> &'static str {
+        match self.mrope.family {
+            Family::Qwen25Vl { .. } => "chunked",
+            Family::Qwen3Vl => "interleaved",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

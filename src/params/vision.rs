@@ -15,6 +15,18 @@ pub const GRID: (usize, usize) = (1, 32);
 /// half of them, in pairs; Qwen2.5-VL's vision heads have 80).
 pub const VISION_HEAD_DIM: (usize, usize) = (4, 256);
 
+crate::names::named! {
+    /// The vision-language model whose language model's rotary pairs fig-vision-sections shows.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+    pub enum VlModel {
+        /// Qwen2.5-VL-7B: chunked `mrope_section` [16, 24, 24].
+        #[default]
+        Qwen25 = "qwen2.5-vl-7b",
+        /// Qwen3-VL-8B: interleaved `mrope_section` [24, 20, 20].
+        Qwen3 = "qwen3-vl-8b",
+    }
+}
+
 crate::params::listed::fields! { $
     /// Chapter 6's parameters, each one row ([`super::listed`]): [`VisionView`], its [`TABLE`]
     /// and the app's signals are written from this list.
@@ -34,6 +46,8 @@ crate::params::listed::fields! { $
         qk: crate::params::rope::QkSource = QkSource::Ones => named!("v.qk", QkSource),
         /// The seed of the random q and k.
         seed: u64 = 0 => seed!("v.seed"),
+        /// The model of the frequency-ownership figure.
+        lm: crate::params::vision::VlModel = VlModel::Qwen25 => named!("v.lm", VlModel),
     }
     own {}
 }
@@ -76,6 +90,7 @@ mod tests {
             head_dim: 128,
             qk: QkSource::Random,
             seed: 42,
+            lm: VlModel::Qwen3,
         };
         crate::params::decl::check_round_trip(&TABLE, &view);
     }

@@ -13,7 +13,7 @@ import { onPage, shareBrowser, showFigure } from "./harness.mjs";
 import { canvasStats, declaredControlsRepaint, installHelpers } from "./figures.mjs";
 
 const env = shareBrowser();
-const FIGURES = ["fig-vision-grid"];
+const FIGURES = ["fig-vision-grid", "fig-vision-sections"];
 const pe = fileURLToPath(new URL("../../target/debug/pe", import.meta.url));
 
 /** q·k for q = k = all ones under Qwen2.5-VL's vision RoPE (head_dim/4 frequencies
@@ -67,9 +67,9 @@ test("the finding and the keyboard readout give the scores of the vision encoder
     const up = axialOnes(80, at, [4, 8]).toFixed(3);
     const left = axialOnes(80, at, [5, 7]).toFixed(3);
     assert.equal(up, left);
-    assert.ok(finding.includes(`the patch one row up of (5, 8) scores ${up}, the patch one column left ${left}, the same`), finding);
-    assert.ok(finding.includes(`is 9 positions away and scores ${lineOnes(80, 9, at, [4, 8]).toFixed(3)}`), finding);
-    assert.ok(finding.includes(`is 1 position away and scores ${lineOnes(80, 9, at, [5, 7]).toFixed(3)}`), finding);
+    assert.ok(finding.includes(`the patch above (5, 8) scores ${up}, the patch to the left of it ${left}, the same`), finding);
+    assert.ok(finding.includes(`the patch above (5, 8) is 9 places away and scores ${lineOnes(80, 9, at, [4, 8]).toFixed(3)}`), finding);
+    assert.ok(finding.includes(`the patch to the left of it is 1 place away and scores ${lineOnes(80, 9, at, [5, 7]).toFixed(3)}`), finding);
     const canvas = "#fig-vision-grid canvas:not(.layer) >> nth=0";
     await page.focus(canvas);
     await page.keyboard.press("Home");
@@ -107,6 +107,28 @@ test("the CSV is pe render's, and the chosen patch goes into the link", async ()
     await slider.focus();
     await page.keyboard.press("End");
     await page.waitForFunction(() => new URLSearchParams(location.search).get("v.r") === "4");
+  });
+});
+
+test("the frequency owners: the readout names each pair's axis in both models, and the model goes into the link", async () => {
+  await onPage(env.browser, `${env.server.url}?#fig-vision-sections`, async (page) => {
+    await showFigure(page, "fig-vision-sections");
+    await page.waitForFunction(() => Number(document.getElementById("fig-vision-sections")?.dataset.drawnAt) > 0);
+    const canvas = "#fig-vision-sections canvas:not(.layer) >> nth=0";
+    const wavelength = (theta, j) => (2 * Math.PI * theta ** (j / 64)).toPrecision(3);
+    await page.focus(canvas);
+    await page.keyboard.press("Home");
+    let text = await page.textContent("#fig-vision-sections-readout");
+    assert.ok(text.startsWith(`Pair 0: wavelength ${wavelength(1e6, 0)} positions; its angle follows the t (time) id in Qwen2.5-VL-7B's chunked layout.`), text);
+    await page.keyboard.press("End");
+    text = await page.textContent("#fig-vision-sections-readout");
+    // Pair 63: width in Qwen2.5-VL (the last of 16 + 24 + 24), time in Qwen3-VL (60 … 63 all t).
+    assert.ok(text.includes("its angle follows the w (width) id in Qwen2.5-VL-7B's chunked layout"), text);
+    assert.ok(text.includes("In Qwen3-VL-8B's interleaved layout pair 63 follows the t (time) id"), text);
+    await page.check('input[name="v-lm"] >> nth=1');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("v.lm") === "qwen3-vl-8b");
+    const finding = await page.textContent("#fig-vision-sections .finding");
+    assert.ok(finding.startsWith("Qwen3-VL-8B (interleaved, θ = 5\u202F000\u202F000): t (time) drives 24 pairs"), finding);
   });
 });
 

@@ -1,10 +1,12 @@
 //! Chapter 6, "Beyond a line": RoPE over positions with more than one coordinate — the patches
-//! of an image in a vision encoder (axial 2D RoPE). Each figure carries its own controls.
+//! of an image in a vision encoder (axial 2D RoPE), and the three position ids of a
+//! vision-language model's language model (M-RoPE). Each figure carries its own controls.
 
 use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
 use crate::app::figures::vision::grid::PatchGrid;
+use crate::app::figures::vision::sections::FrequencyOwners;
 use crate::app::frame::chapter;
 
 /// The chapter.
@@ -13,10 +15,12 @@ pub fn Vision() -> impl IntoView {
     chapter! { "vision";
         <p>
             "Text is a line: every token has one position. An image is a grid of patches, "
-            "and a video is a grid over time. Vision transformers and vision-language models "
-            "give each token two or three coordinates and share RoPE's rotary pairs among "
-            "them. In a vision encoder each patch has a row and a column, and the head's "
-            "pairs are split between the two:"
+            "and a video is a grid over time. Vision encoders such as ViT, CLIP's and "
+            "SigLIP's add a learned table of positions. Vision-language models such as "
+            "Qwen2.5-VL and Qwen3-VL give each patch two coordinates in their vision encoder, "
+            "and each token three in their language model, and share the rotary pairs among "
+            "them. In the vision encoder each "
+            "patch has a row and a column, and the head's pairs are split between the two:"
         </p>
         <div class="figure-stack">
             <Deferred>
@@ -30,10 +34,23 @@ pub fn Vision() -> impl IntoView {
             "does not fix how the frequencies are shared. Qwen2.5-VL, Qwen3-VL and GLM-4V give "
             "rows and columns the same head_dim/4 frequencies, as drawn above; Pixtral builds "
             "head_dim/2 frequencies over the whole head and gives the even-numbered ones to "
-            "the rows and the odd-numbered ones to the columns, so its columns turn at "
-            "frequencies in between its rows'. Qwen3-VL and GLM-4V also add a learned "
-            "absolute position embedding, interpolated to the image's size."
+            "the rows and the odd-numbered ones to the columns, so rows and columns turn at "
+            "alternating frequencies. Qwen3-VL and GLM-4V also add a learned absolute "
+            "position embedding, interpolated to the image's grid of patches."
         </p>
+        <h3>"Text and images in one sequence: M-RoPE"</h3>
+        <p>
+            "The language model reads the text and the image's tokens (after the encoder "
+            "merges each 2 × 2 block of patches into one) in a single sequence. Qwen2-VL's "
+            "multimodal RoPE, M-RoPE, gives every token three position ids — time, height and "
+            "width — and lets each rotary pair of the head turn by one of the three. Which pair "
+            "follows which id changed between Qwen2.5-VL and Qwen3-VL:"
+        </p>
+        <div class="figure-stack">
+            <Deferred>
+                <FrequencyOwners />
+            </Deferred>
+        </div>
     }
 }
 
@@ -43,6 +60,7 @@ pub fn Vision() -> impl IntoView {
 pub fn figure(id: &str) -> Option<(AnyView, bool)> {
     Some(match id {
         "fig-vision-grid" => (view! { <PatchGrid /> }.into_any(), false),
+        "fig-vision-sections" => (view! { <FrequencyOwners /> }.into_any(), false),
         _ => return None,
     })
 }

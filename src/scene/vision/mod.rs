@@ -1,6 +1,9 @@
 //! Chapter 6's pictures ("Beyond a line"): a grid of image patches coloured by each patch's RoPE
 //! score with a chosen one, under axial 2D RoPE as Qwen2.5-VL's vision encoder computes it
-//! ([`crate::math::axial`]) and with the grid read row by row as one line of 1D RoPE.
+//! ([`crate::math::axial`]) and with the grid read row by row as one line of 1D RoPE; and which
+//! position id drives each rotary pair of a vision-language model's language model ([`sections`]).
+
+pub mod sections;
 
 use super::{Build, Height, MatrixPanel, Panel};
 use crate::chart::colorbar::ColorBar;
@@ -12,12 +15,15 @@ use crate::params::Views;
 use crate::params::rope::qk_vectors;
 use crate::params::vision::VisionView;
 
-/// θ of Qwen2.5-VL's vision rotary embedding (`Qwen2_5_VisionRotaryEmbedding(dim, theta =
-/// 10000.0)`), used by both grids.
+/// θ of Qwen2.5-VL's vision rotary embedding (`rope_theta`, left to the config's default 10000
+/// in transformers 5.24's `Qwen2_5_VLVisionConfig`), used by both grids.
 pub const VISION_THETA: f64 = 10_000.0;
 
 /// The chapter's pictures, by figure id.
-pub const PICTURES: &[(&str, Build)] = &[("fig-vision-grid", grid)];
+pub const PICTURES: &[(&str, Build)] = &[
+    ("fig-vision-grid", grid),
+    ("fig-vision-sections", sections::sections),
+];
 
 /// A grid's height at CSS width `width` (each of the two grids).
 pub fn grid_height(width: f64) -> f64 {

@@ -131,17 +131,22 @@ pub fn PatchGrid() -> impl IntoView {
         <p class="finding">{near::text(finding)}</p>
         <figcaption>
             "A vision transformer cuts an image into patches (Qwen2.5-VL: 14 × 14 pixels) and "
-            "gives each patch its row and its column. Qwen2.5-VL's vision encoder "
-            "(Qwen2_5_VLVisionRotaryEmbedding in transformers 5.24, rope type \u{201c}axial\u{201d}) "
-            "builds its frequencies for half a head: head_dim/4 of them, θ^(−4i/head_dim) with "
-            "θ = 10000; its released checkpoints have head_dim 80, so 20 frequencies. The "
-            "first half of the head's pairs turn by the row times those frequencies, the "
-            "second half by the column times the same ones (rotate_half pairs coordinate p "
-            "with p + head_dim/2). So the score of two patches depends only on their row "
-            "offset and their column offset. Read row by row as one line of 1D RoPE over the "
-            "whole head (θ = 10000) instead, the patch directly below is a whole row of places "
-            "away, and the last patch of a row sits next to the first patch of the row below, "
-            "on the other side of the image."
+            "gives each patch its row and its column. Qwen2.5-VL's vision encoder builds its "
+            "rotary frequencies for half a head (Qwen2_5_VLVisionRotaryEmbedding in "
+            "transformers 5.24, rope type \u{201c}axial\u{201d}): head_dim/4 of them, "
+            "θ^(−4i/head_dim) with θ = 10000; Qwen2.5-VL-7B's vision heads have head_dim 80 "
+            "(1280 over 16 heads), so 20 frequencies. The first half of the head's pairs turn "
+            "by the row times those frequencies, the second half by the column times the same "
+            "ones (rotate_half pairs coordinate p with p + head_dim/2). So for a given q and k "
+            "the score of two patches depends only on their row offset and their column "
+            "offset. Only the rotation is drawn: 28 of the encoder's 32 layers also attend "
+            "only within windows of 8 × 8 patches. The second grid reads the patches row by "
+            "row as one line of 1D RoPE over the whole head (θ^(−2i/head_dim), θ = 10000), as "
+            "a language model does with an image whose patch tokens it takes in text order "
+            "(LLaVA, for example): the patch directly below is a whole row of places away, "
+            "and, in a grid wider than one patch, the last patch of a row sits next to the "
+            "first patch of the row below, on the other side of the image. Its frequencies "
+            "differ too, so even the patch to the right scores differently."
         </figcaption>
     }
 }

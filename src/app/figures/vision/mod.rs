@@ -1,3 +1,4 @@
 //! Chapter 6's figures ("Beyond a line").
 
 pub mod grid;
+pub mod sections;
