@@ -7,8 +7,8 @@ use std::fmt;
 use super::{count, distinguishing_decimals};
 use crate::explain::models::grouped;
 use crate::math::mrope::{AXES, LmRope};
-use crate::params::format_significant;
 use crate::params::rope::QkSource;
+use crate::params::{format_significant, round_significant};
 
 /// A neighbour of the chosen patch: its place and its direction from the chosen patch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,9 +183,14 @@ pub fn axis_shares(m: &LmRope) -> [AxisShare; 3] {
     })
 }
 
-/// A wavelength in positions, to three significant digits.
+/// A wavelength in positions, to three significant digits: "6.28", "160", "28 500" (grouped),
+/// "5.06e6" from a million on.
 pub fn wavelength_text(x: f64) -> String {
-    format_significant(x, 3)
+    if (1e3..1e6).contains(&x) {
+        grouped(round_significant(x, 3) as u64)
+    } else {
+        format_significant(x, 3)
+    }
 }
 
 /// "t (time) drives 16 pairs, wavelengths 6.28 to 41.8 positions; …" for `m`.
@@ -277,4 +282,18 @@ pub fn sections_readout(m: &LmRope, other: &LmRope, j: usize) -> String {
         AXES[usize::from(b)],
         wavelength_text(other.wavelength(j)),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wavelength_text;
+
+    #[test]
+    fn wavelengths_print_three_significant_digits() {
+        assert_eq!(wavelength_text(std::f64::consts::TAU), "6.28");
+        assert_eq!(wavelength_text(160.3), "160");
+        assert_eq!(wavelength_text(28_473.2), "28\u{202f}500");
+        assert_eq!(wavelength_text(35_333.0), "35\u{202f}300");
+        assert_eq!(wavelength_text(5_062_000.0), "5.06e6");
+    }
 }
