@@ -132,6 +132,21 @@ test("the frequency owners: the readout names each pair's axis in both models, a
   });
 });
 
+test("choosing the model redraws the frequency figure and leaves the patch grid alone", async () => {
+  await onPage(env.browser, `${env.server.url}?v.rows=32&v.cols=32&v.hd=256#fig-vision-grid`, { width: 1280, height: 2400 }, async (page) => {
+    for (const id of FIGURES) {
+      await showFigure(page, id);
+      await page.waitForFunction((id) => Number(document.getElementById(id)?.dataset.drawnAt) > 0, id);
+    }
+    const at = (id) => page.evaluate((id) => Number(document.getElementById(id).dataset.drawnAt), id);
+    const [grid, sections] = [await at("fig-vision-grid"), await at("fig-vision-sections")];
+    await page.check('input[name="v-lm"] >> nth=1');
+    await page.waitForFunction((t) => Number(document.getElementById("fig-vision-sections").dataset.drawnAt) > t, sections);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+    assert.equal(await at("fig-vision-grid"), grid, "the patch grid redrew for the other figure's model");
+  });
+});
+
 test("chapter 6 fits a 390 px phone", async () => {
   await onPage(env.browser, `${env.server.url}?#vision`, { width: 390, height: 844 }, async (page) => {
     for (const id of FIGURES) {

@@ -35,6 +35,9 @@ impl VisionState {
             cols,
             row,
             col,
+            head_dim,
+            qk,
+            seed,
             ..
         } = signals;
         let patch = Memo::new(move |_| {
@@ -51,7 +54,21 @@ impl VisionState {
                 ..signals.tracked()
             }
         });
-        let scores = Memo::new(move |_| view.with(scores));
+        // The grid's scores read only the grid's controls: choosing the model of the other
+        // figure must not recompute them.
+        let scores = Memo::new(move |_| {
+            let (row, col) = patch.get();
+            scores(&VisionView {
+                rows: rows.get(),
+                cols: cols.get(),
+                row,
+                col,
+                head_dim: head_dim.get(),
+                qk: qk.get(),
+                seed: seed.get(),
+                ..VisionView::default()
+            })
+        });
         VisionState::assemble(
             signals,
             Derived {

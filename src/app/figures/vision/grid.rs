@@ -17,7 +17,7 @@ use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
 use crate::explain::vision::{GridFinding, describe};
 use crate::params::rope::QkSource;
-use crate::params::vision::{GRID, VISION_HEAD_DIM};
+use crate::params::vision::{GRID, VISION_HEAD_DIM, VisionView};
 use crate::scene::vision as scene;
 
 /// The figure.
@@ -32,7 +32,15 @@ pub fn PatchGrid() -> impl IntoView {
     let stats = draw_effect(axial_ref, move |surface| {
         let t = theme.get();
         s.scores().with(|scores| {
-            let v = s.view().get();
+            // The grid's own controls only (the other figure's model is not one of them).
+            let (row, col) = s.patch().get();
+            let v = VisionView {
+                rows: s.rows.get(),
+                cols: s.cols.get(),
+                row,
+                col,
+                ..VisionView::default()
+            };
             let [axial_spec, flat_spec] = scene::grid_specs(&v, scores.bound, t);
             let stride = v.cols;
             fn matrix(values: &[f64], stride: usize) -> Matrix<'_> {
