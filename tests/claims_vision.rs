@@ -336,7 +336,7 @@ fn the_sections_figure_draws_each_models_config_and_says_what_each_axis_gets() {
             &text,
             &[
                 "each axis owns a band of its own",
-                "among the slowest 6 pairs",
+                "every axis has pairs among the fastest 3 pairs and among the slowest 6 pairs",
             ],
         );
         // The readout of every pair names its axis in both models.

@@ -193,7 +193,7 @@ pub fn wavelength_text(x: f64) -> String {
     }
 }
 
-/// "t (time) drives 16 pairs, wavelengths 6.28 to 41.8 positions; …" for `m`.
+/// "t (time) drives 16 pairs, wavelengths 6.28 to 160 positions; …" for `m`.
 fn layout_text(m: &LmRope) -> String {
     axis_shares(m)
         .iter()
@@ -236,16 +236,16 @@ pub fn sections_finding(m: &LmRope, other: &LmRope) -> String {
         if separate_bands(x) {
             "each axis owns a band of its own".to_string()
         } else {
-            // The slowest pair of the axis whose slowest pair is fastest: every axis reaches it.
-            let slowest = axis_shares(x)
-                .iter()
-                .filter_map(|s| s.range.map(|r| r.1))
-                .min()
-                .unwrap_or(0);
-            let last = x.mrope.pairs.saturating_sub(slowest);
+            // Every axis reaches down to the fastest pair whose index is the largest of the axes'
+            // first pairs, and up to the smallest of their last pairs.
+            let ranges: Vec<(usize, usize)> =
+                axis_shares(x).iter().filter_map(|s| s.range).collect();
+            let first = ranges.iter().map(|r| r.0).max().unwrap_or(0);
+            let slowest = ranges.iter().map(|r| r.1).min().unwrap_or(0);
             format!(
-                "every axis has pairs from the fastest to among the slowest {}",
-                count(last, "pair", "pairs")
+                "every axis has pairs among the fastest {} and among the slowest {}",
+                count(first + 1, "pair", "pairs"),
+                count(x.mrope.pairs.saturating_sub(slowest), "pair", "pairs")
             )
         }
     };

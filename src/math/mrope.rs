@@ -18,9 +18,9 @@
 //!
 //! **Which id drives which pair** (`mrope_section`, one count of pairs per axis, summing to the
 //! pairs of a head):
-//! - Qwen2.5-VL, chunked (`apply_multimodal_rotary_pos_emb`): the first `section[0]` pairs (the
+//! - Qwen2.5-VL, chunked (`Qwen2_5_VLRotaryEmbedding.recomposition_frequencies` in 5.24): the first `section[0]` pairs (the
 //!   fastest) follow t, the next `section[1]` follow h, the last `section[2]` (the slowest) w.
-//! - Qwen3-VL, interleaved (`Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope`): pair `j` follows
+//! - Qwen3-VL, interleaved (`Qwen3VLTextRotaryEmbedding.recomposition_frequencies` in 5.24): pair `j` follows
 //!   h when `j mod 3 = 1` and `j < 3·section[1]`, w when `j mod 3 = 2` and `j < 3·section[2]`, t
 //!   otherwise.
 //!

@@ -39,9 +39,15 @@ pub fn sections_spec(m: &LmRope, marked: Option<usize>, theme: Theme) -> (LinePl
         })
         .collect();
     let [t, h, w] = m.mrope.section;
-    let top = m.wavelength(n.saturating_sub(1)).log10();
+    // One vertical range for both models, so that switching does not rescale the axis.
+    let top = [&QWEN25_VL_7B, &QWEN3_VL_8B]
+        .iter()
+        .map(|x| x.wavelength(x.mrope.pairs.saturating_sub(1)))
+        .fold(m.wavelength(n.saturating_sub(1)), f64::max)
+        .log10();
     let spec = LinePlotSpec {
-        title: format!("{}: mrope_section [{t}, {h}, {w}], {}", m.name, m.layout()),
+        // Short enough for a 360 px phone.
+        title: format!("{}, {} [{t}, {h}, {w}]", m.name, m.layout()),
         x_desc: "rotary pair (0 the fastest)",
         y_desc: "wavelength, positions",
         x_range: -0.5..(n.max(1) as f64 - 0.5),

@@ -138,8 +138,8 @@ pub fn PatchGrid() -> impl IntoView {
             readout=readout label=label />
         <p class="finding">{near::text(finding)}</p>
         <figcaption>
-            "A vision transformer cuts an image into patches (Qwen2.5-VL: 14 × 14 pixels) and "
-            "gives each patch its row and its column. Qwen2.5-VL's vision encoder builds its "
+            "A vision encoder with 2D RoPE cuts an image into patches (Qwen2.5-VL: 14 × 14 "
+            "pixels) and gives each patch its row and its column. Qwen2.5-VL's vision encoder builds its "
             "rotary frequencies for half a head (Qwen2_5_VLVisionRotaryEmbedding in "
             "transformers 5.24, rope type \u{201c}axial\u{201d}): head_dim/4 of them, "
             "θ^(−4i/head_dim) with θ = 10000; Qwen2.5-VL-7B's vision heads have head_dim 80 "
@@ -151,10 +151,11 @@ pub fn PatchGrid() -> impl IntoView {
             "only within windows of 8 × 8 patches. The second grid reads the patches row by "
             "row as one line of 1D RoPE over the whole head (θ^(−2i/head_dim), θ = 10000), as "
             "a language model does with an image whose patch tokens it takes in text order "
-            "(LLaVA, for example): the patch directly below is a whole row of places away, "
+            "(LLaVA-1.5, for example): the patch directly below is a whole row of places away, "
             "and, in a grid wider than one patch, the last patch of a row sits next to the "
             "first patch of the row below, on the other side of the image. Its frequencies "
-            "differ too, so even the patch to the right scores differently."
+            "differ too, so the two grids differ even one patch to the right, where the line "
+            "keeps the 2D offset."
         </figcaption>
     }
 }
