@@ -24,6 +24,26 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Two numbers printed so that they look different when they are: `print(x, d)` at the first
+/// `d` of `digits` at which `a` and `b` print differently (or at the first `d` when they are
+/// equal); past the last `d`, each in full ([`crate::params::format_number`]). The chapters'
+/// sentences choose the printer: decimals, or significant digits.
+pub fn apart(
+    a: f64,
+    b: f64,
+    digits: std::ops::RangeInclusive<usize>,
+    print: impl Fn(f64, usize) -> String,
+) -> (String, String) {
+    for d in digits {
+        let (x, y) = (print(a, d), print(b, d));
+        if a == b || x != y {
+            return (x, y);
+        }
+    }
+    let full = crate::params::format_number;
+    (full(a), full(b))
+}
+
 /// Two numbers that should look different when they are: the fewest decimals (at least 4, at
 /// most 15) at which `lo` and `hi` print differently, or `None` when they are equal to 15.
 pub fn distinguishing_decimals(lo: f64, hi: f64) -> Option<usize> {
@@ -42,7 +62,21 @@ pub fn range_text(lo: f64, hi: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::count;
+    use super::{apart, count};
+
+    #[test]
+    fn apart_prints_two_numbers_until_they_differ() {
+        let decimals = |x: f64, d: usize| format!("{x:.d$}");
+        assert_eq!(apart(1.5, 1.5, 3..=15, decimals), ("1.500".into(), "1.500".into()));
+        assert_eq!(apart(1.5, 2.5, 3..=15, decimals), ("1.500".into(), "2.500".into()));
+        assert_eq!(
+            apart(3.080_605, 3.080_505, 3..=15, decimals),
+            ("3.0806".into(), "3.0805".into())
+        );
+        // Past the last digit each is printed in full.
+        let (a, b) = apart(1.0, 1.0 + 1e-9, 3..=5, decimals);
+        assert_eq!((a.as_str(), b.as_str()), ("1", "1.000000001"));
+    }
 
     #[test]
     fn counts_agree_in_number() {

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::{count, distinguishing_decimals};
+use super::{apart, count};
 use crate::explain::models::grouped;
 use crate::math::mrope::{AXES, LmRope};
 use crate::params::rope::QkSource;
@@ -54,14 +54,8 @@ pub fn horizontal(cols: usize, (r, c): (usize, usize)) -> Option<Neighbour> {
 /// Two scores, printed with 3 decimals or, where that hides a difference, as many as show it
 /// (up to 15); equal ones are said to be.
 fn pair_text(a: f64, b: f64) -> (String, String, bool) {
-    if a == b {
-        return (format!("{a:.3}"), format!("{b:.3}"), true);
-    }
-    let k = match distinguishing_decimals(a, b) {
-        Some(k) if format!("{a:.3}") == format!("{b:.3}") => k,
-        _ => 3,
-    };
-    (format!("{a:.k$}"), format!("{b:.k$}"), false)
+    let (x, y) = apart(a, b, 3..=15, |x, d| format!("{x:.d$}"));
+    (x, y, a == b)
 }
 
 /// The grid figure's finding: the chosen patch's nearest neighbours in both readings.

@@ -39,16 +39,9 @@ pub fn sig(x: f64) -> String {
 /// `a` and `b` with as few significant digits (at least 6) as keep two different values from
 /// printing alike.
 pub fn distinct(a: f64, b: f64) -> (String, String) {
-    for digits in 6..=17 {
-        let (x, y) = (
-            format_number(round_significant(a, digits)),
-            format_number(round_significant(b, digits)),
-        );
-        if a == b || x != y {
-            return (x, y);
-        }
-    }
-    (format_number(a), format_number(b))
+    super::apart(a, b, 6..=17, |x, d| {
+        format_number(round_significant(x, d as i32))
+    })
 }
 
 /// The indices as ranges: "0 … 20", "3, 5 … 9", or "none".

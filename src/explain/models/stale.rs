@@ -112,13 +112,7 @@ pub fn window_sentence(r: &StaleRope, layer: Option<&Layer>, key: usize, query: 
 
 /// Two numbers to 4 significant digits, or more until they read differently (up to 12).
 fn two(a: f64, b: f64) -> (String, String) {
-    for digits in 4..=12 {
-        let (x, y) = (format_significant(a, digits), format_significant(b, digits));
-        if a == b || x != y {
-            return (x, y);
-        }
-    }
-    (format_number(a), format_number(b))
+    crate::explain::apart(a, b, 4..=12, |x, d| format_significant(x, d as i32))
 }
 
 /// "all 1" for a constant list, else "from a to b".
