@@ -33,7 +33,7 @@ const env = shareBrowser({ cache: true });
  *  `theme`. */
 async function chapterKeys() {
   const keys = ["theme"];
-  const row = /(?:\b(?:int|even|float|seed|flag|int_within|sentence|named)(?:_row)?!?\(\s*|\b(?:choice|own|list!)(?:::<\w+>)?\(\s*|\bkey: )"([^"]+)"/g;
+  const row = /(?:\b(?:int|even|quarter|float|seed|flag|int_within|sentence|named)(?:_row)?!?\(\s*|\b(?:choice|own|list!)(?:::<\w+>)?\(\s*|\bkey: )"([^"]+)"/g;
   for (const file of await readdir(PARAMS, { recursive: true })) {
     // The row machinery (decl/, listed.rs) names keys only in its examples.
     if (!file.endsWith(".rs") || file.startsWith("decl") || file === "listed.rs") continue;
@@ -42,7 +42,7 @@ async function chapterKeys() {
   }
   // Every chapter's keys were found (chapter 1's are unprefixed): a renamed constructor would
   // silently shrink the fuzzed keys otherwise.
-  for (const probe of ["n", "s", "pe", "eps", "spacing", "r.rot", "r.pitch", "c.model", "c.cmp", "c.type", "t.m", "t.p", "t.xs", "t.xterm"]) {
+  for (const probe of ["n", "s", "pe", "eps", "spacing", "r.rot", "r.pitch", "c.model", "c.cmp", "c.type", "t.m", "t.p", "t.xs", "t.xterm", "m.model", "v.rows", "v.hd", "v.lm"]) {
     assert.ok(keys.includes(probe), `the fuzz found no declaration of ${probe}`);
   }
   return keys;
