@@ -67,8 +67,14 @@ mod tests {
     #[test]
     fn apart_prints_two_numbers_until_they_differ() {
         let decimals = |x: f64, d: usize| format!("{x:.d$}");
-        assert_eq!(apart(1.5, 1.5, 3..=15, decimals), ("1.500".into(), "1.500".into()));
-        assert_eq!(apart(1.5, 2.5, 3..=15, decimals), ("1.500".into(), "2.500".into()));
+        assert_eq!(
+            apart(1.5, 1.5, 3..=15, decimals),
+            ("1.500".into(), "1.500".into())
+        );
+        assert_eq!(
+            apart(1.5, 2.5, 3..=15, decimals),
+            ("1.500".into(), "2.500".into())
+        );
         assert_eq!(
             apart(3.080_605, 3.080_505, 3..=15, decimals),
             ("3.0806".into(), "3.0805".into())
