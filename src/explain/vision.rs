@@ -130,6 +130,25 @@ impl fmt::Display for GridFinding<'_> {
     }
 }
 
+/// The readout of the patch at `at` in a grid of `cols` columns, with the chosen patch at
+/// `patch`, and its two scores (axial, row by row).
+pub fn patch_readout(
+    cols: usize,
+    patch: (usize, usize),
+    (r, c): (usize, usize),
+    (axial, flat): (f64, f64),
+) -> String {
+    let (r0, c0) = patch;
+    let line = (r * cols + c).abs_diff(r0 * cols + c0);
+    format!(
+        "Patch ({r}, {c}): {} and {} from ({r0}, {c0}), axial score {axial:.3}; {} away in the \
+         line, score {flat:.3}.",
+        count(r.abs_diff(r0), "row", "rows"),
+        count(c.abs_diff(c0), "column", "columns"),
+        count(line, "place", "places"),
+    )
+}
+
 /// The text alternative of the two grids.
 pub fn describe(shape: (usize, usize), patch: (usize, usize), qk: QkSource) -> String {
     let ((rows, cols), (r, c)) = (shape, patch);
@@ -187,9 +206,10 @@ pub fn wavelength_text(x: f64) -> String {
     }
 }
 
-/// "t (time) drives 16 pairs, wavelengths 6.28 to 160 positions; …" for `m`.
-fn layout_text(m: &LmRope) -> String {
-    axis_shares(m)
+/// "t (time) drives 16 pairs, wavelengths 6.28 to 160 positions; …" for `m`, whose axes have
+/// `shares`.
+fn layout_text(m: &LmRope, shares: &[AxisShare; 3]) -> String {
+    shares
         .iter()
         .zip(AXES)
         .map(|(share, axis)| match share.range {
@@ -209,10 +229,9 @@ fn layout_text(m: &LmRope) -> String {
         .join("; ")
 }
 
-/// Whether the axes of `m` own separate bands: no axis has a pair between another's fastest and
-/// slowest.
-pub fn separate_bands(m: &LmRope) -> bool {
-    let shares = axis_shares(m);
+/// Whether axes with `shares` own separate bands: no axis has a pair between another's fastest
+/// and slowest.
+fn separate_bands(shares: &[AxisShare; 3]) -> bool {
     shares.iter().enumerate().all(|(i, a)| {
         shares
             .iter()
@@ -226,14 +245,14 @@ pub fn separate_bands(m: &LmRope) -> bool {
 
 /// What `m`'s layout gives each axis, then `other`'s, and how the two differ.
 pub fn sections_finding(m: &LmRope, other: &LmRope) -> String {
-    let band = |x: &LmRope| {
-        if separate_bands(x) {
+    let layout = |x: &LmRope| {
+        let shares = axis_shares(x);
+        let band = if separate_bands(&shares) {
             "each axis owns a band of its own".to_string()
         } else {
             // Every axis reaches down to the fastest pair whose index is the largest of the axes'
             // first pairs, and up to the smallest of their last pairs.
-            let ranges: Vec<(usize, usize)> =
-                axis_shares(x).iter().filter_map(|s| s.range).collect();
+            let ranges: Vec<(usize, usize)> = shares.iter().filter_map(|s| s.range).collect();
             let first = ranges.iter().map(|r| r.0).max().unwrap_or(0);
             let slowest = ranges.iter().map(|r| r.1).min().unwrap_or(0);
             format!(
@@ -241,21 +260,16 @@ pub fn sections_finding(m: &LmRope, other: &LmRope) -> String {
                 count(first + 1, "pair", "pairs"),
                 count(x.mrope.pairs.saturating_sub(slowest), "pair", "pairs")
             )
-        }
+        };
+        format!(
+            "{} ({}, θ = {}): {}; {band}.",
+            x.name,
+            x.layout(),
+            grouped(x.theta as u64),
+            layout_text(x, &shares),
+        )
     };
-    format!(
-        "{} ({}, θ = {}): {}; {}. {} ({}, θ = {}): {}; {}.",
-        m.name,
-        m.layout(),
-        grouped(m.theta as u64),
-        layout_text(m),
-        band(m),
-        other.name,
-        other.layout(),
-        grouped(other.theta as u64),
-        layout_text(other),
-        band(other),
-    )
+    format!("{} {}", layout(m), layout(other))
 }
 
 /// The readout of pair `j` in `m`, with what drives pair `j` in `other`.
@@ -280,7 +294,23 @@ pub fn sections_readout(m: &LmRope, other: &LmRope, j: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::wavelength_text;
+    use super::{patch_readout, wavelength_text};
+
+    #[test]
+    fn the_readout_counts_rows_columns_and_places() {
+        assert_eq!(
+            patch_readout(9, (5, 8), (0, 0), (1.0, -0.5)),
+            "Patch (0, 0): 5 rows and 8 columns from (5, 8), axial score 1.000; 53 places away \
+             in the line, score -0.500."
+        );
+        assert_eq!(
+            patch_readout(9, (5, 8), (4, 8), (2.0, 3.0)),
+            "Patch (4, 8): 1 row and 0 columns from (5, 8), axial score 2.000; 9 places away in \
+             the line, score 3.000."
+        );
+        assert!(patch_readout(9, (5, 8), (5, 7), (0.0, 0.0)).contains("1 column from"));
+        assert!(patch_readout(9, (5, 8), (5, 7), (0.0, 0.0)).contains("1 place away"));
+    }
 
     #[test]
     fn wavelengths_print_three_significant_digits() {

@@ -2,7 +2,15 @@
 // redraw time, its canvases' colours and pixel hash), waiting for a redraw, and changing any
 // control the way a reader would and checking that its figure repaints.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { bookMounted, showFigure } from "./harness.mjs";
+
+/** The native CLI, built by `make test` before the browser tests. */
+const pe = fileURLToPath(new URL("../../target/debug/pe", import.meta.url));
 
 /**
  * Page-side helpers on `window`: the figure's last redraw time (its own data-drawn-at, or — for a
@@ -281,4 +289,33 @@ export async function declaredControlsRepaint(t, page, { url, chapter, figures, 
     }, chapter);
     assert.deepEqual(all.filter((c) => !used.has(c) && !ignored(c)), []);
   });
+}
+
+/** Downloads figure `id`'s CSV from the page and asserts it is `pe render --format csv` for the
+ * same link `query`; returns its number of data rows. Values whose computation differs in its
+ * last bits between wasm's and the host's maths (through log₁₀ and back, sines and cosines) are
+ * equal to 12 significant digits of the larger of |value| and `floor` (0: relative; a figure
+ * whose values cross zero gives the scale of its values). */
+export async function csvIsPeRender(page, id, query, { floor = 0 } = {}) {
+  await page.click(`#${id} .figure-download`);
+  const [file] = await Promise.all([page.waitForEvent("download"), page.click(`#${id} .figure-csv`)]);
+  const onPageCsv = readFileSync(await file.path(), "utf8");
+  const out = join(mkdtempSync(join(tmpdir(), `pe-${id}-`)), "fig.csv");
+  execFileSync(pe, ["render", id, "--format", "csv", "--query", query, "--out", out]);
+  const rows = (text) => text.split("\n").filter((l) => l && !l.startsWith("#"));
+  const [a, b] = [rows(onPageCsv), rows(readFileSync(out, "utf8"))];
+  assert.equal(a.length, b.length);
+  // A line with quotes (a header: its labels may hold commas) is equal as text; any other cell by
+  // cell, numbers to 12 significant digits and labels exactly.
+  a.forEach((line, k) => {
+    if (line.includes('"') || b[k].includes('"')) return assert.equal(line, b[k], `row ${k}`);
+    const [x, y] = [line.split(","), b[k].split(",")];
+    assert.equal(x.length, y.length, `row ${k}`);
+    x.forEach((c, j) => {
+      const [u, v] = [Number(c), Number(y[j])];
+      const close = c !== "" && Number.isFinite(u) && Number.isFinite(v) && Math.abs(u - v) <= 1e-12 * Math.max(floor, Math.abs(v));
+      assert.ok(c === y[j] || close, `row ${k}, column ${j}: ${c} vs ${y[j]}`);
+    });
+  });
+  return a.length;
 }

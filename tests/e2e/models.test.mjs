@@ -6,12 +6,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bookMounted, onPage, shareBrowser, showFigure } from "./harness.mjs";
-import { canvasStats, commit, declaredControlsRepaint, installHelpers } from "./figures.mjs";
+import { canvasStats, commit, csvIsPeRender, declaredControlsRepaint, installHelpers } from "./figures.mjs";
 
 const env = shareBrowser();
 
@@ -54,32 +52,6 @@ async function drawn(page, id) {
   await page.waitForFunction((id) => Number(document.getElementById(id)?.dataset.drawnAt) > 0, id);
 }
 
-/** Downloads figure `id`'s CSV from the page and asserts it is `pe render --format csv` for the
- * same link `query`; returns its number of data rows. The values go through log₁₀ and back,
- * whose last bits differ between wasm's and the host's maths: equal to 12 significant digits. */
-async function csvIsPeRender(page, id, query) {
-  await page.click(`#${id} .figure-download`);
-  const [file] = await Promise.all([page.waitForEvent("download"), page.click(`#${id} .figure-csv`)]);
-  const onPageCsv = readFileSync(await file.path(), "utf8");
-  const out = join(mkdtempSync(join(tmpdir(), `pe-${id}-`)), "fig.csv");
-  execFileSync(pe, ["render", id, "--format", "csv", "--query", query, "--out", out]);
-  const rows = (text) => text.split("\n").filter((l) => l && !l.startsWith("#"));
-  const [a, b] = [rows(onPageCsv), rows(readFileSync(out, "utf8"))];
-  assert.equal(a.length, b.length);
-  // A line with quotes (a header: its labels may hold commas) is equal as text; any other cell by
-  // cell, numbers to 12 significant digits and labels exactly.
-  a.forEach((line, k) => {
-    if (line.includes('"') || b[k].includes('"')) return assert.equal(line, b[k], `row ${k}`);
-    const [x, y] = [line.split(","), b[k].split(",")];
-    assert.equal(x.length, y.length, `row ${k}`);
-    x.forEach((c, j) => {
-      const [u, v] = [Number(c), Number(y[j])];
-      const close = c !== "" && Number.isFinite(u) && Number.isFinite(v) && Math.abs(u - v) <= 1e-12 * Math.abs(v);
-      assert.ok(c === y[j] || close, `row ${k}, column ${j}: ${c} vs ${y[j]}`);
-    });
-  });
-  return a.length;
-}
 
 test("every chapter-5 figure draws, with no console error, for every preset", async () => {
   await onPage(env.browser, `${env.server.url}?#models`, async (page) => {

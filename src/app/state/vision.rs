@@ -22,6 +22,7 @@ crate::params::vision::vision_fields!(view_signals {
 #[derive(Clone, Copy)]
 struct Derived {
     view: Memo<VisionView>,
+    grid: Memo<VisionView>,
     patch: Memo<(usize, usize)>,
     scores: Memo<GridScores>,
 }
@@ -40,12 +41,23 @@ impl VisionState {
             seed,
             ..
         } = signals;
-        let patch = Memo::new(move |_| {
-            (
-                row.get().min(rows.get().saturating_sub(1)),
-                col.get().min(cols.get().saturating_sub(1)),
-            )
+        // The grid's controls only, the patch inside the grid (`VisionView::patch`): choosing
+        // the model of the other figure must not recompute or repaint the grid.
+        let grid = Memo::new(move |_| {
+            let v = VisionView {
+                rows: rows.get(),
+                cols: cols.get(),
+                row: row.get(),
+                col: col.get(),
+                head_dim: head_dim.get(),
+                qk: qk.get(),
+                seed: seed.get(),
+                ..VisionView::default()
+            };
+            let (row, col) = v.patch();
+            VisionView { row, col, ..v }
         });
+        let patch = Memo::new(move |_| grid.with(VisionView::patch));
         let view = Memo::new(move |_| {
             let (row, col) = patch.get();
             VisionView {
@@ -54,25 +66,12 @@ impl VisionState {
                 ..signals.tracked()
             }
         });
-        // The grid's scores read only the grid's controls: choosing the model of the other
-        // figure must not recompute them.
-        let scores = Memo::new(move |_| {
-            let (row, col) = patch.get();
-            scores(&VisionView {
-                rows: rows.get(),
-                cols: cols.get(),
-                row,
-                col,
-                head_dim: head_dim.get(),
-                qk: qk.get(),
-                seed: seed.get(),
-                ..VisionView::default()
-            })
-        });
+        let scores = Memo::new(move |_| grid.with(scores));
         VisionState::assemble(
             signals,
             Derived {
                 view,
+                grid,
                 patch,
                 scores,
             },
@@ -82,6 +81,12 @@ impl VisionState {
     /// The whole view (for the URL and the figure).
     pub fn view(self) -> Memo<VisionView> {
         self.derived.view
+    }
+
+    /// The patch grid's controls alone (the other fields at their defaults), the patch inside
+    /// the grid.
+    pub fn grid(self) -> Memo<VisionView> {
+        self.derived.grid
     }
 
     /// The chosen patch, inside the grid.

@@ -15,9 +15,9 @@ use crate::app::select::key_cursor;
 use crate::app::state::vision::VisionState;
 use crate::app::theme::chapter_context;
 use crate::chart::heatmap::HeatmapLayout;
-use crate::explain::vision::{GridFinding, describe};
+use crate::explain::vision::{GridFinding, describe, patch_readout};
 use crate::params::rope::QkSource;
-use crate::params::vision::{GRID, VISION_HEAD_DIM, VisionView};
+use crate::params::vision::{GRID, VISION_HEAD_DIM};
 use crate::scene::vision as scene;
 
 /// The figure.
@@ -32,15 +32,7 @@ pub fn PatchGrid() -> impl IntoView {
     let stats = draw_effect(axial_ref, move |surface| {
         let t = theme.get();
         s.scores().with(|scores| {
-            // The grid's own controls only (the other figure's model is not one of them).
-            let (row, col) = s.patch().get();
-            let v = VisionView {
-                rows: s.rows.get(),
-                cols: s.cols.get(),
-                row,
-                col,
-                ..VisionView::default()
-            };
+            let v = s.grid().get();
             let [axial_spec, flat_spec] = scene::grid_specs(&v, scores.bound, t);
             let stride = v.cols;
             fn matrix(values: &[f64], stride: usize) -> Matrix<'_> {
@@ -89,18 +81,7 @@ pub fn PatchGrid() -> impl IntoView {
         }
         s.scores().with(|scores| {
             let at = r * cols + c;
-            let line = (at as i64 - (r0 * cols + c0) as i64).unsigned_abs();
-            format!(
-                "Patch ({r}, {c}): {} row{} and {} column{} from ({r0}, {c0}), axial score {:.3}; \
-                 {line} place{} away in the line, score {:.3}.",
-                r.abs_diff(r0),
-                if r.abs_diff(r0) == 1 { "" } else { "s" },
-                c.abs_diff(c0),
-                if c.abs_diff(c0) == 1 { "" } else { "s" },
-                scores.axial[at],
-                if line == 1 { "" } else { "s" },
-                scores.flat[at],
-            )
+            patch_readout(cols, (r0, c0), (r, c), (scores.axial[at], scores.flat[at]))
         })
     };
     let finding = move || {
