@@ -136,6 +136,7 @@ pub const CHAPTERS: [Chapter; 6] = [
         title: "Beyond a line",
         figures: &[
             pic("fig-vision-grid", "A grid of image patches"),
+            pic("fig-vision-ids", "Text and images in one sequence"),
             pic("fig-vision-sections", "Who owns which frequencies"),
         ],
     },

@@ -26,6 +26,11 @@ pub struct CloudSpec<'a> {
     pub pitch: f64,
     /// A point to pick out (hovered), with its label.
     pub selected: Option<(usize, String)>,
+    /// What the points' order counts ("position", "token"), named on the legend.
+    pub order: &'a str,
+    /// The points' coordinates are all ≥ 0: the axes run from the origin along the positive
+    /// directions only, and the view turns about the middle of the cloud's box.
+    pub positive: bool,
     /// Page colours and scale.
     pub theme: Theme,
 }
@@ -62,6 +67,12 @@ pub fn view(p: [f64; 3], yaw: f64, pitch: f64) -> [f64; 3] {
     [x, y, depth]
 }
 
+/// The length of each axis of a cloud of positive points whose largest coordinates are `top`:
+/// a little past the largest of them (at least 1).
+fn positive_axis(top: [f64; 3]) -> f64 {
+    top.iter().fold(1.0, |m: f64, v| m.max(*v)) * 1.15
+}
+
 /// Draws the cloud.
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -76,14 +87,41 @@ pub fn draw<DB: DrawingBackend>(
         f64::from(w) / 2.0,
         top + (f64::from(h) - top - legend_h) / 2.0,
     );
-    let extent = spec
-        .points
-        .iter()
-        .map(|p| p.iter().map(|v| v.abs()).fold(0.0, f64::max))
-        .fold(1e-9, f64::max);
+    // The view turns about `center`; `extent` is how far the drawing reaches from it.
+    let (center, extent) = if spec.positive {
+        let top = spec.points.iter().fold([0.0f64; 3], |m, p| {
+            [m[0].max(p[0]), m[1].max(p[1]), m[2].max(p[2])]
+        });
+        let center = top.map(|v| v / 2.0);
+        // Any turn keeps the box, and the axes' ends, within this distance of the middle.
+        let axis = positive_axis(top);
+        let reach = (0..3)
+            .map(|k| {
+                (0..3)
+                    .map(|i| {
+                        let end = if i == k { axis } else { 0.0 };
+                        (end - center[i]).powi(2)
+                    })
+                    .sum::<f64>()
+                    .sqrt()
+            })
+            .fold(0.0, f64::max);
+        (center, reach.max(1e-9))
+    } else {
+        let extent = spec
+            .points
+            .iter()
+            .map(|p| p.iter().map(|v| v.abs()).fold(0.0, f64::max))
+            .fold(1e-9, f64::max);
+        ([0.0; 3], extent)
+    };
     let scale = (f64::from(w).min(f64::from(h) - top - legend_h) * 0.42) / extent;
     let to_screen = |p: [f64; 3]| {
-        let v = view(p, spec.yaw, spec.pitch);
+        let v = view(
+            [p[0] - center[0], p[1] - center[1], p[2] - center[2]],
+            spec.yaw,
+            spec.pitch,
+        );
         (
             (
                 (cx + v[0] * scale).round() as i32,
@@ -92,12 +130,17 @@ pub fn draw<DB: DrawingBackend>(
             v[2],
         )
     };
-    // The axes: a line through the origin along each component, named at its positive end.
+    // The axes: a line through the origin along each component (from the origin, for positive
+    // points), named at its positive end.
     for (k, name) in spec.axes.iter().enumerate() {
         let mut end = [0.0; 3];
-        end[k] = extent * 1.1;
         let mut start = [0.0; 3];
-        start[k] = -extent * 1.1;
+        if spec.positive {
+            end[k] = positive_axis(center.map(|v| 2.0 * v));
+        } else {
+            end[k] = extent * 1.1;
+            start[k] = -extent * 1.1;
+        }
         let (a, _) = to_screen(start);
         let (b, _) = to_screen(end);
         root.draw(&PathElement::new(
@@ -151,10 +194,18 @@ pub fn draw<DB: DrawingBackend>(
             r + t.px(3.0) as i32,
             ShapeStyle::from(t.highlight).stroke_width(t.px(2.0)),
         ))?;
+        // Right of the point, or left of it where the label would run off the edge (about
+        // 7 CSS px a character at 12 px).
+        let room = f64::from(w) - f64::from(s.0 + r + t.px(6.0) as i32);
+        let (x, anchor) = if room >= label.chars().count() as f64 * 7.0 * t.scale {
+            (s.0 + r + t.px(6.0) as i32, HPos::Left)
+        } else {
+            (s.0 - r - t.px(6.0) as i32, HPos::Right)
+        };
         root.draw(&Text::new(
             label.clone(),
-            (s.0 + r + t.px(6.0) as i32, s.1),
-            font(12.0).pos(Pos::new(HPos::Left, VPos::Center)),
+            (x, s.1),
+            font(12.0).pos(Pos::new(anchor, VPos::Center)),
         ))?;
     }
     // The legend: the position colour scale.
@@ -180,7 +231,7 @@ pub fn draw<DB: DrawingBackend>(
     }
     let mid = (ly + f64::from(t.px(5.0))) as i32;
     root.draw(&Text::new(
-        "position 0".to_string(),
+        format!("{} 0", spec.order),
         ((lx - f64::from(t.px(6.0))) as i32, mid),
         font(11.0).pos(Pos::new(HPos::Right, VPos::Center)),
     ))?;
@@ -223,6 +274,8 @@ mod tests {
             yaw: 0.5,
             pitch: 0.3,
             selected: Some((2, "dog at 2".into())),
+            order: "position",
+            positive: false,
             theme: Theme::LIGHT,
         };
         let mut layout = None;

@@ -70,6 +70,7 @@ pub mod colormap;
 pub mod dual;
 pub mod fonts;
 pub mod heatmap;
+pub mod idstrip;
 pub mod lines;
 pub mod multiples;
 pub mod pairs;

@@ -7,6 +7,7 @@
 
 pub mod context;
 pub mod models;
+pub mod position_ids;
 pub mod rope;
 pub mod sinusoids;
 pub mod tables;

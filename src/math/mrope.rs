@@ -3,14 +3,16 @@
 //!
 //! **Position ids** (`get_rope_index` of `Qwen2_5_VLModel` and `Qwen3VLModel`, with
 //! `get_vision_position_ids`, as issue 31 describes transformers 5.24's; checked against a record
-//! transformers 5.24 made for text and an image, and the rule for the text after a block read in a
-//! copy of 5.17's `Qwen3VLModel`): text advances all three ids together, one per token. A vision
+//! transformers 5.24 made for text and an image, and the rule for the text after a block read in
+//! 5.24's `modeling_qwen2_5_vl.py` and `modeling_qwen3_vl.py`): text advances all three ids together, one per token. A vision
 //! block (an image, or a video's temporal patches) of `T × H × W` tokens in the language model's
 //! units (after the 2×2 spatial merge), starting at id `s`, gives the token in temporal patch `k`,
 //! row `i` and column `j` the ids `(s + k·Δt, s + i, s + j)`, in that order (k, then i, then j).
-//! The next text starts at `s + max(H, W)`. (The original Qwen code started it after the block's
+//! The next text starts at `s + max(H, W)` (5.24's `current_pos += max(grid_thw[1],
+//! grid_thw[2]) // spatial_merge_size`). The original Qwen code (transformers 4.x's
+//! `get_rope_index`, `st_idx = llm_pos_ids_list[-1].max() + 1`) started it one past the block's
 //! largest id, `s + max((T − 1)·Δt, H − 1, W − 1) + 1`: the same for an image, not for a video
-//! whose time ids outrun its height and width.)
+//! whose time ids outrun its height and width ([`Resume`]).
 //! - Qwen2.5-VL: a video's `Δt` is `tokens_per_second` (its vision config) times the seconds per
 //!   temporal patch, taken here as 1 s.
 //! - Qwen3-VL: its processor writes a video as one `T = 1` block per frame, separated by
@@ -222,16 +224,56 @@ impl Mrope {
             .collect()
     }
 
-    /// The (t, h, w) ids of every token of `input`, in input order (see the module's text).
+    /// The (t, h, w) ids of every token of `input`, in input order, as transformers 5.24
+    /// computes them (see the module's text).
     pub fn position_ids(&self, input: &[Segment]) -> Result<[Vec<usize>; 3], String> {
+        self.position_ids_by(input, Resume::Transformers524)
+    }
+
+    /// The (t, h, w) ids of every token of `input`, in input order, the text after a vision
+    /// block resuming by `resume`.
+    pub fn position_ids_by(
+        &self,
+        input: &[Segment],
+        resume: Resume,
+    ) -> Result<[Vec<usize>; 3], String> {
         let mut ids: [Vec<usize>; 3] = Default::default();
+        for block in self.blocks(input, resume)? {
+            match block.segment {
+                Segment::Text(n) => {
+                    for axis in &mut ids {
+                        axis.extend(block.start..block.start + n);
+                    }
+                }
+                Segment::Vision { t, h, w } => {
+                    for k in 0..t {
+                        for i in 0..h {
+                            for j in 0..w {
+                                ids[0].push(block.start + k * block.step);
+                                ids[1].push(block.start + i);
+                                ids[2].push(block.start + j);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(ids)
+    }
+
+    /// Each segment of `input` with the id it starts at and its time step, the text after a
+    /// vision block resuming by `resume`.
+    pub fn blocks(&self, input: &[Segment], resume: Resume) -> Result<Vec<Block>, String> {
+        let mut blocks = Vec::with_capacity(input.len());
         let mut start = 0usize;
         for &segment in input {
             match segment {
                 Segment::Text(n) => {
-                    for axis in &mut ids {
-                        axis.extend(start..start + n);
-                    }
+                    blocks.push(Block {
+                        segment,
+                        start,
+                        step: 1,
+                    });
                     start += n;
                 }
                 Segment::Vision { t, h, w } => {
@@ -244,20 +286,57 @@ impl Mrope {
                             ));
                         }
                     };
-                    for k in 0..t {
-                        for i in 0..h {
-                            for j in 0..w {
-                                ids[0].push(start + k * step);
-                                ids[1].push(start + i);
-                                ids[2].push(start + j);
-                            }
-                        }
-                    }
-                    start += h.max(w);
+                    blocks.push(Block {
+                        segment,
+                        start,
+                        step,
+                    });
+                    start += match resume {
+                        Resume::Transformers524 => h.max(w),
+                        Resume::Original => ((t - 1) * step).max(h - 1).max(w - 1) + 1,
+                    };
                 }
             }
         }
-        Ok(ids)
+        Ok(blocks)
+    }
+}
+
+/// Where the text after a vision block starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resume {
+    /// transformers 5.24's `get_rope_index`: at the block's start plus max(H, W)
+    /// (`current_pos += max(grid_thw[1], grid_thw[2]) // spatial_merge_size`).
+    Transformers524,
+    /// The original Qwen code (transformers 4.x's `get_rope_index`): one past the block's
+    /// largest id (`st_idx = llm_pos_ids_list[-1].max() + 1`).
+    Original,
+}
+
+/// One segment of an input, placed: the id it starts at and, for a vision block, the step of its
+/// time id from one temporal patch to the next (0 for a single one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// The segment.
+    pub segment: Segment,
+    /// Its first token's ids (all three equal).
+    pub start: usize,
+    /// A vision block's time step (text: 1).
+    pub step: usize,
+}
+
+impl Block {
+    /// Its largest id.
+    pub fn last(&self) -> usize {
+        match self.segment {
+            Segment::Text(n) => self.start + n.saturating_sub(1),
+            Segment::Vision { t, h, w } => {
+                self.start
+                    + (t.saturating_sub(1) * self.step)
+                        .max(h.saturating_sub(1))
+                        .max(w.saturating_sub(1))
+            }
+        }
     }
 }
 
@@ -402,6 +481,27 @@ mod tests {
         // 5.24 starts the text at 0 + max(2, 2) = 2, below the video's last time id (4).
         assert_eq!(t[12], 2);
         assert!(qwen3().position_ids(&input).is_err());
+        // The original code resumes one past the largest id, 4: the video's last time id.
+        let [t, h, w] = qwen25().position_ids_by(&input, Resume::Original).unwrap();
+        assert_eq!((t[12], h[12], w[12]), (5, 5, 5));
+    }
+
+    #[test]
+    fn both_rules_agree_after_an_image_and_a_short_video() {
+        let input = parse_input("text:3,image:1,2,5,text:2,image:2,4,4,text:1").unwrap();
+        let m = qwen25();
+        assert_eq!(
+            m.position_ids(&input),
+            m.position_ids_by(&input, Resume::Original)
+        );
+        let blocks = m.blocks(&input, Resume::Transformers524).unwrap();
+        assert_eq!(
+            blocks
+                .iter()
+                .map(|b| (b.start, b.last()))
+                .collect::<Vec<_>>(),
+            [(0, 2), (3, 7), (8, 9), (10, 13), (14, 14)]
+        );
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Chapter 6, "Beyond a line": its URL keys (prefix `v.`) and the view they parse into — the grid
-//! of image patches, the patch chosen in it, the vision head's size and where q and k come from.
+//! of image patches, the patch chosen in it, the vision head's size and where q and k come from;
+//! the input of text, an image and a video whose position ids the language model gets; the model.
 
+use super::decl::float;
 use super::listed::{declared, view_struct};
 use super::rope::QkSource;
 
@@ -14,6 +16,21 @@ pub const GRID: (usize, usize) = (1, 32);
 /// A vision head's coordinates: a multiple of 4 from 4 to 256 (the rows and the columns each turn
 /// half of them, in pairs; Qwen2.5-VL's vision heads have 80).
 pub const VISION_HEAD_DIM: (usize, usize) = (4, 256);
+
+/// Text tokens in each text piece of fig-vision-ids's input: 1 … 12.
+pub const TEXT: (usize, usize) = (1, 12);
+
+/// An image's rows and columns of tokens in the language model (after the 2 × 2 merge): 1 … 6.
+pub const IMAGE: (usize, usize) = (1, 6);
+
+/// A video's temporal patches: 1 … 4; its rows and columns of tokens: 1 … 4.
+pub const VIDEO: (usize, usize) = (1, 4);
+
+/// The view of the ids' 3D cloud: turn about the vertical axis, degrees.
+pub const YAW: (f64, f64) = (-180.0, 180.0);
+
+/// The view of the ids' 3D cloud: tilt, degrees.
+pub const PITCH: (f64, f64) = (-90.0, 90.0);
 
 crate::names::named! {
     /// The vision-language model whose language model's rotary pairs fig-vision-sections shows.
@@ -46,8 +63,28 @@ crate::params::listed::fields! { $
         qk: crate::params::rope::QkSource = QkSource::Ones => named!("v.qk", QkSource),
         /// The seed of the random q and k.
         seed: u64 = 0 => seed!("v.seed"),
-        /// The model of the frequency-ownership figure.
+        /// The model of the language model's figures (the position ids, who owns which
+        /// frequencies).
         lm: crate::params::vision::VlModel = VlModel::Qwen25 => named!("v.lm", VlModel),
+        /// Text tokens in each text piece of the ids' input.
+        text: usize = 3 => int!("v.tx", "v.tx (text tokens per piece)", TEXT),
+        /// The image's rows of tokens.
+        image_rows: usize = 2 => int!("v.ih", "v.ih (image rows)", IMAGE),
+        /// The image's columns of tokens.
+        image_cols: usize = 3 => int!("v.iw", "v.iw (image columns)", IMAGE),
+        /// The video's temporal patches.
+        frames: usize = 3 => int!("v.vt", "v.vt (video temporal patches)", VIDEO),
+        /// The video's rows of tokens.
+        video_rows: usize = 2 => int!("v.vh", "v.vh (video rows)", VIDEO),
+        /// The video's columns of tokens.
+        video_cols: usize = 2 => int!("v.vw", "v.vw (video columns)", VIDEO),
+        /// Qwen3-VL: text tokens before each frame (its timestamp and start token).
+        stamp: usize = 4 => int!("v.ts", "v.ts (text before each frame)", TEXT),
+        /// The ids' cloud's view: yaw and pitch in degrees.
+        ids_view: [f64; 2] = [40.0, 25.0] => [
+            float!("v.yaw", "v.yaw", YAW, ids_view[0]),
+            float!("v.pitch", "v.pitch", PITCH, ids_view[1]),
+        ],
     }
     own {}
 }
@@ -91,6 +128,14 @@ mod tests {
             qk: QkSource::Random,
             seed: 42,
             lm: VlModel::Qwen3,
+            text: 12,
+            image_rows: 6,
+            image_cols: 1,
+            frames: 4,
+            video_rows: 1,
+            video_cols: 3,
+            stamp: 7,
+            ids_view: [-120.0, 45.5],
         };
         crate::params::decl::check_round_trip(&TABLE, &view);
     }

@@ -109,6 +109,10 @@ pub struct CloudPanel {
     pub yaw: f64,
     /// Tilt towards the viewer, radians.
     pub pitch: f64,
+    /// What the points' order counts ("position", "token").
+    pub order: &'static str,
+    /// The coordinates are all ≥ 0 ([`CloudSpec::positive`]).
+    pub positive: bool,
     /// Page colours and scale.
     pub theme: Theme,
 }
@@ -124,6 +128,8 @@ impl CloudPanel {
             yaw: self.yaw,
             pitch: self.pitch,
             selected: None,
+            order: self.order,
+            positive: self.positive,
             theme: self.theme,
         }
     }
@@ -173,6 +179,8 @@ pub enum Panel {
     Cloud(CloudPanel),
     /// Small multiples.
     Tiles(TilesPanel),
+    /// Rows of position ids.
+    Ids(vision::ids::IdsPanel),
 }
 
 impl Panel {
@@ -186,6 +194,7 @@ impl Panel {
             Panel::Pairs(spec) => &spec.title,
             Panel::Cloud(c) => &c.title,
             Panel::Tiles(t) => &t.title,
+            Panel::Ids(p) => &p.title,
         }
     }
 }
@@ -386,7 +395,14 @@ impl Picture {
                 }
                 Panel::Cloud(c) => {
                     let [a, b, d] = c.axes;
-                    let _ = writeln!(out, "position,{},{},{}", field(a), field(b), field(d));
+                    let _ = writeln!(
+                        out,
+                        "{},{},{},{}",
+                        field(c.order),
+                        field(a),
+                        field(b),
+                        field(d)
+                    );
                     for (k, p) in c.points.iter().take(c.shown).enumerate() {
                         let _ = writeln!(
                             out,
@@ -397,6 +413,7 @@ impl Picture {
                         );
                     }
                 }
+                Panel::Ids(p) => p.write_csv(&mut out),
                 Panel::Tiles(t) => {
                     out.push_str("tile,row,column,value\n");
                     let side = t.side();

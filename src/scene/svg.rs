@@ -124,6 +124,9 @@ pub fn draw<DB: DrawingBackend>(
         Panel::Pairs(spec) => pairs::draw(root, spec).map_err(err),
         Panel::Cloud(c) => cloud::draw(root, &c.spec()).map(|_| ()).map_err(err),
         Panel::Tiles(t) => draw_tiles(root, t).map_err(err),
+        Panel::Ids(p) => crate::chart::idstrip::draw(root, &p.spec(None))
+            .map(|_| ())
+            .map_err(err),
     }
 }
 

@@ -8,7 +8,7 @@ import { onPage, shareBrowser, showFigure } from "./harness.mjs";
 import { canvasStats, csvIsPeRender, declaredControlsRepaint, installHelpers } from "./figures.mjs";
 
 const env = shareBrowser();
-const FIGURES = ["fig-vision-grid", "fig-vision-sections"];
+const FIGURES = ["fig-vision-grid", "fig-vision-ids", "fig-vision-sections"];
 
 /** q·k for q = k = all ones under Qwen2.5-VL's vision RoPE (head_dim/4 frequencies
  * 1 / 10000^(2i / (head_dim/2)), rows on the first half of the pairs, columns on the second):
@@ -135,5 +135,86 @@ test("chapter 6 fits a 390 px phone", async () => {
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(wide <= 390, `#${id}: the page is ${wide} px wide`);
     }
+  });
+});
+
+/** transformers 5.24's `get_rope_index` written here in JavaScript for the figure's input (text,
+ * image, text, video, text; Qwen3-VL's video as a timestamp and a `T = 1` block per temporal
+ * patch), with the original Qwen code's resumption (`max + 1`) when `original`. */
+function ropeIndex({ qwen3 = false, text = 3, ih = 2, iw = 3, vt = 3, vh = 2, vw = 2, ts = 4 }, original = false) {
+  const groups = [["text", text], ["vision", [1, ih, iw, 1]], ["text", text]];
+  if (qwen3) for (let k = 0; k < vt; k++) groups.push(["text", ts], ["vision", [1, vh, vw, 0]]);
+  else groups.push(["vision", [vt, vh, vw, 2]]);
+  groups.push(["text", text]);
+  const ids = [];
+  let pos = 0;
+  for (const [kind, n] of groups) {
+    if (original && ids.length) pos = Math.max(...ids.flat()) + 1;
+    if (kind === "text") {
+      for (let i = 0; i < n; i++) ids.push([pos + i, pos + i, pos + i]);
+      pos += n;
+    } else {
+      const [t, h, w, dt] = n;
+      for (let k = 0; k < t; k++) for (let i = 0; i < h; i++) for (let j = 0; j < w; j++) ids.push([k * dt + pos, i + pos, j + pos]);
+      pos += Math.max(h, w);
+    }
+  }
+  return ids;
+}
+
+async function idsDrawn(page) {
+  await showFigure(page, "fig-vision-ids");
+  await page.waitForFunction(() => Number(document.getElementById("fig-vision-ids")?.dataset.drawnAt) > 0);
+}
+
+test("the position ids: both panels draw, and the keys read each token's ids by both rules", async () => {
+  const input = { text: 2, ih: 3, iw: 1, vt: 4, vh: 1, vw: 3 };
+  const query = "v.tx=2&v.ih=3&v.iw=1&v.vt=4&v.vh=1&v.vw=3";
+  await onPage(env.browser, `${env.server.url}?${query}#fig-vision-ids`, async (page) => {
+    await installHelpers(page);
+    await idsDrawn(page);
+    const stats = await canvasStats(page, "fig-vision-ids");
+    assert.equal(stats.length, 2);
+    for (const s of stats) assert.ok(s.colours > 8 && s.width > 50, JSON.stringify(s));
+    const [now, orig] = [ropeIndex(input), ropeIndex(input, true)];
+    const strip = "#fig-vision-ids canvas:not(.layer) >> nth=0";
+    await page.focus(strip);
+    await page.keyboard.press("Home");
+    for (let k = 0; k < now.length; k++) {
+      const text = await page.textContent("#fig-vision-ids-readout");
+      assert.ok(text.startsWith(`token ${k} · `), text);
+      assert.ok(text.includes(`(t, h, w) = (${now[k].join(", ")})`), `${k}: ${text}`);
+      const other = orig[k].join() === now[k].join() ? "the same" : `(${orig[k].join(", ")})`;
+      assert.ok(text.includes(`the original Qwen code: ${other}`), `${k}: ${text}`);
+      await page.keyboard.press("ArrowRight");
+    }
+    // The video (4 temporal patches, 2 apart) outruns its width 3: the rules part after it.
+    const first = now.length - input.text;
+    const finding = await page.textContent("#fig-vision-ids .finding");
+    assert.ok(finding.includes(`starts at ${now[first - 1][0] - 6} + max(1, 3) = ${now[first][0]}, below the video's largest time id ${now[first - 1][0]}`), finding);
+    assert.ok(finding.includes(`= ${orig[first][0]}.`), finding);
+  });
+});
+
+test("the position ids: Qwen3-VL's frames, the text before each frame, the CSV and the link", async () => {
+  const query = "v.lm=qwen3-vl-8b&v.ts=2&v.vt=2";
+  await onPage(env.browser, `${env.server.url}?${query}#fig-vision-ids`, async (page) => {
+    await idsDrawn(page);
+    const now = ropeIndex({ qwen3: true, ts: 2, vt: 2 });
+    const finding = await page.textContent("#fig-vision-ids .finding");
+    const frames = [now[3 + 6 + 3 + 2][0], now[3 + 6 + 3 + 2 + 4 + 2][0]];
+    assert.ok(finding.includes(`with a single t (${frames[0]} and ${frames[1]}) after 2 tokens of text`), finding);
+    const rows = await csvIsPeRender(page, "fig-vision-ids", query);
+    assert.equal(rows, 2 * (1 + now.length), "the rows of ids, then the cloud's points: a header and a line per token each");
+    const at = () => page.evaluate(() => Number(document.getElementById("fig-vision-ids").dataset.drawnAt));
+    const before = await at();
+    const slider = page.locator("#ctl-v-ts");
+    await slider.focus();
+    await page.keyboard.press("End");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("v.ts") === "12");
+    await page.waitForFunction((t) => Number(document.getElementById("fig-vision-ids").dataset.drawnAt) > t, before);
+    await page.check('input[name="v-lm-ids"] >> nth=0');
+    await page.waitForFunction(() => !new URLSearchParams(location.search).has("v.lm"));
+    assert.equal(await page.locator("#ctl-v-ts").count(), 0, "Qwen2.5-VL has no text before its frames");
   });
 });

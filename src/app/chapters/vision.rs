@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::app::deferred::Deferred;
 use crate::app::figures::vision::grid::PatchGrid;
+use crate::app::figures::vision::ids::PositionIds;
 use crate::app::figures::vision::sections::FrequencyOwners;
 use crate::app::frame::chapter;
 
@@ -43,8 +44,16 @@ pub fn Vision() -> impl IntoView {
             "The language model reads the text and the image's tokens (after the encoder "
             "merges each 2 × 2 block of patches into one) in a single sequence. Qwen2-VL's "
             "multimodal RoPE, M-RoPE, gives every token three position ids — time, height and "
-            "width — and lets each rotary pair of the head turn by one of the three. Which pair "
-            "follows which id changed between Qwen2.5-VL and Qwen3-VL:"
+            "width — and lets each rotary pair of the head turn by one of the three. Which ids "
+            "each token gets is decided before any rotation:"
+        </p>
+        <div class="figure-stack">
+            <Deferred>
+                <PositionIds />
+            </Deferred>
+        </div>
+        <p class="bridge">
+            "Which rotary pair follows which id changed between Qwen2.5-VL and Qwen3-VL:"
         </p>
         <div class="figure-stack">
             <Deferred>
@@ -60,6 +69,7 @@ pub fn Vision() -> impl IntoView {
 pub fn figure(id: &str) -> Option<(AnyView, bool)> {
     Some(match id {
         "fig-vision-grid" => (view! { <PatchGrid /> }.into_any(), false),
+        "fig-vision-ids" => (view! { <PositionIds /> }.into_any(), false),
         "fig-vision-sections" => (view! { <FrequencyOwners /> }.into_any(), false),
         _ => return None,
     })

@@ -200,11 +200,21 @@ pub fn DragCanvas<L>(
     /// The readout's text, kept current.
     #[prop(into)]
     readout: TextProp,
+    /// The readout paragraph's id: by default the figure's id followed by `-readout` (a figure
+    /// whose other canvas has that one names its own).
+    #[prop(optional)]
+    readout_id: Option<&'static str>,
 ) -> impl IntoView
 where
     L: Fn() -> String + Send + Sync + 'static,
 {
-    drag_canvas(node_ref, std::sync::Arc::new(label), drag, readout)
+    drag_canvas(
+        node_ref,
+        std::sync::Arc::new(label),
+        drag,
+        readout,
+        readout_id,
+    )
 }
 
 /// The view of [`DragCanvas`], built once for every figure's label.
@@ -213,6 +223,7 @@ fn drag_canvas(
     label: std::sync::Arc<dyn Fn() -> String + Send + Sync>,
     drag: Drag,
     readout: TextProp,
+    readout_id: Option<&'static str>,
 ) -> AnyView {
     let Drag {
         drag,
@@ -220,7 +231,7 @@ fn drag_canvas(
         leave,
         key,
     } = drag;
-    let readout_id = readout_of(None);
+    let readout_id = readout_of(readout_id);
     let drag = Rc::new(drag);
     let pressed = StoredValue::new(false);
     let on_down = {

@@ -7,4 +7,5 @@ pub mod models;
 pub mod rope;
 pub mod sinusoids;
 pub mod tables;
+pub mod turning;
 pub mod vision;

@@ -1,11 +1,12 @@
-//! Chapter 6's state ("Beyond a line"): one signal per control, the chosen patch inside the grid
-//! and the grid's scores, memoised once.
+//! Chapter 6's state ("Beyond a line"): one signal per control, the chosen patch inside the grid,
+//! the grid's scores and the input's position ids, memoised once.
 
 use leptos::prelude::*;
 
 use super::signals::view_signals;
 
 use crate::params::vision::VisionView;
+use crate::scene::vision::ids::{Ids, ids};
 use crate::scene::vision::{GridScores, scores};
 
 crate::params::vision::vision_fields!(view_signals {
@@ -25,6 +26,7 @@ struct Derived {
     grid: Memo<VisionView>,
     patch: Memo<(usize, usize)>,
     scores: Memo<GridScores>,
+    ids: Memo<Ids>,
 }
 
 impl VisionState {
@@ -39,6 +41,14 @@ impl VisionState {
             head_dim,
             qk,
             seed,
+            lm,
+            text,
+            image_rows,
+            image_cols,
+            frames,
+            video_rows,
+            video_cols,
+            stamp,
             ..
         } = signals;
         // The grid's controls only, the patch inside the grid (`VisionView::patch`): choosing
@@ -67,6 +77,20 @@ impl VisionState {
             }
         });
         let scores = Memo::new(move |_| grid.with(scores));
+        // The input's controls and the model only: turning the cloud does not recompute them.
+        let ids = Memo::new(move |_| {
+            ids(&VisionView {
+                lm: lm.get(),
+                text: text.get(),
+                image_rows: image_rows.get(),
+                image_cols: image_cols.get(),
+                frames: frames.get(),
+                video_rows: video_rows.get(),
+                video_cols: video_cols.get(),
+                stamp: stamp.get(),
+                ..VisionView::default()
+            })
+        });
         VisionState::assemble(
             signals,
             Derived {
@@ -74,6 +98,7 @@ impl VisionState {
                 grid,
                 patch,
                 scores,
+                ids,
             },
         )
     }
@@ -97,5 +122,10 @@ impl VisionState {
     /// Both grids' scores with the chosen patch.
     pub fn scores(self) -> Memo<GridScores> {
         self.derived.scores
+    }
+
+    /// The position ids of fig-vision-ids's input, for the chosen model.
+    pub fn ids(self) -> Memo<Ids> {
+        self.derived.ids
     }
 }

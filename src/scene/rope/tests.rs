@@ -45,7 +45,7 @@ fn check_panel(id: &str, (panel, _): &(Panel, Height)) {
             assert!(finite(c.points.iter().flatten().copied()), "{id}");
             assert!(finite([c.yaw, c.pitch]), "{id}");
         }
-        Panel::Tiles(_) => panic!("{id}: no tiles in chapter 2"),
+        Panel::Tiles(_) | Panel::Ids(_) => panic!("{id}: no tiles or ids in chapter 2"),
     }
 }
 

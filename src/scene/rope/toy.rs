@@ -194,6 +194,8 @@ pub fn cloud_spec(
         yaw: yaw.to_radians(),
         pitch: pitch.to_radians(),
         selected,
+        order: "position",
+        positive: false,
         theme: t,
     }
 }
@@ -219,6 +221,8 @@ pub fn cloud(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         shown,
         yaw,
         pitch,
+        order: "position",
+        positive: false,
         theme,
     };
     vec![(Panel::Cloud(panel), Height::Rule(cloud_height))]

@@ -1,8 +1,10 @@
 //! Chapter 6's pictures ("Beyond a line"): a grid of image patches coloured by each patch's RoPE
 //! score with a chosen one, under axial 2D RoPE as Qwen2.5-VL's vision encoder computes it
-//! ([`crate::math::axial`]) and with the grid read row by row as one line of 1D RoPE; and which
-//! position id drives each rotary pair of a vision-language model's language model ([`sections`]).
+//! ([`crate::math::axial`]) and with the grid read row by row as one line of 1D RoPE; the three
+//! position ids a vision-language model's language model gives text, image and video tokens
+//! ([`ids`]); and which id drives each rotary pair ([`sections`]).
 
+pub mod ids;
 pub mod sections;
 
 use super::{Build, Height, MatrixPanel, Panel};
@@ -22,6 +24,7 @@ pub const VISION_THETA: f64 = 10_000.0;
 /// The chapter's pictures, by figure id.
 pub const PICTURES: &[(&str, Build)] = &[
     ("fig-vision-grid", grid),
+    ("fig-vision-ids", ids::picture),
     ("fig-vision-sections", sections::sections),
 ];
 

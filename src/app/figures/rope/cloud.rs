@@ -10,9 +10,9 @@ use crate::app::animation::{Player, reduced_motion};
 use crate::app::backend;
 use crate::app::canvas;
 use crate::app::controls::{Choice, FloatSlider, IntSlider, split_pair};
-use crate::app::figure::{Drag, DragCanvas, draw_effect};
+use crate::app::figure::{DragCanvas, draw_effect};
+use crate::app::figures::turning::turning;
 use crate::app::frame::figure;
-use crate::app::select::event_pixel;
 use crate::app::state::AppState;
 use crate::app::state::rope::RopeState;
 use crate::app::theme::chapter_context;
@@ -63,44 +63,6 @@ pub fn TokenCloud() -> impl IntoView {
             }
         });
     });
-    // Dragging turns the view: half a degree per pixel.
-    let last = StoredValue::new((0, 0));
-    let on_drag = move |ev: &web_sys::PointerEvent, first: bool| {
-        let (x0, y0) = last.get_value();
-        last.set_value((ev.client_x(), ev.client_y()));
-        if first {
-            return;
-        }
-        let (dx, dy) = (ev.client_x() - x0, ev.client_y() - y0);
-        s.view.update(|[yaw, pitch]| {
-            *yaw = turn_yaw(*yaw + f64::from(dx) * 0.5);
-            *pitch = (*pitch + f64::from(dy) * 0.5).clamp(PITCH.0, PITCH.1);
-        });
-    };
-    let on_hover = move |ev: &web_sys::PointerEvent| {
-        if let Some(el) = canvas_ref.get_untracked() {
-            let (x, y) = event_pixel(&el, ev);
-            let radius = 12.0 * crate::app::canvas::device_pixel_ratio();
-            let hit = layout.with_value(|l| l.nearest(x, y, radius));
-            if hit != hovered.get_untracked() {
-                hovered.set(hit);
-            }
-        }
-    };
-    let on_key = move |ev: web_sys::KeyboardEvent| {
-        let (dy, dp) = match ev.key().as_str() {
-            "ArrowLeft" => (-5.0, 0.0),
-            "ArrowRight" => (5.0, 0.0),
-            "ArrowUp" => (0.0, -5.0),
-            "ArrowDown" => (0.0, 5.0),
-            _ => return,
-        };
-        ev.prevent_default();
-        s.view.update(|[yaw, pitch]| {
-            *yaw = turn_yaw(*yaw + dy);
-            *pitch = (*pitch + dp).clamp(PITCH.0, PITCH.1);
-        });
-    };
     let (yaw, pitch) = split_pair(s.view);
     let toggle = move |_| {
         if player.playing.get_untracked() {
@@ -202,7 +164,7 @@ pub fn TokenCloud() -> impl IntoView {
             <button type="button" class="button" on:click=move |_| step(1) aria-label="Show one position more">"more ▶"</button>
         </div>
         <DragCanvas node_ref=canvas_ref label=describe
-            drag=Drag::new(on_drag, on_key).hovering(on_hover, move || hovered.set(None))
+            drag=turning(canvas_ref, s.view, PITCH, layout, hovered)
             readout=readout />
         <figcaption>
             "Chapter 1's sentence, repeated (or cut) to fill the positions: the toy model's "
@@ -219,9 +181,4 @@ pub fn TokenCloud() -> impl IntoView {
             "the chapter's controls say. Drag to turn the view; hover a point to read it."
         </figcaption>
     }
-}
-
-/// A yaw wrapped into [−180°, 180°].
-fn turn_yaw(deg: f64) -> f64 {
-    (deg + 180.0).rem_euclid(360.0) - 180.0
 }

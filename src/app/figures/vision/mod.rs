@@ -1,4 +1,5 @@
 //! Chapter 6's figures ("Beyond a line").
 
 pub mod grid;
+pub mod ids;
 pub mod sections;
