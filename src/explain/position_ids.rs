@@ -108,7 +108,7 @@ pub fn finding(m: &LmRope, ids: &Ids) -> String {
             let b = &ids.blocks[first];
             let step = match b.segment {
                 Segment::Vision { t, .. } if t > 1 => format!(
-                    " (a step of tokens_per_second {} × 1 s a temporal patch)",
+                    " (a step of tokens_per_second {} × 1 s per temporal patch)",
                     b.step
                 ),
                 _ => String::new(),
@@ -128,8 +128,8 @@ pub fn finding(m: &LmRope, ids: &Ids) -> String {
             let times: Vec<usize> = frames.iter().map(|&k| ids.blocks[k].start).collect();
             let apart = if frames.len() > 1 {
                 format!(
-                    "; consecutive frames start {stamp} + max({h}, {w}) = {} apart, a distance \
-                     set by the text's length and the frame's size, not by seconds",
+                    "; consecutive blocks start {stamp} + max({h}, {w}) = {} apart, a distance \
+                     set by the text's length and the block's size, not by seconds",
                     stamp + h.max(w)
                 )
             } else {
@@ -137,13 +137,13 @@ pub fn finding(m: &LmRope, ids: &Ids) -> String {
             };
             let after = ids.blocks.last().map_or(0, |b| b.start);
             out.push_str(&format!(
-                " {} writes the video as {}, {} image block with a single t ({}) after {} \
-                 of text{apart}. A frame's time is in its timestamp's text. The text after the \
-                 video starts at {after}, as in the original Qwen code: every block has a \
-                 single temporal patch.",
+                " {}'s processor writes the video as {} (two sampled frames each), {} image \
+                 block with a single t ({}) after {} of text{apart}. A temporal patch's time is \
+                 in its timestamp's text. The text after the video starts at {after}, as in the \
+                 original Qwen code: every block has a single temporal patch.",
                 m.name,
-                count(frames.len(), "frame", "frames"),
-                if frames.len() == 1 { "an" } else { "each an" },
+                count(frames.len(), "temporal patch", "temporal patches"),
+                if frames.len() == 1 { "one" } else { "each an" },
                 listed(&times),
                 count(stamp, "token", "tokens"),
             ));

@@ -15,8 +15,9 @@
 //! whose time ids outrun its height and width ([`Resume`]).
 //! - Qwen2.5-VL: a video's `Δt` is `tokens_per_second` (its vision config) times the seconds per
 //!   temporal patch, taken here as 1 s.
-//! - Qwen3-VL: its processor writes a video as one `T = 1` block per frame, separated by
-//!   timestamp text, and 5.24 splits a video grid into such blocks; a block here must be `T = 1`.
+//! - Qwen3-VL: its processor writes a video as one `T = 1` block per temporal patch (two sampled
+//!   frames; Qwen's code calls it a frame), separated by timestamp text, and 5.24 splits a video
+//!   grid into such blocks; a block here must be `T = 1`.
 //!
 //! **Which id drives which pair** (`mrope_section`, one count of pairs per axis, summing to the
 //! pairs of a head):
@@ -124,8 +125,9 @@ pub struct Mrope {
 
 impl Mrope {
     /// Reads it from a config (`model_type` `qwen2_5_vl` or `qwen3_vl`), given the pairs per head
-    /// its rotary embedding has. Qwen3-VL's section defaults to `[24, 20, 20]` as its rotary
-    /// embedding's does; Qwen2.5-VL's `tokens_per_second` to 4, the default of transformers
+    /// its rotary embedding has. A missing section defaults as the rotary embeddings of
+    /// transformers 5.24 default it (`rope_parameters.get("mrope_section", …)`): `[16, 24, 24]`
+    /// for Qwen2.5-VL, `[24, 20, 20]` for Qwen3-VL. Qwen2.5-VL's `tokens_per_second` to 4, the default of transformers
     /// 5.24's `Qwen2_5_VLVisionConfig` field (its docstring says 41; the released checkpoints
     /// write 2).
     pub fn from_config(config: &Value, pairs: usize) -> Result<Mrope, String> {
@@ -165,9 +167,7 @@ impl Mrope {
         };
         let section = match (section, family) {
             (None | Some(Value::Null), Family::Qwen3Vl) => [24, 20, 20],
-            (None | Some(Value::Null), _) => {
-                return Err("the config has no mrope_section".to_string());
-            }
+            (None | Some(Value::Null), Family::Qwen25Vl { .. }) => [16, 24, 24],
             (Some(v), _) => {
                 let counts: Option<Vec<usize>> = v.as_array().map(|a| {
                     a.iter()
@@ -525,6 +525,10 @@ mod tests {
                 tokens_per_second: 4
             }
         );
+        // Without mrope_section, Qwen2_5_VLRotaryEmbedding's default.
+        let unsectioned = serde_json::json!({"model_type": "qwen2_5_vl"});
+        let read = Mrope::from_config(&unsectioned, 64).unwrap();
+        assert_eq!(read.section, [16, 24, 24]);
         let q3 = serde_json::json!({"model_type": "qwen3_vl", "text_config": {}});
         assert_eq!(Mrope::from_config(&q3, 64), Ok(qwen3()));
         let llama = serde_json::json!({"model_type": "llama"});

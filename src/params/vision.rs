@@ -26,6 +26,10 @@ pub const IMAGE: (usize, usize) = (1, 6);
 /// A video's temporal patches: 1 … 4; its rows and columns of tokens: 1 … 4.
 pub const VIDEO: (usize, usize) = (1, 4);
 
+/// Qwen3-VL's text before each temporal patch of a video (the timestamp, such as "<1.0
+/// seconds>", with the start and end tokens of the blocks around it): 3 … 16 tokens.
+pub const STAMP: (usize, usize) = (3, 16);
+
 /// The view of the ids' 3D cloud: turn about the vertical axis, degrees.
 pub const YAW: (f64, f64) = (-180.0, 180.0);
 
@@ -78,8 +82,8 @@ crate::params::listed::fields! { $
         video_rows: usize = 2 => int!("v.vh", "v.vh (video rows)", VIDEO),
         /// The video's columns of tokens.
         video_cols: usize = 2 => int!("v.vw", "v.vw (video columns)", VIDEO),
-        /// Qwen3-VL: text tokens before each frame (its timestamp and start token).
-        stamp: usize = 4 => int!("v.ts", "v.ts (text before each frame)", TEXT),
+        /// Qwen3-VL: text tokens before each temporal patch of the video ([`STAMP`]).
+        stamp: usize = 8 => int!("v.ts", "v.ts (text before each temporal patch)", STAMP),
         /// The ids' cloud's view: yaw and pitch in degrees.
         ids_view: [f64; 2] = [40.0, 25.0] => [
             float!("v.yaw", "v.yaw", YAW, ids_view[0]),

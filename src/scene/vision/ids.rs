@@ -14,8 +14,9 @@ use crate::params::vision::{VisionView, VlModel};
 
 /// The input the view describes, as the chosen model's processor writes it, and each piece's name
 /// and kind. Qwen2.5-VL: text, an image, text, a video of `frames` temporal patches, text.
-/// Qwen3-VL writes the video as one frame block per temporal patch, each after `stamp` tokens of
-/// text (its timestamp and the frame's start token).
+/// Qwen3-VL writes the video as one block per temporal patch (two sampled frames; Qwen's code
+/// calls it a frame), each after `stamp` tokens of text (its timestamp, with the start and end
+/// tokens of the blocks around it).
 pub fn input(v: &VisionView) -> Vec<(Segment, Piece)> {
     let mut out = Vec::new();
     let mut first = 0;
@@ -50,10 +51,10 @@ pub fn input(v: &VisionView) -> Vec<(Segment, Piece)> {
         ),
         Family::Qwen3Vl => {
             for k in 1..=t {
-                push(Segment::Text(v.stamp), "stamp".into(), PieceKind::Text);
+                push(Segment::Text(v.stamp), "time".into(), PieceKind::Text);
                 push(
                     Segment::Vision { t: 1, h, w },
-                    format!("frame {k}"),
+                    format!("video {k}/{t}"),
                     PieceKind::Video,
                 );
             }

@@ -19,7 +19,7 @@ use crate::app::theme::chapter_context;
 use crate::chart::cloud::{self, CloudLayout, CloudSpec};
 use crate::chart::idstrip::{self, StripLayout};
 use crate::explain::position_ids::{describe, finding, readout};
-use crate::params::vision::{IMAGE, PITCH, TEXT, VIDEO, VlModel, YAW};
+use crate::params::vision::{IMAGE, PITCH, STAMP, TEXT, VIDEO, VlModel, YAW};
 use crate::scene::vision::ids as scene;
 use crate::scene::vision::sections::lm_rope;
 
@@ -160,7 +160,7 @@ pub fn PositionIds() -> impl IntoView {
             // Not among the figure's declared controls: it exists for Qwen3-VL only (a browser
             // test moves it there).
             <Show when=qwen3>
-                <IntSlider label="text before each frame" id="ctl-v-ts" min=TEXT.0 max=TEXT.1 value=s.stamp />
+                <IntSlider label="text before each temporal patch" id="ctl-v-ts" min=STAMP.0 max=STAMP.1 value=s.stamp />
             </Show>
         </div>
         <InteractiveCanvas node_ref=strip_ref readout=text label=label pointer=strip_pointer />
@@ -176,20 +176,26 @@ pub fn PositionIds() -> impl IntoView {
             "The language model reads one sequence: text tokens, then an image's tokens row by "
             "row, and so on. Each token gets three position ids, t, h and w (transformers 5.24, "
             "get_rope_index of Qwen2_5_VLModel and Qwen3VLModel). Text advances all three "
-            "together, one per token. An image's tokens (one per 2 × 2 block of 14-pixel "
-            "patches) share one t and count rows in h and columns in w from where the image "
-            "starts. In Qwen2.5-VL a video's temporal patch (two frames) steps t by "
-            "tokens_per_second × its seconds: 2 (Qwen2.5-VL-7B's config.json) × 1 s, two "
-            "frames sampled at 2 per second. Qwen3-VL's processor writes a video instead as "
-            "one image-like block per temporal patch, each after a timestamp such as "
-            "\u{201c}<1.0 seconds>\u{201d} and the block's start token; how many tokens that "
-            "text takes depends on the tokenizer, so it is a control here. After a vision "
-            "block, 5.24 starts the next text at the block's start plus max(h, w) in tokens; "
-            "the original Qwen code started it one past the block's largest id. The two agree "
-            "after an image and differ after a Qwen2.5-VL video whose time ids outrun its "
-            "height and width: the row \u{201c}original\u{201d} gives the original code's id "
-            "where it differs (a text token's, or a shift). Each text piece here includes the "
-            "special tokens that open and close an image or a video."
+            "together, one per token. An image's tokens (one per 2 × 2 block of patches, "
+            "14 pixels wide in Qwen2.5-VL and 16 in Qwen3-VL; tinted blue) share one t and count "
+            "rows in h and columns in w from where the image starts. In Qwen2.5-VL a video's "
+            "temporal patch (two frames; tinted orange) steps t by tokens_per_second × its "
+            "seconds: 2 (Qwen2.5-VL-7B's config.json) × 1 s, as when frames are sampled at 2 per "
+            "second (5.24 also takes 1 s when it is given no second_per_grid_ts). Qwen3-VL's "
+            "processor writes a video instead as one image-like block per temporal patch (Qwen's "
+            "code calls it a frame), each after a timestamp such as \u{201c}<1.0 seconds>"
+            "\u{201d}; that text, with the start and end tokens of the blocks around it, takes "
+            "several tokens, more as the timestamp gains digits, so its length is a control "
+            "here. After a vision block, 5.24 starts the next text at the block's start plus the "
+            "larger of its row and column counts; the original Qwen code (transformers 4.x's "
+            "get_rope_index) started it one past the block's largest id. The two agree after an "
+            "image and differ after a Qwen2.5-VL video whose time ids outrun its height and "
+            "width: the row \u{201c}original\u{201d} gives the original code's id where it "
+            "differs. Each text piece here includes the special tokens that open and close an "
+            "image or a video, and the sizes are kept small to stay legible (real images and "
+            "videos have hundreds of tokens). Below, the same ids as points in (t, h, w), "
+            "joined and coloured in input order: drag or use the arrow keys to turn them, and "
+            "hover a point to read its ids."
         </figcaption>
     }
 }
