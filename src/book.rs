@@ -138,6 +138,7 @@ pub const CHAPTERS: [Chapter; 6] = [
             pic("fig-vision-grid", "A grid of image patches"),
             pic("fig-vision-ids", "Text and images in one sequence"),
             pic("fig-vision-sections", "Who owns which frequencies"),
+            pic("fig-vision-video", "A video as a 3D cloud"),
         ],
     },
 ];

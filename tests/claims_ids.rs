@@ -8,6 +8,8 @@
 //! models.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "common/reference.rs"]
+mod reference;
 #[path = "common/says.rs"]
 mod says;
 
@@ -18,6 +20,7 @@ use pe_explorer::params::vision::{IMAGE, STAMP, TEXT, VIDEO, VisionView, VlModel
 use pe_explorer::params::{Views, parse_query};
 use pe_explorer::scene::{self, Panel};
 use proptest::prelude::*;
+use reference::*;
 use says::{assert_never_says, assert_says};
 
 /// What a token is, as the processor lays the input out.
@@ -52,22 +55,6 @@ fn layout(v: &VisionView) -> Vec<(Tok, usize)> {
     }
     out.push((Tok::Text, v.text));
     out
-}
-
-/// A reference config of the shared reference (`../shared/reference/modern/configs/`).
-fn reference_config(name: &str) -> serde_json::Value {
-    let path = format!(
-        "{}/../shared/reference/modern/configs/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    serde_json::from_str(&std::fs::read_to_string(&path).expect(&path)).expect("JSON")
-}
-
-/// Qwen2.5-VL-7B's `vision_config.tokens_per_second`.
-fn tokens_per_second() -> usize {
-    reference_config("qwen2.5-vl-7b")["vision_config"]["tokens_per_second"]
-        .as_u64()
-        .expect("tokens_per_second") as usize
 }
 
 /// `get_rope_index`, 5.24 (`original` false) or the original Qwen code (`original` true).

@@ -6,6 +6,8 @@
 //! 32 × 32, every chosen patch, heads of 4 to 256 coordinates and both kinds of q and k.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "common/reference.rs"]
+mod reference;
 #[path = "common/says.rs"]
 mod says;
 
@@ -16,6 +18,7 @@ use pe_explorer::params::vision::VisionView;
 use pe_explorer::params::{Views, parse_query};
 use pe_explorer::scene::{self, Panel};
 use proptest::prelude::*;
+use reference::*;
 use says::{assert_never_says, assert_says};
 
 const THETA: f64 = 10_000.0;
@@ -217,37 +220,6 @@ fn the_axial_score_depends_only_on_the_offset_and_the_lines_only_on_the_distance
     assert!((flat.value(5, 5) - line).abs() < 1e-9);
     // And not on the 2D offset: the patch one column right, (4, 6), is 1 place on.
     assert!((flat.value(5, 5) - flat.value(4, 6)).abs() > 1e-3);
-}
-
-/// A reference config of the shared reference (`../shared/reference/modern/configs/`).
-fn reference_config(name: &str) -> serde_json::Value {
-    let path = format!(
-        "{}/../shared/reference/modern/configs/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    serde_json::from_str(&std::fs::read_to_string(&path).expect(&path)).expect("JSON")
-}
-
-/// The axis of pair `j` as transformers 5.24's `recomposition_frequencies` picks it: chunked
-/// (Qwen2.5-VL) takes the sections in turn, interleaved (Qwen3-VL) `freqs_t[..., 1:3*h:3] =
-/// freqs[1]`, `freqs_t[..., 2:3*w:3] = freqs[2]` over the t frequencies.
-fn axis_of(interleaved: bool, [t, h, w]: [usize; 3], j: usize) -> usize {
-    if interleaved {
-        if (1..3 * h).step_by(3).any(|i| i == j) {
-            1
-        } else if (2..3 * w).step_by(3).any(|i| i == j) {
-            2
-        } else {
-            0
-        }
-    } else if j < t {
-        0
-    } else if j < t + h {
-        1
-    } else {
-        assert!(j < t + h + w);
-        2
-    }
 }
 
 #[test]

@@ -28,6 +28,9 @@ pub struct CloudSpec<'a> {
     pub selected: Option<(usize, String)>,
     /// What the points' order counts ("position", "token"), named on the legend.
     pub order: &'a str,
+    /// Each point's angle in radians: when given, a point is coloured by its angle on a colour
+    /// wheel (0 … 2π), not by its place in the order, and the points are not joined.
+    pub angles: Option<&'a [f64]>,
     /// The points' coordinates are all ≥ 0: the axes run from the origin along the positive
     /// directions only, and the view turns about the middle of the cloud's box.
     pub positive: bool,
@@ -70,7 +73,26 @@ pub fn view(p: [f64; 3], yaw: f64, pitch: f64) -> [f64; 3] {
 /// The length of each axis of a cloud of positive points whose largest coordinates are `top`:
 /// a little past the largest of them (at least 1).
 fn positive_axis(top: [f64; 3]) -> f64 {
-    top.iter().fold(1.0, |m: f64, v| m.max(*v)) * 1.15
+    top.iter().fold(1.0, |m: f64, v| m.max(*v)) * 1.15 + 0.8
+}
+
+/// The colour at share `f` (0 … 1) of a full turn: a hue wheel, red at 0 and again at 1.
+pub fn wheel(f: f64) -> RGBColor {
+    // HSL with saturation 0.7 and lightness 0.5.
+    let h = f.rem_euclid(1.0) * 6.0;
+    let (c, l) = (0.7, 0.5);
+    let x = c * (1.0 - (h % 2.0 - 1.0).abs());
+    let (r, g, b) = match h as u8 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = l - c / 2.0;
+    let byte = |v: f64| ((v + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+    RGBColor(byte(r), byte(g), byte(b))
 }
 
 /// Draws the cloud.
@@ -131,7 +153,8 @@ pub fn draw<DB: DrawingBackend>(
         )
     };
     // The axes: a line through the origin along each component (from the origin, for positive
-    // points), named at its positive end.
+    // points), named at its positive end over the points.
+    let mut names = Vec::with_capacity(3);
     for (k, name) in spec.axes.iter().enumerate() {
         let mut end = [0.0; 3];
         let mut start = [0.0; 3];
@@ -147,28 +170,28 @@ pub fn draw<DB: DrawingBackend>(
             vec![a, b],
             ShapeStyle::from(t.axis.mix(0.55)).stroke_width(t.px(1.0)),
         ))?;
-        root.draw(&Text::new(
-            name.to_string(),
-            b,
-            font(12.0)
-                .color(&t.axis)
-                .pos(Pos::new(HPos::Center, VPos::Bottom)),
-        ))?;
+        names.push((name, b));
     }
     let shown = spec.shown.min(spec.points.len());
     let placed: Vec<((i32, i32), f64)> =
         spec.points[..shown].iter().map(|&p| to_screen(p)).collect();
     let lut = Lut::for_scale(Scale::Sequential, t.diverging);
-    let color = |k: usize| {
-        let f = if spec.points.len() > 1 {
-            k as f64 / (spec.points.len() - 1) as f64
+    // A point's colour from its share `f` (0 … 1) of the order's scale, or of a full turn.
+    let scale = |f: f64| {
+        if spec.angles.is_some() {
+            wheel(f)
         } else {
-            0.0
-        };
-        let [r, g, b, _] = lut.color(0.15 + 0.85 * f, 0.0, 1.0);
-        RGBColor(r, g, b)
+            let [r, g, b, _] = lut.color(0.15 + 0.85 * f, 0.0, 1.0);
+            RGBColor(r, g, b)
+        }
     };
-    if placed.len() > 1 {
+    let tau = std::f64::consts::TAU;
+    let color = |k: usize| match spec.angles {
+        Some(a) => scale(a.get(k).map_or(0.0, |x| x.rem_euclid(tau) / tau)),
+        None if spec.points.len() > 1 => scale(k as f64 / (spec.points.len() - 1) as f64),
+        None => scale(0.0),
+    };
+    if placed.len() > 1 && spec.angles.is_none() {
         root.draw(&PathElement::new(
             placed.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
             ShapeStyle::from(t.axis.mix(0.3)).stroke_width(t.px(1.0)),
@@ -184,6 +207,24 @@ pub fn draw<DB: DrawingBackend>(
             s,
             r,
             ShapeStyle::from(t.background.mix(0.8)).stroke_width(1),
+        ))?;
+    }
+    for (name, at) in names {
+        // On a veil of the background, readable over the points (about 7 CSS px a character).
+        let (half, tall) = (
+            (name.chars().count() as f64 * 3.5 * t.scale).ceil() as i32 + t.px(2.0) as i32,
+            t.px(15.0) as i32,
+        );
+        root.draw(&Rectangle::new(
+            [(at.0 - half, at.1 - tall), (at.0 + half, at.1)],
+            t.background.mix(0.8).filled(),
+        ))?;
+        root.draw(&Text::new(
+            name.to_string(),
+            at,
+            font(12.0)
+                .color(&t.axis)
+                .pos(Pos::new(HPos::Center, VPos::Bottom)),
         ))?;
     }
     if let Some((k, label)) = &spec.selected
@@ -208,7 +249,7 @@ pub fn draw<DB: DrawingBackend>(
             font(12.0).pos(Pos::new(anchor, VPos::Center)),
         ))?;
     }
-    // The legend: the position colour scale.
+    // The legend: the order's colour scale, or the angle's wheel.
     let n = spec.points.len();
     let (lx, ly) = (
         f64::from(t.px(60.0)),
@@ -219,24 +260,35 @@ pub fn draw<DB: DrawingBackend>(
     for s in 0..steps {
         let x0 = lx + lw * f64::from(s) / f64::from(steps);
         let x1 = lx + lw * f64::from(s + 1) / f64::from(steps);
-        let k =
-            ((f64::from(s) + 0.5) / f64::from(steps) * n.saturating_sub(1) as f64).round() as usize;
+        let f = (f64::from(s) + 0.5) / f64::from(steps);
+        let fill = if spec.angles.is_some() {
+            scale(f)
+        } else {
+            color((f * n.saturating_sub(1) as f64).round() as usize)
+        };
         root.draw(&Rectangle::new(
             [
                 (x0 as i32, ly as i32),
                 (x1.ceil() as i32, (ly + f64::from(t.px(10.0))) as i32),
             ],
-            color(k).filled(),
+            fill.filled(),
         ))?;
     }
     let mid = (ly + f64::from(t.px(5.0))) as i32;
+    let (first, last) = match spec.angles {
+        Some(_) => ("angle 0".to_string(), "2π".to_string()),
+        None => (
+            format!("{} 0", spec.order),
+            format!("{}", n.saturating_sub(1)),
+        ),
+    };
     root.draw(&Text::new(
-        format!("{} 0", spec.order),
+        first,
         ((lx - f64::from(t.px(6.0))) as i32, mid),
         font(11.0).pos(Pos::new(HPos::Right, VPos::Center)),
     ))?;
     root.draw(&Text::new(
-        format!("{}", n.saturating_sub(1)),
+        last,
         ((lx + lw + f64::from(t.px(6.0))) as i32, mid),
         font(11.0).pos(Pos::new(HPos::Left, VPos::Center)),
     ))?;
@@ -276,6 +328,7 @@ mod tests {
             selected: Some((2, "dog at 2".into())),
             order: "position",
             positive: false,
+            angles: None,
             theme: Theme::LIGHT,
         };
         let mut layout = None;

@@ -11,6 +11,7 @@ pub mod position_ids;
 pub mod rope;
 pub mod sinusoids;
 pub mod tables;
+pub mod video;
 pub mod vision;
 
 /// The angle between two readings of a hand turned by `angle` radians, in degrees (0 … 180):

@@ -385,6 +385,11 @@ pub const QWEN3_VL_8B: LmRope = LmRope {
 pub const AXES: [&str; 3] = ["t (time)", "h (height)", "w (width)"];
 
 impl LmRope {
+    /// Pair `j`'s frequency in radians per position, `θ^(−2j/head_dim)`.
+    pub fn omega(&self, j: usize) -> f64 {
+        self.theta.powf(-2.0 * j as f64 / self.head_dim as f64)
+    }
+
     /// Pair `j`'s wavelength in positions, `2π·θ^(2j/head_dim)`.
     pub fn wavelength(&self, j: usize) -> f64 {
         std::f64::consts::TAU * self.theta.powf(2.0 * j as f64 / self.head_dim as f64)

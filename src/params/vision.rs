@@ -30,6 +30,15 @@ pub const VIDEO: (usize, usize) = (1, 4);
 /// seconds>", with the start and end tokens of the blocks around it): 3 … 16 tokens.
 pub const STAMP: (usize, usize) = (3, 16);
 
+/// fig-vision-video's temporal patches: 1 … 16.
+pub const CLIP_TIME: (usize, usize) = (1, 16);
+
+/// fig-vision-video's rows and columns of tokens: 1 … 12 each.
+pub const CLIP_SIDE: (usize, usize) = (1, 12);
+
+/// The rotary pair fig-vision-video colours by: 0 … 63 (both models' heads have 64).
+pub const PAIR: (usize, usize) = (0, 63);
+
 /// The view of the ids' 3D cloud: turn about the vertical axis, degrees.
 pub const YAW: (f64, f64) = (-180.0, 180.0);
 
@@ -84,6 +93,19 @@ crate::params::listed::fields! { $
         video_cols: usize = 2 => int!("v.vw", "v.vw (video columns)", VIDEO),
         /// Qwen3-VL: text tokens before each temporal patch of the video ([`STAMP`]).
         stamp: usize = 8 => int!("v.ts", "v.ts (text before each temporal patch)", STAMP),
+        /// The video cloud's temporal patches.
+        clip_frames: usize = 4 => int!("v.cf", "v.cf (video temporal patches)", CLIP_TIME),
+        /// The video cloud's rows of tokens.
+        clip_rows: usize = 6 => int!("v.ch", "v.ch (video rows)", CLIP_SIDE),
+        /// The video cloud's columns of tokens.
+        clip_cols: usize = 8 => int!("v.cw", "v.cw (video columns)", CLIP_SIDE),
+        /// The rotary pair the video cloud is coloured by.
+        pair: usize = 0 => int!("v.pair", "v.pair (rotary pair)", PAIR),
+        /// The video cloud's view: yaw and pitch in degrees.
+        clip_view: [f64; 2] = [30.0, 25.0] => [
+            float!("v.cyaw", "v.cyaw", YAW, clip_view[0]),
+            float!("v.cpitch", "v.cpitch", PITCH, clip_view[1]),
+        ],
         /// The ids' cloud's view: yaw and pitch in degrees.
         ids_view: [f64; 2] = [40.0, 25.0] => [
             float!("v.yaw", "v.yaw", YAW, ids_view[0]),
@@ -140,6 +162,11 @@ mod tests {
             video_cols: 3,
             stamp: 7,
             ids_view: [-120.0, 45.5],
+            clip_frames: 16,
+            clip_rows: 1,
+            clip_cols: 12,
+            pair: 63,
+            clip_view: [170.0, -80.0],
         };
         crate::params::decl::check_round_trip(&TABLE, &view);
     }

@@ -113,6 +113,8 @@ pub struct CloudPanel {
     pub order: &'static str,
     /// The coordinates are all ≥ 0 ([`CloudSpec::positive`]).
     pub positive: bool,
+    /// Each point's angle, which colours it ([`CloudSpec::angles`]).
+    pub angles: Option<Vec<f64>>,
     /// Page colours and scale.
     pub theme: Theme,
 }
@@ -130,6 +132,7 @@ impl CloudPanel {
             selected: None,
             order: self.order,
             positive: self.positive,
+            angles: self.angles.as_deref(),
             theme: self.theme,
         }
     }
@@ -395,18 +398,28 @@ impl Picture {
                 }
                 Panel::Cloud(c) => {
                     let [a, b, d] = c.axes;
+                    let angle = if c.angles.is_some() {
+                        ",angle (rad)"
+                    } else {
+                        ""
+                    };
                     let _ = writeln!(
                         out,
-                        "{},{},{},{}",
+                        "{},{},{},{}{angle}",
                         field(c.order),
                         field(a),
                         field(b),
                         field(d)
                     );
                     for (k, p) in c.points.iter().take(c.shown).enumerate() {
+                        let angle = c
+                            .angles
+                            .as_ref()
+                            .and_then(|a| a.get(k))
+                            .map_or(String::new(), |x| format!(",{}", number(*x)));
                         let _ = writeln!(
                             out,
-                            "{k},{},{},{}",
+                            "{k},{},{},{}{angle}",
                             number(p[0]),
                             number(p[1]),
                             number(p[2])

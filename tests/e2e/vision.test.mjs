@@ -8,7 +8,7 @@ import { onPage, shareBrowser, showFigure } from "./harness.mjs";
 import { canvasStats, csvIsPeRender, declaredControlsRepaint, installHelpers } from "./figures.mjs";
 
 const env = shareBrowser();
-const FIGURES = ["fig-vision-grid", "fig-vision-ids", "fig-vision-sections"];
+const FIGURES = ["fig-vision-grid", "fig-vision-ids", "fig-vision-sections", "fig-vision-video"];
 
 /** q·k for q = k = all ones under Qwen2.5-VL's vision RoPE (head_dim/4 frequencies
  * 1 / 10000^(2i / (head_dim/2)), rows on the first half of the pairs, columns on the second):
@@ -141,7 +141,7 @@ test("chapter 6 fits a 390 px phone", async () => {
 /** transformers 5.24's `get_rope_index` written here in JavaScript for the figure's input (text,
  * image, text, video, text; Qwen3-VL's video as a timestamp and a `T = 1` block per temporal
  * patch), with the original Qwen code's resumption (`max + 1`) when `original`. */
-function ropeIndex({ qwen3 = false, text = 3, ih = 2, iw = 3, vt = 3, vh = 2, vw = 2, ts = 4 }, original = false) {
+function ropeIndex({ qwen3 = false, text = 3, ih = 2, iw = 3, vt = 3, vh = 2, vw = 2, ts = 8 }, original = false) {
   const groups = [["text", text], ["vision", [1, ih, iw, 1]], ["text", text]];
   if (qwen3) for (let k = 0; k < vt; k++) groups.push(["text", ts], ["vision", [1, vh, vw, 0]]);
   else groups.push(["vision", [vt, vh, vw, 2]]);
@@ -196,14 +196,14 @@ test("the position ids: both panels draw, and the keys read each token's ids by 
   });
 });
 
-test("the position ids: Qwen3-VL's frames, the text before each frame, the CSV and the link", async () => {
-  const query = "v.lm=qwen3-vl-8b&v.ts=2&v.vt=2";
+test("the position ids: Qwen3-VL's blocks, the text before each temporal patch, the CSV and the link", async () => {
+  const query = "v.lm=qwen3-vl-8b&v.ts=3&v.vt=2";
   await onPage(env.browser, `${env.server.url}?${query}#fig-vision-ids`, async (page) => {
     await idsDrawn(page);
-    const now = ropeIndex({ qwen3: true, ts: 2, vt: 2 });
+    const now = ropeIndex({ qwen3: true, ts: 3, vt: 2 });
     const finding = await page.textContent("#fig-vision-ids .finding");
-    const frames = [now[3 + 6 + 3 + 2][0], now[3 + 6 + 3 + 2 + 4 + 2][0]];
-    assert.ok(finding.includes(`with a single t (${frames[0]} and ${frames[1]}) after 2 tokens of text`), finding);
+    const blocks = [now[3 + 6 + 3 + 3][0], now[3 + 6 + 3 + 3 + 4 + 3][0]];
+    assert.ok(finding.includes(`with a single t (${blocks[0]} and ${blocks[1]}) after 3 tokens of text`), finding);
     const rows = await csvIsPeRender(page, "fig-vision-ids", query);
     assert.equal(rows, 2 * (1 + now.length), "the rows of ids, then the cloud's points: a header and a line per token each");
     const at = () => page.evaluate(() => Number(document.getElementById("fig-vision-ids").dataset.drawnAt));
@@ -211,10 +211,36 @@ test("the position ids: Qwen3-VL's frames, the text before each frame, the CSV a
     const slider = page.locator("#ctl-v-ts");
     await slider.focus();
     await page.keyboard.press("End");
-    await page.waitForFunction(() => new URLSearchParams(location.search).get("v.ts") === "12");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("v.ts") === "16");
     await page.waitForFunction((t) => Number(document.getElementById("fig-vision-ids").dataset.drawnAt) > t, before);
     await page.check('input[name="v-lm-ids"] >> nth=0');
     await page.waitForFunction(() => !new URLSearchParams(location.search).has("v.lm"));
     assert.equal(await page.locator("#ctl-v-ts").count(), 0, "Qwen2.5-VL has no text before its frames");
+  });
+});
+
+test("the video cloud: the finding gives each step's turn of the chosen pair, play shows fewer temporal patches, and the CSV is pe render's", async () => {
+  // Qwen2.5-VL-7B: pair 20 follows h (pairs 16–39), ω = 10⁶^(−40/128); 3 temporal patches of 2 × 5.
+  const query = "v.pair=20&v.cf=3&v.ch=2&v.cw=5";
+  await onPage(env.browser, `${env.server.url}?${query}#fig-vision-video`, async (page) => {
+    await installHelpers(page);
+    await showFigure(page, "fig-vision-video");
+    await page.waitForFunction(() => Number(document.getElementById("fig-vision-video")?.dataset.drawnAt) > 0);
+    const stats = await canvasStats(page, "fig-vision-video");
+    assert.ok(stats[0].colours > 8, JSON.stringify(stats));
+    const omega = 1e6 ** (-40 / 128);
+    const finding = await page.textContent("#fig-vision-video .finding");
+    assert.ok(finding.includes("follows the h (height) id"), finding);
+    assert.ok(finding.includes(`does not turn from one temporal patch to the next, turns by ${omega.toFixed(3)} rad (${((omega * 180) / Math.PI).toFixed(1)}°) from one row to the next, does not turn from one column to the next`), finding);
+    const readout = await page.textContent("#fig-vision-video-readout");
+    assert.ok(readout.startsWith("Showing temporal patches 0 … 2."), readout);
+    await page.click('#fig-vision-video button[aria-label="Show one temporal patch fewer"]');
+    await page.waitForFunction(() => document.getElementById("fig-vision-video-readout").textContent.startsWith("Showing temporal patches 0 … 1."));
+    const rows = await csvIsPeRender(page, "fig-vision-video", query);
+    assert.equal(rows, 1 + 3 * 2 * 5);
+    await page.check('input[name="v-lm-video"] >> nth=1');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("v.lm") === "qwen3-vl-8b");
+    // Qwen3-VL-8B: pair 20 (20 mod 3 = 2, 20 < 60) follows w.
+    await page.waitForFunction(() => document.querySelector("#fig-vision-video .finding").textContent.includes("follows the w (width) id"));
   });
 });

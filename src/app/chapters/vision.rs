@@ -8,6 +8,7 @@ use crate::app::deferred::Deferred;
 use crate::app::figures::vision::grid::PatchGrid;
 use crate::app::figures::vision::ids::PositionIds;
 use crate::app::figures::vision::sections::FrequencyOwners;
+use crate::app::figures::vision::video::VideoCloud;
 use crate::app::frame::chapter;
 
 /// The chapter.
@@ -60,6 +61,16 @@ pub fn Vision() -> impl IntoView {
                 <FrequencyOwners />
             </Deferred>
         </div>
+        <p class="bridge">
+            "Put together: a video's tokens sit at their three ids, and each pair turns them by "
+            "its frequency times the id it follows. Pick a pair and watch which way its angle "
+            "changes across the video:"
+        </p>
+        <div class="figure-stack">
+            <Deferred>
+                <VideoCloud />
+            </Deferred>
+        </div>
     }
 }
 
@@ -71,6 +82,7 @@ pub fn figure(id: &str) -> Option<(AnyView, bool)> {
         "fig-vision-grid" => (view! { <PatchGrid /> }.into_any(), false),
         "fig-vision-ids" => (view! { <PositionIds /> }.into_any(), false),
         "fig-vision-sections" => (view! { <FrequencyOwners /> }.into_any(), false),
+        "fig-vision-video" => (view! { <VideoCloud /> }.into_any(), false),
         _ => return None,
     })
 }

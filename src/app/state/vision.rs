@@ -7,6 +7,7 @@ use super::signals::view_signals;
 
 use crate::params::vision::VisionView;
 use crate::scene::vision::ids::{Ids, ids};
+use crate::scene::vision::video::{Clip, clip};
 use crate::scene::vision::{GridScores, scores};
 
 crate::params::vision::vision_fields!(view_signals {
@@ -27,6 +28,7 @@ struct Derived {
     patch: Memo<(usize, usize)>,
     scores: Memo<GridScores>,
     ids: Memo<Ids>,
+    clip: Memo<Clip>,
 }
 
 impl VisionState {
@@ -49,6 +51,10 @@ impl VisionState {
             video_rows,
             video_cols,
             stamp,
+            clip_frames,
+            clip_rows,
+            clip_cols,
+            pair,
             ..
         } = signals;
         // The grid's controls only, the patch inside the grid (`VisionView::patch`): choosing
@@ -91,6 +97,19 @@ impl VisionState {
                 ..VisionView::default()
             })
         });
+        // The video cloud's own controls, the model and its timestamp text: turning the cloud
+        // does not recompute it.
+        let clip = Memo::new(move |_| {
+            clip(&VisionView {
+                lm: lm.get(),
+                stamp: stamp.get(),
+                clip_frames: clip_frames.get(),
+                clip_rows: clip_rows.get(),
+                clip_cols: clip_cols.get(),
+                pair: pair.get(),
+                ..VisionView::default()
+            })
+        });
         VisionState::assemble(
             signals,
             Derived {
@@ -99,6 +118,7 @@ impl VisionState {
                 patch,
                 scores,
                 ids,
+                clip,
             },
         )
     }
@@ -122,6 +142,11 @@ impl VisionState {
     /// Both grids' scores with the chosen patch.
     pub fn scores(self) -> Memo<GridScores> {
         self.derived.scores
+    }
+
+    /// fig-vision-video's video, its ids and the chosen pair's angles.
+    pub fn clip(self) -> Memo<Clip> {
+        self.derived.clip
     }
 
     /// The position ids of fig-vision-ids's input, for the chosen model.

@@ -196,6 +196,7 @@ pub fn cloud_spec(
         selected,
         order: "position",
         positive: false,
+        angles: None,
         theme: t,
     }
 }
@@ -223,6 +224,7 @@ pub fn cloud(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
         pitch,
         order: "position",
         positive: false,
+        angles: None,
         theme,
     };
     vec![(Panel::Cloud(panel), Height::Rule(cloud_height))]

@@ -250,6 +250,7 @@ pub fn cloud_panel(v: &VisionView, ids: &Ids, theme: Theme) -> CloudPanel {
         pitch: v.ids_view[1].to_radians(),
         order: "token",
         positive: true,
+        angles: None,
         theme,
     }
 }

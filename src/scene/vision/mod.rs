@@ -6,6 +6,7 @@
 
 pub mod ids;
 pub mod sections;
+pub mod video;
 
 use super::{Build, Height, MatrixPanel, Panel};
 use crate::chart::colorbar::ColorBar;
@@ -26,6 +27,7 @@ pub const PICTURES: &[(&str, Build)] = &[
     ("fig-vision-grid", grid),
     ("fig-vision-ids", ids::picture),
     ("fig-vision-sections", sections::sections),
+    ("fig-vision-video", video::picture),
 ];
 
 /// A grid's height at CSS width `width` (each of the two grids).

@@ -76,6 +76,7 @@ pub fn PositionIds() -> impl IntoView {
                 selected,
                 order: "token",
                 positive: true,
+                angles: None,
                 theme: t,
             };
             if let Ok(l) = cloud::draw(&root, &spec) {

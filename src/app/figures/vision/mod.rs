@@ -3,3 +3,4 @@
 pub mod grid;
 pub mod ids;
 pub mod sections;
+pub mod video;
