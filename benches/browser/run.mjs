@@ -80,7 +80,7 @@ if (!["", "app", "pelab"].includes(ONLY) || !(EVENTS > 0) || !(WARMUP >= 0)) {
 // q and k); PE-Lab has only chapter 1's n and d.
 const SIZES = [
   { key: "defaults", n: 100, d: 128, budget: 8, aim: 4, app: "" },
-  { key: "largest", n: 1024, d: 1024, budget: 16, aim: 12, app: "&r.n=4096&r.d=256&r.cn=256&c.d=512&c.T=131072&t.L=2048&t.d=1024&t.n=4096&t.h=64&t.an=512&t.tn=1024&t.sn=128&t.nn=2048&t.nd=1024&m.model=command-a&m.L=1048576&m.p=1048575&v.rows=32&v.cols=32&v.r=16&v.c=16&v.hd=256&v.qk=random" },
+  { key: "largest", n: 1024, d: 1024, budget: 16, aim: 12, app: "&r.n=4096&r.d=256&r.cn=256&c.d=512&c.T=131072&t.L=2048&t.d=1024&t.n=4096&t.h=64&t.an=512&t.tn=1024&t.sn=128&t.nn=2048&t.nd=1024&m.model=command-a&m.L=1048576&m.p=1048575&v.rows=32&v.cols=32&v.r=16&v.c=16&v.hd=256&v.qk=random&v.tx=12&v.ih=6&v.iw=6&v.vt=4&v.vh=4&v.vw=4&v.ts=16&v.cf=16&v.ch=12&v.cw=12&v.pair=63" },
 ];
 // The reader's clock (every figure in view repainted), p95: one 60 Hz frame at the defaults, two at
 // the largest sizes.
