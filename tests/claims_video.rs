@@ -153,23 +153,58 @@ fn check(v: &VisionView) {
                 )],
             );
         } else {
-            assert_says(&found, &[&format!("has one {what} only")]);
+            assert_says(
+                &found,
+                &[&format!("cannot turn between {what}s (the video has 1)")],
+            );
         }
     }
     // Qwen3-VL's blocks move every id between temporal patches.
     let moves = t > 1 && axis != 0 && ids[h * w][axis] > ids[0][axis];
     assert_eq!(moves, v.lm == VlModel::Qwen3 && t > 1 && axis != 0, "{q}");
-    if moves {
-        assert_says(
-            &found,
-            &[&format!(
-                "{} positions after the one before",
-                ids[h * w][axis] - ids[0][axis]
-            )],
-        );
+    let block = |n: usize| {
+        format!("each temporal patch is a block of its own, {n} positions after the one before")
+    };
+    if v.lm == VlModel::Qwen3 && t > 1 {
+        // Every id of block k + 1 is stamp + max(h, w) past block k's.
+        let n = ids[h * w][axis] - ids[0][axis];
+        assert_eq!(n, v.stamp + h.max(w), "{q}");
+        assert_says(&found, &[&block(n)]);
+        if axis == 0 {
+            assert_says(
+                &found,
+                &[
+                    &format!("Its t id steps by {n} between temporal patches"),
+                    "not seconds",
+                ],
+            );
+        } else {
+            assert_says(&found, &["yet it turns between temporal patches"]);
+        }
     } else {
-        assert_never_says(&found, &["yet it turns between temporal patches"]);
+        assert_never_says(
+            &found,
+            &["yet it turns", "is a block of its own", "not seconds"],
+        );
     }
+    // The pair's frequency and wavelength, to three significant digits.
+    let sig = |x: f64| {
+        let digits = 2 - x.abs().log10().floor() as i32;
+        (x * 10f64.powi(digits)).round() / 10f64.powi(digits)
+    };
+    let printed: Vec<f64> = found
+        .split("ω = ")
+        .nth(1)
+        .and_then(|rest| rest.split(" rad per position").next())
+        .map(|x| x.replace(['\u{202f}', ' '], "").parse().unwrap())
+        .into_iter()
+        .collect();
+    assert_eq!(printed.len(), 1, "{q}: {found}");
+    assert!(
+        (printed[0] - sig(omega)).abs() <= 1e-9 * omega,
+        "{q}: ω {} vs {omega}",
+        printed[0]
+    );
     assert_never_says(&found, &["NaN", "inf"]);
     let alt = describe(m, &clip, t);
     assert_says(&alt, &[&format!("rotary pair {} (which follows", v.pair)]);

@@ -2,13 +2,13 @@
 //! temporal patch, row and column to the next, read from the angles the figure draws
 //! ([`crate::scene::vision::video`]).
 
-use crate::math::mrope::{AXES, LmRope};
+use crate::math::mrope::{AXES, Family, LmRope};
 use crate::scene::vision::video::Clip;
 
 use super::count;
 
-/// A turn of `a` radians: "does not turn", "2.000 rad (114.6°)", "12.00 rad (327.5° after
-/// whole turns)", or for a tiny one "2.604e-7 rad".
+/// A turn of `a` radians: "does not turn", "turns by 2.000 rad (114.6°)", "turns by 12.000 rad
+/// (327.5° after whole turns)", or for a tiny one "turns by 2.600e-7 rad".
 pub fn turn_text(a: f64) -> String {
     let tau = std::f64::consts::TAU;
     if a == 0.0 {
@@ -55,25 +55,32 @@ pub fn finding(m: &LmRope, clip: &Clip) -> String {
     ] {
         parts.push(match step(clip, (0, 0, 0), next) {
             Some(d) => format!("{} from one {what} to the next", turn_text(d)),
-            None => format!("has one {what} only ({})", count(single, what, what)),
+            None => format!("cannot turn between {what}s (the video has {single})"),
         });
     }
     out.push(' ');
     out.push_str(&parts.join(", "));
     out.push('.');
     // Qwen3-VL's blocks start later one after another: every id advances between them.
-    if t > 1 && clip.axis != 0 {
+    if t > 1 && matches!(m.mrope.family, Family::Qwen3Vl) {
         let (a, b) = (clip.ids[0], clip.ids[clip.index((1, 0, 0)).unwrap_or(0)]);
         let moved = b[usize::from(clip.axis)] - a[usize::from(clip.axis)];
-        if moved > 0 {
-            out.push_str(&format!(
-                " It follows {}, yet it turns between temporal patches: each temporal patch is a \
-                 block of its own, {} positions after the one before (its timestamp text plus the \
-                 larger of the block's sides), and every id moves with it.",
-                short(clip.axis),
-                moved
-            ));
-        }
+        let block = format!(
+            "each temporal patch is a block of its own, {moved} positions after the one before \
+             (its timestamp text plus the larger of the block's sides)"
+        );
+        out.push_str(&if clip.axis == 0 {
+            format!(
+                " Its t id steps by {moved} between temporal patches: {block}; the t id counts \
+                 those positions, not seconds."
+            )
+        } else {
+            format!(
+                " It follows {}, yet it turns between temporal patches: {block}, and every id \
+                 moves with it.",
+                short(clip.axis)
+            )
+        });
     }
     out
 }

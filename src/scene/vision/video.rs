@@ -97,7 +97,8 @@ pub fn points(clip: &Clip) -> Vec<[f64; 3]> {
 /// The cloud's title.
 pub fn title(m: &LmRope, clip: &Clip) -> String {
     format!(
-        "{}, pair {} (follows {}): its angle at each token",
+        // Short enough for a 360 px phone.
+        "{}, pair {}, follows {}",
         m.name,
         clip.pair,
         AXES[usize::from(clip.axis)]

@@ -95,10 +95,13 @@ pub fn VideoCloud() -> impl IntoView {
     let text = move || {
         s.clip().with(|clip| match hovered.get() {
             Some(n) if n < clip.ids.len() => readout(clip, n),
-            _ => format!(
-                "Showing temporal patches 0 … {}. Hover a point to read its ids and angle.",
-                player.position(shown).floor()
-            ),
+            _ => match player.position(shown).floor() as usize {
+                0 => "Showing temporal patch 0. Hover a point to read its ids and angle.".into(),
+                last => format!(
+                    "Showing temporal patches 0 … {last}. Hover a point to read its ids and \
+                     angle."
+                ),
+            },
         })
     };
     let found = move || s.clip().with(|clip| finding(lm_rope(s.lm.get()), clip));
@@ -142,21 +145,25 @@ pub fn VideoCloud() -> impl IntoView {
             readout=text />
         <p class="finding">{near::text(found)}</p>
         <figcaption>
-            "A short video alone at the start of the sequence, as the model's processor writes "
-            "it (Qwen3-VL: each temporal patch after its timestamp text), each of its tokens "
-            "placed at its position ids (t, h, w), as the figure of position ids above computes "
-            "them: Qwen2.5-VL's temporal patches stand tokens_per_second (2) apart on t, "
+            "A short video at the very start of the sequence, as the model's processor writes "
+            "it (Qwen3-VL: each temporal patch after its timestamp text; a real prompt's text "
+            "before the video would shift every id and every angle), each of its tokens placed "
+            "at its position ids (t, h, w), as the figure of position ids above computes them: "
+            "Qwen2.5-VL's temporal patches stand tokens_per_second × 1 s (2) apart on t, "
             "Qwen3-VL's blocks march along all three ids together. Each point is coloured by "
             "the angle that the chosen rotary pair of the language model's heads turns the "
             "token's query and key by: the pair's frequency θ^(−2j/head_dim) (each model's own "
             "θ, head_dim 128) times the id that drives the pair under M-RoPE (the figure above "
-            "lists which). A pair that follows t gives each Qwen2.5-VL temporal patch one "
-            "colour; one that follows h or w changes colour along the rows or the columns, fast "
-            "for the first pairs and slowly for the last. The colour wheel repeats every 2π, so "
-            "two points of one colour may be whole turns apart. Angles are computed here in "
-            "double precision from the formula; the model computes them in float32. Play shows "
-            "the temporal patches one after another; drag or use the arrow keys to turn the "
-            "view, and hover a point to read it."
+            "lists which). A pair that follows t gives each temporal patch one colour, in both "
+            "models. A pair that follows h or w changes colour along the rows or the columns, "
+            "visibly only for Qwen3-VL's first pairs: Qwen2.5-VL gives its 16 fastest pairs to "
+            "t, so its fastest h pair turns under 2° a row and its w pairs barely turn across "
+            "the video. The colour wheel repeats every 2π, so two points of one colour may be "
+            "whole turns apart. Angles are computed here in double precision from the formula; "
+            "the model computes them in float32 and rounds their cosines and sines to the "
+            "dtype of its activations (bfloat16 when it runs in bfloat16). Play shows the "
+            "temporal patches one after another (with fewer of them, each block is drawn "
+            "larger); drag or use the arrow keys to turn the view, and hover a point to read it."
         </figcaption>
     }
 }
