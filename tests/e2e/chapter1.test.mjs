@@ -149,7 +149,8 @@ test("order blindness: identical rows without positions, none with; long sentenc
 
     await page.click("#ctl-pe");
     await page.waitForFunction(() => document.querySelector("#fig-attention").dataset.identical === "", null, { timeout: 3000 });
-    assert.match(await twins.textContent(), /^With positions, every row differs/);
+    // The sentence may follow the figure's attribute by a frame (texts update as they come near).
+    await page.waitForFunction(() => /^With positions, every row differs/.test(document.getElementById("fig-attention-twins").textContent), null, { timeout: 3000 });
     assert.doesNotMatch(await twins.textContent(), /Identical rows/);
 
     // 17 words: refused with a notice, and the box shows the previous sentence again.
