@@ -17,7 +17,7 @@ pub struct CloudSpec<'a> {
     /// The points, in position order.
     pub points: &'a [[f64; 3]],
     /// Names of the three axes.
-    pub axes: [&'a str; 3],
+    pub axes: [&'static str; 3],
     /// How many points are shown (the first ones; play makes them appear).
     pub shown: usize,
     /// Turn about the vertical axis, radians.
@@ -27,7 +27,7 @@ pub struct CloudSpec<'a> {
     /// A point to pick out (hovered), with its label.
     pub selected: Option<(usize, String)>,
     /// What the points' order counts ("position", "token"), named on the legend.
-    pub order: &'a str,
+    pub order: &'static str,
     /// Each point's angle in radians: when given, a point is coloured by its angle on a colour
     /// wheel (0 … 2π), not by its place in the order, and the points are not joined.
     pub angles: Option<&'a [f64]>,
@@ -70,12 +70,6 @@ pub fn view(p: [f64; 3], yaw: f64, pitch: f64) -> [f64; 3] {
     [x, y, depth]
 }
 
-/// The length of each axis of a cloud of positive points whose largest coordinates are `top`:
-/// a little past the largest of them (at least 1).
-fn positive_axis(top: [f64; 3]) -> f64 {
-    top.iter().fold(1.0, |m: f64, v| m.max(*v)) * 1.15 + 0.8
-}
-
 /// The colour at share `f` (0 … 1) of a full turn: a hue wheel, red at 0 and again at 1.
 pub fn wheel(f: f64) -> RGBColor {
     // HSL with saturation 0.7 and lightness 0.5.
@@ -109,14 +103,16 @@ pub fn draw<DB: DrawingBackend>(
         f64::from(w) / 2.0,
         top + (f64::from(h) - top - legend_h) / 2.0,
     );
-    // The view turns about `center`; `extent` is how far the drawing reaches from it.
-    let (center, extent) = if spec.positive {
+    // The view turns about `center`; `extent` is how far the drawing reaches from it; each axis
+    // runs from `ends.0` to `ends.1` along its component.
+    let (center, extent, ends) = if spec.positive {
         let top = spec.points.iter().fold([0.0f64; 3], |m, p| {
             [m[0].max(p[0]), m[1].max(p[1]), m[2].max(p[2])]
         });
         let center = top.map(|v| v / 2.0);
+        // From the origin to a little past the largest coordinate (at least 1).
+        let axis = top.iter().fold(1.0, |m: f64, v| m.max(*v)) * 1.15 + 0.8;
         // Any turn keeps the box, and the axes' ends, within this distance of the middle.
-        let axis = positive_axis(top);
         let reach = (0..3)
             .map(|k| {
                 (0..3)
@@ -128,14 +124,14 @@ pub fn draw<DB: DrawingBackend>(
                     .sqrt()
             })
             .fold(0.0, f64::max);
-        (center, reach.max(1e-9))
+        (center, reach.max(1e-9), (0.0, axis))
     } else {
         let extent = spec
             .points
             .iter()
             .map(|p| p.iter().map(|v| v.abs()).fold(0.0, f64::max))
             .fold(1e-9, f64::max);
-        ([0.0; 3], extent)
+        ([0.0; 3], extent, (-extent * 1.1, extent * 1.1))
     };
     let scale = (f64::from(w).min(f64::from(h) - top - legend_h) * 0.42) / extent;
     let to_screen = |p: [f64; 3]| {
@@ -156,14 +152,8 @@ pub fn draw<DB: DrawingBackend>(
     // points), named at its positive end over the points.
     let mut names = Vec::with_capacity(3);
     for (k, name) in spec.axes.iter().enumerate() {
-        let mut end = [0.0; 3];
-        let mut start = [0.0; 3];
-        if spec.positive {
-            end[k] = positive_axis(center.map(|v| 2.0 * v));
-        } else {
-            end[k] = extent * 1.1;
-            start[k] = -extent * 1.1;
-        }
+        let (mut start, mut end) = ([0.0; 3], [0.0; 3]);
+        (start[k], end[k]) = ends;
         let (a, _) = to_screen(start);
         let (b, _) = to_screen(end);
         root.draw(&PathElement::new(

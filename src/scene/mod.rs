@@ -120,6 +120,22 @@ pub struct CloudPanel {
 }
 
 impl CloudPanel {
+    /// The panel of `spec`, owning copies of its points and angles (its selection dropped).
+    pub fn owning(spec: CloudSpec<'_>) -> CloudPanel {
+        CloudPanel {
+            title: spec.title,
+            points: spec.points.to_vec(),
+            axes: spec.axes,
+            shown: spec.shown,
+            yaw: spec.yaw,
+            pitch: spec.pitch,
+            order: spec.order,
+            positive: spec.positive,
+            angles: spec.angles.map(<[f64]>::to_vec),
+            theme: spec.theme,
+        }
+    }
+
     /// The chart's spec, borrowing the points.
     pub fn spec(&self) -> CloudSpec<'_> {
         CloudSpec {

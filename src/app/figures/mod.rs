@@ -1,6 +1,7 @@
 //! One file a figure: a Leptos component that reads state, memoises the math, draws on a canvas
 //! through `chart`, and shows a readout and a text alternative.
 
+pub mod appearing;
 pub mod context;
 pub mod cursor;
 pub mod models;

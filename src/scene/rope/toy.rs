@@ -208,24 +208,13 @@ pub fn cloud(v: &Views, theme: Theme) -> Vec<(Panel, Height)> {
     let data = cloud::cloud(&tokenize(&v.order.sentence), r.cloud_positions, r.cloud);
     // The page shows positions 0 … n − 1 (the last one shown is n − 1, at least 0).
     let shown = r.cloud_positions.saturating_sub(1) + 1;
-    let CloudSpec {
-        title,
+    let panel = CloudPanel::owning(cloud_spec(
+        r.cloud,
+        &data.points,
         shown,
-        yaw,
-        pitch,
-        ..
-    } = cloud_spec(r.cloud, &data.points, shown, r.view, None, theme);
-    let panel = CloudPanel {
-        title,
-        points: data.points,
-        axes: CLOUD_AXES,
-        shown,
-        yaw,
-        pitch,
-        order: "position",
-        positive: false,
-        angles: None,
+        r.view,
+        None,
         theme,
-    };
+    ));
     vec![(Panel::Cloud(panel), Height::Rule(cloud_height))]
 }

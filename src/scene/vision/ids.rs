@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use super::super::{CloudPanel, Height, Panel};
 use super::sections::lm_rope;
+use crate::chart::cloud::CloudSpec;
 use crate::chart::idstrip::{self, Piece, PieceKind, StripSpec};
 use crate::chart::theme::Theme;
 use crate::math::mrope::{Block, Family, Resume, Segment};
@@ -239,15 +240,22 @@ pub fn points(ids: &Ids) -> Vec<[f64; 3]> {
         .collect()
 }
 
-/// The cloud: each token at its (t, h, w), in input order.
-pub fn cloud_panel(v: &VisionView, ids: &Ids, theme: Theme) -> CloudPanel {
-    CloudPanel {
+/// The cloud of `points` ([`points`]), seen from `[yaw, pitch]` (degrees), point `selected`
+/// labelled.
+pub fn cloud_spec(
+    points: &[[f64; 3]],
+    [yaw, pitch]: [f64; 2],
+    selected: Option<(usize, String)>,
+    theme: Theme,
+) -> CloudSpec<'_> {
+    CloudSpec {
         title: CLOUD_TITLE.into(),
-        points: points(ids),
+        points,
         axes: CLOUD_AXES,
-        shown: ids.len(),
-        yaw: v.ids_view[0].to_radians(),
-        pitch: v.ids_view[1].to_radians(),
+        shown: points.len(),
+        yaw: yaw.to_radians(),
+        pitch: pitch.to_radians(),
+        selected,
         order: "token",
         positive: true,
         angles: None,
@@ -259,7 +267,7 @@ pub fn cloud_panel(v: &VisionView, ids: &Ids, theme: Theme) -> CloudPanel {
 pub fn picture(views: &crate::params::Views, theme: Theme) -> Vec<(Panel, Height)> {
     let v = &views.vision;
     let ids = ids(v);
-    let cloud = cloud_panel(v, &ids, theme);
+    let cloud = CloudPanel::owning(cloud_spec(&points(&ids), v.ids_view, None, theme));
     let n = ids.len();
     let strip = IdsPanel {
         title: strip_title(v.lm),

@@ -16,6 +16,14 @@ pub fn lm_rope(model: VlModel) -> &'static LmRope {
     }
 }
 
+/// Each model a view can choose, with its name: the options of the figures' model choice.
+pub fn models() -> Vec<(VlModel, &'static str)> {
+    [VlModel::Qwen25, VlModel::Qwen3]
+        .into_iter()
+        .map(|m| (m, lm_rope(m).name))
+        .collect()
+}
+
 /// The plot's height at CSS width `width`.
 pub fn sections_height(width: f64) -> f64 {
     (width * 0.55).clamp(260.0, 400.0)

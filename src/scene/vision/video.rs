@@ -5,6 +5,7 @@
 
 use super::super::{CloudPanel, Height, Panel};
 use super::sections::lm_rope;
+use crate::chart::cloud::CloudSpec;
 use crate::chart::theme::Theme;
 use crate::math::mrope::{AXES, Family, LmRope, Segment};
 use crate::params::vision::VisionView;
@@ -113,19 +114,29 @@ pub fn cloud_height(width: f64) -> f64 {
     (width * 0.62).clamp(300.0, 460.0)
 }
 
-/// The cloud of the view's video, its first `shown` temporal patches drawn.
-pub fn cloud_panel(v: &VisionView, clip: &Clip, shown: usize, theme: Theme) -> CloudPanel {
-    let (_, h, w) = clip.shape;
-    CloudPanel {
-        title: title(lm_rope(v.lm), clip),
-        points: points(clip),
+/// The cloud of model `m`'s `clip` (its [`points`]), its first `shown` temporal patches drawn,
+/// seen from `[yaw, pitch]` (degrees), point `selected` labelled.
+pub fn cloud_spec<'a>(
+    m: &LmRope,
+    clip: &'a Clip,
+    points: &'a [[f64; 3]],
+    shown: usize,
+    [yaw, pitch]: [f64; 2],
+    selected: Option<(usize, String)>,
+    theme: Theme,
+) -> CloudSpec<'a> {
+    let (t, h, w) = clip.shape;
+    CloudSpec {
+        title: title(m, clip),
+        points,
         axes: CLOUD_AXES,
-        shown: shown.min(clip.shape.0) * h * w,
-        yaw: v.clip_view[0].to_radians(),
-        pitch: v.clip_view[1].to_radians(),
+        shown: shown.min(t) * h * w,
+        yaw: yaw.to_radians(),
+        pitch: pitch.to_radians(),
+        selected,
         order: "token",
         positive: true,
-        angles: Some(clip.angles.clone()),
+        angles: Some(&clip.angles),
         theme,
     }
 }
@@ -134,6 +145,16 @@ pub fn cloud_panel(v: &VisionView, clip: &Clip, shown: usize, theme: Theme) -> C
 pub fn picture(views: &crate::params::Views, theme: Theme) -> Vec<(Panel, Height)> {
     let v = &views.vision;
     let clip = clip(v);
-    let panel = cloud_panel(v, &clip, v.clip_frames, theme);
+    let points = points(&clip);
+    let spec = cloud_spec(
+        lm_rope(v.lm),
+        &clip,
+        &points,
+        v.clip_frames,
+        v.clip_view,
+        None,
+        theme,
+    );
+    let panel = CloudPanel::owning(spec);
     vec![(Panel::Cloud(panel), Height::Rule(cloud_height))]
 }

@@ -6,11 +6,11 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::animation::{Player, reduced_motion};
 use crate::app::backend;
 use crate::app::canvas;
 use crate::app::controls::{Choice, FloatSlider, IntSlider, split_pair};
 use crate::app::figure::{DragCanvas, draw_effect};
+use crate::app::figures::appearing::{Appearing, AppearingButtons};
 use crate::app::figures::turning::turning;
 use crate::app::frame::figure;
 use crate::app::state::AppState;
@@ -33,17 +33,14 @@ pub fn TokenCloud() -> impl IntoView {
     let tokens = Memo::new(move |_| tokenize(&state.order.sentence.get()));
     let data =
         Memo::new(move |_| tokens.with(|t| cloud(t, s.cloud_positions.get(), s.cloud.get())));
-    // The last position shown: all of them unless playing or stepping.
-    let shown = RwSignal::new(s.cloud_positions.get_untracked().saturating_sub(1));
-    Effect::new(move |_| shown.set(s.cloud_positions.get().saturating_sub(1)));
-    let player = Player::new();
+    let appearing = Appearing::new(s.cloud_positions.into());
     let hovered = RwSignal::new(None::<usize>);
     let layout = StoredValue::new(CloudLayout::default());
     let canvas_ref = NodeRef::<Canvas>::new();
     let stats = draw_effect(canvas_ref, move |surface| {
         let t = theme.get();
         let view = s.view.get();
-        let last = player.position(shown).floor() as usize;
+        let last = appearing.last();
         let mode = s.cloud.get();
         data.with(|c| {
             let selected = hovered
@@ -64,24 +61,6 @@ pub fn TokenCloud() -> impl IntoView {
         });
     });
     let (yaw, pitch) = split_pair(s.view);
-    let toggle = move |_| {
-        if player.playing.get_untracked() {
-            player.stop();
-        } else {
-            shown.set(0);
-            player.play(
-                shown,
-                s.cloud_positions.get_untracked().saturating_sub(1),
-                SPEED,
-                stats.near,
-            );
-        }
-    };
-    let step = move |delta: i64| {
-        player.stop();
-        let last = s.cloud_positions.get_untracked().saturating_sub(1) as i64;
-        shown.set((shown.get_untracked() as i64 + delta).clamp(0, last) as usize);
-    };
     let readout = move || {
         let c = data.get();
         let [a, b, d] = c.explained;
@@ -100,10 +79,7 @@ pub fn TokenCloud() -> impl IntoView {
                 "position {k} · “{}” · PC coordinates ({:.3}, {:.3}, {:.3}) · {shares}",
                 c.tokens[k], p[0], p[1], p[2]
             ),
-            None => format!(
-                "Showing positions 0 … {} · {shares}",
-                player.position(shown).floor()
-            ),
+            None => format!("Showing positions 0 … {} · {shares}", appearing.last()),
         }
     };
     let distinct = move || {
@@ -136,7 +112,6 @@ pub fn TokenCloud() -> impl IntoView {
             ),
         }
     };
-    let animated = !reduced_motion();
 
     figure! { "fig-rope-cloud", "r-cloud ctl-r-cn ctl-r-yaw ctl-r-pitch", stats, [
         data-distinct=move || distinct().to_string()
@@ -154,15 +129,8 @@ pub fn TokenCloud() -> impl IntoView {
             <FloatSlider label="view: turn (degrees)" id="ctl-r-yaw" min=YAW.0 max=YAW.1 step=1.0 value=yaw />
             <FloatSlider label="view: tilt (degrees)" id="ctl-r-pitch" min=PITCH.0 max=PITCH.1 step=1.0 value=pitch />
         </div>
-        <div class="figure-tools buttons">
-            <button type="button" class="button" on:click=move |_| step(-1) aria-label="Show one position fewer">"◀ fewer"</button>
-            {animated.then(|| view! {
-                <button type="button" class="button" on:click=toggle aria-pressed=move || player.playing.get().to_string()>
-                    {move || if player.playing.get() { "❚❚ Pause" } else { "▶ Play from position 0" }}
-                </button>
-            })}
-            <button type="button" class="button" on:click=move |_| step(1) aria-label="Show one position more">"more ▶"</button>
-        </div>
+        <AppearingButtons appearing=appearing speed=SPEED near=stats.near unit="position"
+            play="▶ Play from position 0" />
         <DragCanvas node_ref=canvas_ref label=describe
             drag=turning(canvas_ref, s.view, PITCH, layout, hovered)
             readout=readout />

@@ -16,12 +16,12 @@ use crate::app::near;
 use crate::app::select::{event_pixel, step_item};
 use crate::app::state::vision::VisionState;
 use crate::app::theme::chapter_context;
-use crate::chart::cloud::{self, CloudLayout, CloudSpec};
+use crate::chart::cloud::{self, CloudLayout};
 use crate::chart::idstrip::{self, StripLayout};
 use crate::explain::position_ids::{describe, finding, readout};
 use crate::params::vision::{IMAGE, PITCH, STAMP, TEXT, VIDEO, VlModel, YAW};
 use crate::scene::vision::ids as scene;
-use crate::scene::vision::sections::lm_rope;
+use crate::scene::vision::sections::{lm_rope, models};
 
 /// The figure.
 #[component]
@@ -54,7 +54,7 @@ pub fn PositionIds() -> impl IntoView {
         });
     });
     draw_effect_into(cloud_ref, stats, move |surface| {
-        let (t, [yaw, pitch], marked) = (theme.get(), s.ids_view.get(), hovered.get());
+        let (t, view, marked) = (theme.get(), s.ids_view.get(), hovered.get());
         points.with(|points| {
             if canvas::fit(surface, scene::cloud_height).is_none() {
                 return;
@@ -66,19 +66,7 @@ pub fn PositionIds() -> impl IntoView {
                 let [a, b, c] = points[k];
                 (k, format!("token {k} ({a}, {b}, {c})"))
             });
-            let spec = CloudSpec {
-                title: scene::CLOUD_TITLE.into(),
-                points,
-                axes: scene::CLOUD_AXES,
-                shown: points.len(),
-                yaw: yaw.to_radians(),
-                pitch: pitch.to_radians(),
-                selected,
-                order: "token",
-                positive: true,
-                angles: None,
-                theme: t,
-            };
+            let spec = scene::cloud_spec(points, view, selected, t);
             if let Ok(l) = cloud::draw(&root, &spec) {
                 let _ = root.present();
                 cloud_layout.set_value(l);
@@ -141,15 +129,11 @@ pub fn PositionIds() -> impl IntoView {
         )
     };
     let qwen3 = move || s.lm.get() == VlModel::Qwen3;
-    let models = vec![
-        (VlModel::Qwen25, "Qwen2.5-VL-7B"),
-        (VlModel::Qwen3, "Qwen3-VL-8B"),
-    ];
     figure! { "fig-vision-ids", "v-lm-ids ctl-v-tx ctl-v-ih ctl-v-iw ctl-v-vt ctl-v-vh ctl-v-vw ctl-v-yaw ctl-v-pitch", stats, [
         data-token=move || hovered.get().map(|k| k.to_string()).unwrap_or_default()
     ];
         <div class="figure-tools">
-            <Choice legend="model" name="v-lm-ids" options=models value=s.lm />
+            <Choice legend="model" name="v-lm-ids" options=models() value=s.lm />
             <IntSlider label="text tokens per piece" id="ctl-v-tx" min=TEXT.0 max=TEXT.1 value=s.text />
             <IntSlider label="image rows" id="ctl-v-ih" min=IMAGE.0 max=IMAGE.1 value=s.image_rows />
             <IntSlider label="image columns" id="ctl-v-iw" min=IMAGE.0 max=IMAGE.1 value=s.image_cols />

@@ -5,11 +5,11 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::app::animation::{Player, reduced_motion};
 use crate::app::backend;
 use crate::app::canvas;
 use crate::app::controls::{Choice, FloatSlider, IntSlider, split_pair};
 use crate::app::figure::{DragCanvas, draw_effect};
+use crate::app::figures::appearing::{Appearing, AppearingButtons};
 use crate::app::figures::turning::turning;
 use crate::app::frame::figure;
 use crate::app::near;
@@ -18,7 +18,7 @@ use crate::app::theme::chapter_context;
 use crate::chart::cloud::{self, CloudLayout};
 use crate::explain::video::{describe, finding, readout};
 use crate::params::vision::{CLIP_SIDE, CLIP_TIME, PAIR, PITCH, STAMP, VlModel, YAW};
-use crate::scene::vision::sections::lm_rope;
+use crate::scene::vision::sections::{lm_rope, models};
 use crate::scene::vision::video as scene;
 
 /// Temporal patches that appear per second while playing.
@@ -31,14 +31,11 @@ pub fn VideoCloud() -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let hovered = RwSignal::new(None::<usize>);
     let layout = StoredValue::new(CloudLayout::default());
-    // The last temporal patch shown: all of them unless playing or stepping.
-    let shown = RwSignal::new(s.clip_frames.get_untracked().saturating_sub(1));
-    Effect::new(move |_| shown.set(s.clip_frames.get().saturating_sub(1)));
-    let player = Player::new();
+    let appearing = Appearing::new(s.clip_frames.into());
     let points = Memo::new(move |_| s.clip().with(scene::points));
     let stats = draw_effect(canvas_ref, move |surface| {
-        let (t, [yaw, pitch], model) = (theme.get(), s.clip_view.get(), s.lm.get());
-        let last = player.position(shown).floor() as usize;
+        let (t, view, model) = (theme.get(), s.clip_view.get(), s.lm.get());
+        let last = appearing.last();
         s.clip().with(|clip| {
             points.with(|points| {
                 if canvas::fit(surface, scene::cloud_height).is_none() {
@@ -47,25 +44,13 @@ pub fn VideoCloud() -> impl IntoView {
                 let Some(root) = backend::area(&surface.el) else {
                     return;
                 };
-                let (_, h, w) = clip.shape;
-                let count = (last + 1).min(clip.shape.0) * h * w;
-                let selected = hovered.get().filter(|&n| n < count).map(|n| {
+                let m = lm_rope(model);
+                let mut spec = scene::cloud_spec(m, clip, points, last + 1, view, None, t);
+                // A hovered point is labelled while its temporal patch is shown.
+                spec.selected = hovered.get().filter(|&n| n < spec.shown).map(|n| {
                     let (k, i, j) = clip.place(n);
                     (n, format!("patch {k}, row {i}, column {j}"))
                 });
-                let spec = cloud::CloudSpec {
-                    title: scene::title(lm_rope(model), clip),
-                    points,
-                    axes: scene::CLOUD_AXES,
-                    shown: count,
-                    yaw: yaw.to_radians(),
-                    pitch: pitch.to_radians(),
-                    selected,
-                    order: "token",
-                    positive: true,
-                    angles: Some(&clip.angles),
-                    theme: t,
-                };
                 if let Ok(l) = cloud::draw(&root, &spec) {
                     let _ = root.present();
                     layout.set_value(l);
@@ -74,28 +59,10 @@ pub fn VideoCloud() -> impl IntoView {
         });
     });
     let (yaw, pitch) = split_pair(s.clip_view);
-    let toggle = move |_| {
-        if player.playing.get_untracked() {
-            player.stop();
-        } else {
-            shown.set(0);
-            player.play(
-                shown,
-                s.clip_frames.get_untracked().saturating_sub(1),
-                SPEED,
-                stats.near,
-            );
-        }
-    };
-    let step = move |delta: i64| {
-        player.stop();
-        let last = s.clip_frames.get_untracked().saturating_sub(1) as i64;
-        shown.set((shown.get_untracked() as i64 + delta).clamp(0, last) as usize);
-    };
     let text = move || {
         s.clip().with(|clip| match hovered.get() {
             Some(n) if n < clip.ids.len() => readout(clip, n),
-            _ => match player.position(shown).floor() as usize {
+            _ => match appearing.last() {
                 0 => "Showing temporal patch 0. Hover a point to read its ids and angle.".into(),
                 last => format!(
                     "Showing temporal patches 0 … {last}. Hover a point to read its ids and \
@@ -106,18 +73,13 @@ pub fn VideoCloud() -> impl IntoView {
     };
     let found = move || s.clip().with(|clip| finding(lm_rope(s.lm.get()), clip));
     let label = move || {
-        let n = player.position(shown).floor() as usize + 1;
+        let n = appearing.last() + 1;
         s.clip().with(|clip| describe(lm_rope(s.lm.get()), clip, n))
     };
     let qwen3 = move || s.lm.get() == VlModel::Qwen3;
-    let animated = !reduced_motion();
-    let models = vec![
-        (VlModel::Qwen25, "Qwen2.5-VL-7B"),
-        (VlModel::Qwen3, "Qwen3-VL-8B"),
-    ];
     figure! { "fig-vision-video", "v-lm-video ctl-v-cf ctl-v-ch ctl-v-cw ctl-v-pair ctl-v-cyaw ctl-v-cpitch", stats;
         <div class="figure-tools">
-            <Choice legend="model" name="v-lm-video" options=models value=s.lm />
+            <Choice legend="model" name="v-lm-video" options=models() value=s.lm />
             <IntSlider label="rotary pair" id="ctl-v-pair" min=PAIR.0 max=PAIR.1 value=s.pair />
             <IntSlider label="temporal patches" id="ctl-v-cf" min=CLIP_TIME.0 max=CLIP_TIME.1 value=s.clip_frames />
             <IntSlider label="rows" id="ctl-v-ch" min=CLIP_SIDE.0 max=CLIP_SIDE.1 value=s.clip_rows />
@@ -131,15 +93,8 @@ pub fn VideoCloud() -> impl IntoView {
             <FloatSlider label="view: turn (degrees)" id="ctl-v-cyaw" min=YAW.0 max=YAW.1 step=1.0 value=yaw />
             <FloatSlider label="view: tilt (degrees)" id="ctl-v-cpitch" min=PITCH.0 max=PITCH.1 step=1.0 value=pitch />
         </div>
-        <div class="figure-tools buttons">
-            <button type="button" class="button" on:click=move |_| step(-1) aria-label="Show one temporal patch fewer">"◀ fewer"</button>
-            {animated.then(|| view! {
-                <button type="button" class="button" on:click=toggle aria-pressed=move || player.playing.get().to_string()>
-                    {move || if player.playing.get() { "❚❚ Pause" } else { "▶ Play over time" }}
-                </button>
-            })}
-            <button type="button" class="button" on:click=move |_| step(1) aria-label="Show one temporal patch more">"more ▶"</button>
-        </div>
+        <AppearingButtons appearing=appearing speed=SPEED near=stats.near unit="temporal patch"
+            play="▶ Play over time" />
         <DragCanvas node_ref=canvas_ref label=label
             drag=turning(canvas_ref, s.clip_view, PITCH, layout, hovered)
             readout=text />
