@@ -20,6 +20,7 @@ pub mod frame;
 pub mod lazy;
 pub mod matrix;
 pub mod near;
+pub mod offscreen;
 pub mod panic;
 pub mod plot;
 pub mod select;
@@ -55,6 +56,8 @@ pub fn mount() {
                 deferred::when_built_through(contents::fragment_chapter(), || {
                     request_animation_frame(contents::scroll_to_fragment)
                 });
+                // After the mount, when every part still to build is counted.
+                offscreen::skip_once_built();
             }
         }
         None => leptos::mount::mount_to_body(App),

@@ -5,6 +5,7 @@
 // a scroll through the whole book, a screen at a time.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { inflateSync } from "node:zlib";
 import { bookMounted, shareBrowser, watchPolicy } from "./harness.mjs";
 
 const env = shareBrowser();
@@ -129,5 +130,101 @@ test("embed mode hides the static header from the first paint; an unknown figure
     assert.equal(await unknown.page.isVisible("#masthead-actions button"), true);
   } finally {
     await unknown.context.close();
+  }
+});
+
+/** The channels of a screenshot (an 8-bit, non-interlaced PNG, as Chromium writes them), row by row. */
+function pixels(png) {
+  const chunks = [];
+  let header;
+  for (let at = 8; at < png.length; ) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString("latin1", at + 4, at + 8);
+    if (type === "IHDR") header = { width: png.readUInt32BE(at + 8), height: png.readUInt32BE(at + 12), colour: png[at + 17] };
+    if (type === "IDAT") chunks.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const step = { 2: 3, 6: 4 }[header.colour];
+  const data = inflateSync(Buffer.concat(chunks));
+  const row = header.width * step;
+  const out = new Uint8Array(row * header.height);
+  for (let y = 0; y < header.height; y++) {
+    const filter = data[y * (row + 1)];
+    for (let x = 0; x < row; x++) {
+      const raw = data[y * (row + 1) + 1 + x];
+      const a = x >= step ? out[y * row + x - step] : 0;
+      const b = y > 0 ? out[(y - 1) * row + x] : 0;
+      const c = x >= step && y > 0 ? out[(y - 1) * row + x - step] : 0;
+      const p = a + b - c;
+      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      out[y * row + x] = (raw + [0, a, b, (a + b) >> 1, paeth][filter]) & 255;
+    }
+  }
+  return out;
+}
+
+// Issue 25: once the book is built, blocks far from the view are not rendered (src/app/offscreen.rs).
+test("once the book is built, blocks far from the view are skipped at their own size, and nothing over a figure's edge is cut", async () => {
+  const { context, page, problems, go } = await visit({ width: 1280, height: 900 });
+  try {
+    await go();
+    await bookMounted(page);
+    await page.waitForSelector("#app[data-skipping] [data-far]", { state: "attached", timeout: 10000 });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const blocks = ".chapter, .chapter > *, .figure-stack > *";
+    // Every block's place and the book's height, with the far blocks skipped and then rendered: a
+    // skipped block stands in at the size it last had, so they are the same.
+    const places = () =>
+      page.evaluate((blocks) => {
+        const rows = [...document.querySelectorAll(blocks)].map((el) => {
+          const r = el.getBoundingClientRect();
+          return `${el.id || el.className || el.tagName} ${Math.round(r.top + scrollY)} ${Math.round(r.height)}`;
+        });
+        return [document.documentElement.scrollHeight, ...rows];
+      }, blocks);
+    const state = await page.evaluate((blocks) => {
+      const all = [...document.querySelectorAll(blocks)];
+      const far = all.filter((el) => el.hasAttribute("data-far"));
+      const screen = (el) => { const r = el.getBoundingClientRect(); return r.bottom > -innerHeight && r.top < 2 * innerHeight; };
+      return {
+        far: far.length,
+        // (What a block of text alone holds cannot be asked.)
+        withElements: far.filter((el) => el.querySelector("*")).length,
+        skipped: far.filter((el) => [...el.querySelectorAll("*")].some((c) => !c.checkVisibility({ contentVisibilityAuto: true }))).length,
+        farButNear: far.filter(screen).map((el) => el.id || el.className || el.tagName),
+        nearButFar: all.filter((el) => !el.hasAttribute("data-far") && !screen(el)).map((el) => el.id || el.className || el.tagName),
+      };
+    }, blocks);
+    assert.ok(state.withElements > 20 && state.skipped === state.withElements, `far ${state.far}, with elements ${state.withElements}, skipped ${state.skipped}`);
+    assert.deepEqual(state.farButNear, [], "blocks within a screen of the view are skipped");
+    assert.deepEqual(state.nearButFar, [], "blocks far from the view are rendered");
+    const skipping = await places();
+    await page.evaluate(() => document.querySelectorAll("[data-far]").forEach((el) => el.removeAttribute("data-far")));
+    const rendered = await places();
+    assert.equal(skipping.length, rendered.length);
+    const moved = skipping.flatMap((row, i) => (row === rendered[i] ? [] : [`${row} → ${rendered[i]}`]));
+    assert.deepEqual(moved, [], "skipped blocks stood in at another size");
+    // A figure's buttons sit 12 px over its top edge: the paint containment of a skipped block must
+    // not cut them. The buttons of a figure in view, drawn with and without the attribute, are the same.
+    await page.evaluate(() => {
+      document.getElementById("fig-ctx-wavelengths").scrollIntoView({ block: "start" });
+      scrollBy(0, -100);
+    });
+    const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await frames();
+    const box = await page.$eval("#fig-ctx-wavelengths .figure-link", (link) => {
+      const r = link.getBoundingClientRect();
+      return { x: Math.floor(r.left) - 2, y: Math.floor(r.top) - 2, width: Math.ceil(r.width) + 4, height: 16 };
+    });
+    const drawn = pixels(await page.screenshot({ clip: box }));
+    await page.evaluate(() => document.getElementById("fig-ctx-wavelengths").setAttribute("data-far", ""));
+    await frames();
+    const skipped = pixels(await page.screenshot({ clip: box }));
+    // Text may be antialiased a shade differently in a layer of its own; a cut is the background.
+    const differ = drawn.filter((v, i) => Math.abs(v - skipped[i]) > 64).length;
+    assert.equal(differ, 0, "the top of a figure's link is cut off");
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
   }
 });

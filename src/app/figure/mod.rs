@@ -350,6 +350,12 @@ fn run_boxed_draws(canvas: NodeRef<Canvas>, stats: DrawStats, mut draw: Box<dyn 
 /// [`PRIMERS`]: a screen above or below.
 const SOON_MARGIN: &str = "100% 0px";
 
+/// Runs `then` in the idle queue that sizes the figures off screen, after every figure queued so
+/// far ([`super::offscreen`] waits for their final sizes).
+pub fn after_sizing(then: impl FnOnce() + 'static) {
+    TaskQueue::push(&PRIMERS, then);
+}
+
 thread_local! {
     /// Figures waiting to be sized off screen, in page order: one per idle period, so the sizing
     /// passes never add up to a long task that would delay the reader's input.
