@@ -14,7 +14,8 @@
 //! only within half a screen of the view, so a jump of most of a screen (Page Down) showed blocks
 //! still skipped for a frame, and the book's browser test counted their appearing as layout
 //! shifts (3.9 on a desktop window, against a budget of 0.01). A block loses `data-far` a screen
-//! ahead, while it is still out of view.
+//! ahead, while it is still out of view; after a longer jump (the scroll bar, End), in the scroll
+//! event, before the frame is drawn.
 
 use leptos::prelude::*;
 
@@ -43,20 +44,71 @@ pub fn skip_once_built() {
 /// Watches every block; `<main id="app">` then carries `data-skipping` (the bench and the browser
 /// tests wait for it).
 fn watch_blocks() {
-    let Ok(blocks) = document().query_selector_all(BLOCKS) else {
+    let Ok(list) = document().query_selector_all(BLOCKS) else {
         return;
     };
-    for i in 0..blocks.length() {
-        let Some(block) = blocks
-            .item(i)
-            .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
-        else {
-            continue;
-        };
-        let el = block.clone();
-        near::observe(&block, MARGIN, move |near| {
-            let _ = el.toggle_attribute_with_force("data-far", !near);
+    let blocks: Vec<Block> = (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+        .map(|el| Block {
+            within: el
+                .parent_element()
+                .and_then(|p| p.closest(BLOCKS).ok().flatten()),
+            el,
+        })
+        .collect();
+    for block in &blocks {
+        let el = block.el.clone();
+        near::observe(&block.el, MARGIN, move |near| {
+            let _ = el.toggle_attribute_with_force(FAR, !near);
         });
     }
+    WATCHED.with(|w| *w.borrow_mut() = blocks);
+    // Scroll events come in the frame's update, before its layout: blocks that a jump of more than
+    // a screen (the scroll bar, End, a link) brought into view are rendered in that frame, before
+    // the observer, which reports after the frame, has caught up. For the page's life (dropping
+    // the handle keeps the listener).
+    let _ = window_event_listener(leptos::ev::scroll, |_| show_blocks_in_view());
     super::deferred::mark_book("data-skipping", true);
+}
+
+/// The attribute of a block more than a screen from the view.
+const FAR: &str = "data-far";
+
+/// A watched block, and the watched block it is in, if any.
+struct Block {
+    el: web_sys::Element,
+    within: Option<web_sys::Element>,
+}
+
+thread_local! {
+    /// Every watched block, in page order.
+    static WATCHED: std::cell::RefCell<Vec<Block>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Renders the skipped blocks in the viewport, outermost first: a block's place is read only once
+/// the block it is in is rendered (reading it inside a skipped block would lay that block out). A
+/// scroll within the margin finds none, and reads only the outermost skipped blocks' boxes, which
+/// need no layout.
+fn show_blocks_in_view() {
+    let height = super::shifted::viewport_height();
+    WATCHED.with(|watched| {
+        let watched = watched.borrow();
+        // A block in view sits in a chapter and at most one block between: three rounds.
+        for _ in 0..4 {
+            let due: Vec<&web_sys::Element> = watched
+                .iter()
+                .filter(|b| b.el.has_attribute(FAR))
+                .filter(|b| b.within.as_ref().is_none_or(|w| !w.has_attribute(FAR)))
+                .filter(|b| super::shifted::in_viewport(&b.el, height))
+                .map(|b| &b.el)
+                .collect();
+            if due.is_empty() {
+                break;
+            }
+            for el in due {
+                let _ = el.remove_attribute(FAR);
+            }
+        }
+    });
 }

@@ -58,11 +58,7 @@ fn observe_book() {
 /// Marks near every tracked figure that is now in the viewport but not yet counted as near;
 /// forgets figures that were unmounted.
 fn mark_pushed_in() {
-    let height = window()
-        .inner_height()
-        .ok()
-        .and_then(|h| h.as_f64())
-        .unwrap_or(0.0);
+    let height = viewport_height();
     let mut pushed_in = Vec::new();
     SOON.with(|list| {
         list.borrow_mut()
@@ -70,8 +66,7 @@ fn mark_pushed_in() {
                 None => false,
                 Some(true) => true,
                 Some(false) => {
-                    let rect = el.get_bounding_client_rect();
-                    if rect.height() > 0.0 && rect.bottom() > 0.0 && rect.top() < height {
+                    if in_viewport(el, height) {
                         pushed_in.push(*near);
                     }
                     true
@@ -82,4 +77,20 @@ fn mark_pushed_in() {
     for near in pushed_in {
         let _ = near.try_set(true);
     }
+}
+
+/// The viewport's height in CSS pixels (0 where the window gives none).
+pub fn viewport_height() -> f64 {
+    window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0)
+}
+
+/// Whether any of `el`'s box is in a viewport `height` tall (its vertical extent only: the book
+/// does not scroll sideways).
+pub fn in_viewport(el: &Element, height: f64) -> bool {
+    let rect = el.get_bounding_client_rect();
+    rect.height() > 0.0 && rect.bottom() > 0.0 && rect.top() < height
 }
