@@ -207,8 +207,9 @@ async function benchTarget(browser, target, size, problems, log) {
 }
 
 /** Mounted: the loading message is gone, the heatmap figure exists, no part of the book is
- * still being built and blocks far from the view are skipped (`data-skipping`, src/app/offscreen.rs). Figures draw only near the viewport (an IntersectionObserver in the app), so
- * each one is scrolled into view by {@link drawnInView}. */
+ * still being built and blocks far from the view are skipped (`data-skipping`,
+ * src/app/offscreen.rs). Figures draw only near the viewport (an IntersectionObserver in the
+ * app), so each one is scrolled into view by {@link drawnInView}. */
 async function mounted(page) {
   await page
     .waitForFunction(() => !document.getElementById("loading") && document.querySelector("#fig-heatmap") && (document.getElementById("app")?.dataset.pending ?? "0") === "0" && document.getElementById("app")?.hasAttribute("data-skipping"), null, {

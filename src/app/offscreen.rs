@@ -94,8 +94,9 @@ fn show_blocks_in_view() {
     let height = super::shifted::viewport_height();
     WATCHED.with(|watched| {
         let watched = watched.borrow();
-        // A block in view sits in a chapter and at most one block between: three rounds.
-        for _ in 0..4 {
+        // A round per level (a figure sits in a figure grid in a chapter); each round renders at
+        // least one block, so the rounds end.
+        loop {
             let due: Vec<&web_sys::Element> = watched
                 .iter()
                 .filter(|b| b.el.has_attribute(FAR))
